@@ -1,0 +1,179 @@
+// evidence.js: the before snapshot and the diff against it, keyed on business ids. The before
+// snapshot stays in the page; only the bounded diff crosses to the controller, so a 10,000-record
+// page costs two passes over its records and one small message.
+
+const DIFF_LIMITS = { ids: 20, updated: 10, state: 20, feedback: 20, actions: 20 };
+
+function captureEvidence() {
+  const records = create(null);
+  for (let r = 0; r < registry.records.length; r++) {
+    const decl = registry.records[r];
+    const set = readRecordIds(decl);
+    const signatures = create(null);
+    const acc = newAcc();
+    for (let i = 0; i < set.ids.length; i++) {
+      const id = set.ids[i];
+      signatures[id] = toJSON([recordLabel(decl, set.objects[i], id, acc), recordFields(decl, set.objects[i], id, acc)]);
+    }
+    records[decl.type] = { ids: set.ids, signatures };
+  }
+  const actions = create(null);
+  for (let i = 0; i < registry.actions.length; i++) {
+    const action = registry.actions[i];
+    if (action.record) { actions[action.id] = { family: action.record }; continue; }
+    const availability = callAvailable(action);
+    actions[action.id] = { available: availability.available ? true : availability.reason === null ? false : availability.reason };
+  }
+  const state = create(null);
+  for (let i = 0; i < registry.state.length; i++) {
+    const entry = registry.state[i];
+    const read = stateValue(entry, newAcc());
+    const value = read.error ? null : read.value;
+    state[entry.key] = { value, signature: toJSON(value) };
+  }
+  const feedback = create(null);
+  const entries = readFeedback(null);
+  for (let i = 0; i < entries.length; i++) feedback[feedbackKey(entries[i])] = entries[i];
+  return { records, actions, state, feedback };
+}
+
+function fieldChanges(before, after) {
+  // Signatures are [label, fields]; the changes name the label and each field that differs.
+  const from = jsonParse(before);
+  const to = jsonParse(after);
+  const changes = create(null);
+  if (toJSON(from[0]) !== toJSON(to[0])) changes.label = { from: from[0], to: to[0] };
+  const names = keys(from[1]);
+  const seen = create(null);
+  for (let i = 0; i < names.length; i++) {
+    seen[names[i]] = true;
+    const a = toJSON(from[1][names[i]]);
+    const b = to[1][names[i]] === undefined ? undefined : toJSON(to[1][names[i]]);
+    if (a !== b) changes[names[i]] = { from: from[1][names[i]], to: to[1][names[i]] === undefined ? null : to[1][names[i]] };
+  }
+  const added = keys(to[1]);
+  for (let i = 0; i < added.length; i++) {
+    if (!seen[added[i]]) changes[added[i]] = { from: null, to: to[1][added[i]] };
+  }
+  return changes;
+}
+
+function diffRecords(before, after, actionsOut) {
+  const out = { added: [], removed: [], updated: [], reordered: false, omitted: { added: 0, removed: 0, updated: 0 }, total: { from: 0, to: 0 } };
+  const types = keys(after);
+  const beforeTypes = keys(before);
+  for (let t = 0; t < beforeTypes.length; t++) if (after[beforeTypes[t]] === undefined) push(types, beforeTypes[t]);
+  for (let t = 0; t < types.length; t++) {
+    const type = types[t];
+    const a = before[type] || { ids: [], signatures: create(null) };
+    const b = after[type] || { ids: [], signatures: create(null) };
+    out.total.from += a.ids.length;
+    out.total.to += b.ids.length;
+    const added = [];
+    const removed = [];
+    for (let i = 0; i < b.ids.length; i++) if (a.signatures[b.ids[i]] === undefined) push(added, b.ids[i]);
+    for (let i = 0; i < a.ids.length; i++) if (b.signatures[a.ids[i]] === undefined) push(removed, a.ids[i]);
+    // Reordered: the records present before and after are not in the same relative order.
+    let j = 0;
+    for (let i = 0; i < a.ids.length && !out.reordered; i++) {
+      if (b.signatures[a.ids[i]] === undefined) continue;
+      while (j < b.ids.length && a.signatures[b.ids[j]] === undefined) j += 1;
+      if (b.ids[j] !== a.ids[i]) out.reordered = true;
+      j += 1;
+    }
+    for (let i = 0; i < b.ids.length; i++) {
+      const id = b.ids[i];
+      const was = a.signatures[id];
+      if (was === undefined || was === b.signatures[id]) continue;
+      if (out.updated.length < DIFF_LIMITS.updated) push(out.updated, { id, changes: fieldChanges(was, b.signatures[id]) });
+      else out.omitted.updated += 1;
+    }
+    for (let i = 0; i < added.length; i++) {
+      if (out.added.length < DIFF_LIMITS.ids) push(out.added, added[i]); else out.omitted.added += 1;
+    }
+    for (let i = 0; i < removed.length; i++) {
+      if (out.removed.length < DIFF_LIMITS.ids) push(out.removed, removed[i]); else out.omitted.removed += 1;
+    }
+    // Each family over this type gains or loses one instance per record.
+    for (let f = 0; f < registry.actions.length; f++) {
+      const action = registry.actions[f];
+      if (action.record !== type) continue;
+      for (let i = 0; i < added.length; i++) actionChange(actionsOut, 'added', action.id + '@' + added[i]);
+      for (let i = 0; i < removed.length; i++) actionChange(actionsOut, 'removed', action.id + '@' + removed[i]);
+    }
+  }
+  return out;
+}
+
+function actionChange(out, list, id) {
+  if (out[list].length < DIFF_LIMITS.actions) push(out[list], id);
+  else out.omitted[list] += 1;
+}
+
+function diffActions(before, after, out) {
+  const afterIds = keys(after);
+  for (let i = 0; i < afterIds.length; i++) {
+    const id = afterIds[i];
+    const was = before[id];
+    const is = after[id];
+    if (was === undefined) { if (!is.family) actionChange(out, 'added', id); continue; }
+    if (is.family || was.family) continue;
+    if (was.available !== is.available) {
+      if (keys(out.availability).length < DIFF_LIMITS.actions) out.availability[id] = { from: was.available, to: is.available };
+      else out.omitted.availability += 1;
+    }
+  }
+  const beforeIds = keys(before);
+  for (let i = 0; i < beforeIds.length; i++) {
+    if (after[beforeIds[i]] === undefined && !before[beforeIds[i]].family) actionChange(out, 'removed', beforeIds[i]);
+  }
+}
+
+function diffState(before, after) {
+  const out = { changed: create(null), omitted: 0 };
+  const names = keys(after);
+  const beforeNames = keys(before);
+  for (let i = 0; i < beforeNames.length; i++) if (after[beforeNames[i]] === undefined) push(names, beforeNames[i]);
+  let n = 0;
+  for (let i = 0; i < names.length; i++) {
+    const a = before[names[i]];
+    const b = after[names[i]];
+    if (a && b && a.signature === b.signature) continue;
+    if (n >= DIFF_LIMITS.state) { out.omitted += 1; continue; }
+    out.changed[names[i]] = { from: a ? a.value : null, to: b ? b.value : null };
+    n += 1;
+  }
+  return out;
+}
+
+function diffFeedback(before, after, watch) {
+  const out = { added: [], removed: [], omitted: { added: 0, removed: 0 } };
+  const seen = watch ? watch.order : keys(after);
+  const table = watch ? watch.seen : after;
+  for (let i = 0; i < seen.length; i++) {
+    if (before[seen[i]] !== undefined) continue;
+    if (out.added.length < DIFF_LIMITS.feedback) push(out.added, table[seen[i]]); else out.omitted.added += 1;
+  }
+  const beforeKeys = keys(before);
+  for (let i = 0; i < beforeKeys.length; i++) {
+    if (after[beforeKeys[i]] !== undefined) continue;
+    if (out.removed.length < DIFF_LIMITS.feedback) push(out.removed, before[beforeKeys[i]]); else out.omitted.removed += 1;
+  }
+  return out;
+}
+
+function diffEvidence(before, watch) {
+  const after = captureEvidence();
+  const actions = { added: [], removed: [], availability: create(null), omitted: { added: 0, removed: 0, availability: 0 } };
+  const records = diffRecords(before.records, after.records, actions);
+  diffActions(before.actions, after.actions, actions);
+  const state = diffState(before.state, after.state);
+  const feedback = diffFeedback(before.feedback, after.feedback, watch);
+  const observed = records.added.length + records.removed.length + records.updated.length + records.omitted.added +
+    records.omitted.removed + records.omitted.updated > 0 || records.reordered ||
+    actions.added.length + actions.removed.length + keys(actions.availability).length > 0 ||
+    keys(state.changed).length > 0 || feedback.added.length + feedback.removed.length > 0;
+  const changed = { observed, records, actions, state: { changed: state.changed }, feedback };
+  if (state.omitted) changed.state.omitted = state.omitted;
+  return changed;
+}

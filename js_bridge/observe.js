@@ -1,0 +1,204 @@
+// observe.js: what the page is doing, so the runtime can tell when it has settled. Requests made with
+// fetch and XMLHttpRequest are counted from the moment they start until they answer; DOM mutations
+// are counted while an invocation is being observed. Nothing here changes what the page sees.
+
+const inflight = create(null);
+let requestSeq = 0;
+let mutationCount = 0;
+let mutationListeners = [];
+
+function requestStarted() {
+  requestSeq += 1;
+  const id = 'r' + requestSeq;
+  inflight[id] = now();
+  return id;
+}
+
+function requestEnded(id) {
+  delete inflight[id];
+  notifyMutationListeners();
+}
+
+function pendingSince(since) {
+  const ids = keys(inflight);
+  let n = 0;
+  for (let i = 0; i < ids.length; i++) if (inflight[ids[i]] >= since) n += 1;
+  return n;
+}
+
+(function trackRequests() {
+  const nativeFetch = G.fetch;
+  if (typeof nativeFetch === 'function') {
+    const fetch = function fetch(input, init) {
+      const id = requestStarted();
+      let promise;
+      try {
+        promise = ReflectApply(nativeFetch, this === undefined || this === null ? G : this, arguments);
+      } catch (e) {
+        requestEnded(id);
+        throw e;
+      }
+      try {
+        promiseThen(promise, () => requestEnded(id), () => requestEnded(id));
+      } catch (e) {
+        requestEnded(id);
+      }
+      return promise;
+    };
+    try { G.fetch = fetch; } catch (e) { /* a frozen global: requests go uncounted */ }
+  }
+  const XHR = G.XMLHttpRequest;
+  if (typeof XHR === 'function') {
+    const nativeSend = XHR.prototype.send;
+    XHR.prototype.send = function send(body) {
+      const id = requestStarted();
+      try {
+        eventTargetAddListener(this, 'loadend', () => requestEnded(id), { once: true });
+      } catch (e) {
+        requestEnded(id);
+      }
+      try {
+        return ReflectApply(nativeSend, this, arguments);
+      } catch (e) {
+        requestEnded(id);
+        throw e;
+      }
+    };
+  }
+})();
+
+// One observer for the document, connected while something listens; it counts mutations and wakes
+// whoever waits for the page to change.
+let observer = null;
+
+function notifyMutationListeners() {
+  const listeners = mutationListeners;
+  mutationListeners = [];
+  for (let i = 0; i < listeners.length; i++) {
+    try { listeners[i](); } catch (e) { /* a listener is ours; keep the others going */ }
+  }
+}
+
+function onMutations() {
+  mutationCount += 1;
+  if (feedbackWatch) watchFeedback(feedbackWatch);
+  notifyMutationListeners();
+}
+
+let observing = 0;
+function startObserving() {
+  observing += 1;
+  if (observer) return;
+  try {
+    observer = new MutationObserverCtor(onMutations);
+    observerObserve(observer, documentObject, { subtree: true, childList: true, attributes: true, characterData: true });
+  } catch (e) {
+    observer = null;
+  }
+}
+
+function stopObserving() {
+  observing = MathMax(0, observing - 1);
+  if (observing === 0 && observer) {
+    try { observerDisconnect(observer); } catch (e) { /* already gone */ }
+    observer = null;
+  }
+}
+
+function sleep(ms) {
+  return new PromiseCtor((resolve) => setTimer(resolve, ms));
+}
+
+// Resolves on the next DOM mutation or request end, or after `ms`, whichever comes first.
+function nextChange(ms) {
+  return new PromiseCtor((resolve) => {
+    let done = false;
+    const finish = () => { if (!done) { done = true; resolve(); } };
+    push(mutationListeners, finish);
+    setTimer(finish, ms);
+  });
+}
+
+// A macrotask turn without the 4 ms clamp of nested timers.
+const tickChannel = new MessageChannelCtor();
+let tickWaiters = [];
+ReflectApply(portOnMessageSet, tickChannel.port1, [() => {
+  const waiters = tickWaiters;
+  tickWaiters = [];
+  for (let i = 0; i < waiters.length; i++) waiters[i]();
+}]);
+function tick() {
+  return new PromiseCtor((resolve) => {
+    push(tickWaiters, resolve);
+    if (tickWaiters.length === 1) portPostMessage(tickChannel.port2, null);
+  });
+}
+
+function animationFrame(capMs) {
+  return new PromiseCtor((resolve) => {
+    let done = false;
+    const finish = () => { if (!done) { done = true; resolve(); } };
+    try { ReflectApply(nativeRequestAnimationFrame, G, [finish]); } catch (e) { /* no frames */ }
+    setTimer(finish, capMs);
+  });
+}
+
+// Settled: no request started since `since` is still waiting for its answer, and a rendering frame
+// plus a task went by without a DOM mutation. Capped; the answer says whether it settled.
+async function settle(since, capMs) {
+  startObserving();
+  const started = now();
+  let frames = 0;
+  try {
+    for (;;) {
+      const before = mutationCount;
+      await animationFrame(20);
+      await tick();
+      frames += 1;
+      const pending = pendingSince(since);
+      if (pending === 0 && mutationCount === before) return { settled: true, ms: now() - started, frames };
+      if (now() - started >= capMs) return { settled: false, ms: now() - started, frames, pending };
+      if (pending > 0) await nextChange(MathMin(50, MathMax(1, capMs - (now() - started))));
+    }
+  } finally {
+    stopObserving();
+  }
+}
+
+// Feedback watch: while an invocation runs, every feedback entry the page shows is remembered, so a
+// toast that lives for 80 ms is in the receipt even if it is gone before the after snapshot.
+let feedbackWatch = null;
+
+function feedbackKey(entry) {
+  return entry.kind + '\u0000' + entry.text;
+}
+
+function watchFeedback(watch) {
+  const entries = readFeedback(null);
+  for (let i = 0; i < entries.length; i++) {
+    const key = feedbackKey(entries[i]);
+    if (watch.seen[key] === undefined) {
+      watch.seen[key] = entries[i];
+      push(watch.order, key);
+    }
+  }
+}
+
+function startFeedbackWatch() {
+  stopFeedbackWatch();
+  const watch = { seen: create(null), order: [], timer: null };
+  feedbackWatch = watch;
+  startObserving();
+  watch.timer = setRepeat(() => watchFeedback(watch), 16);
+  return watch;
+}
+
+function stopFeedbackWatch() {
+  const watch = feedbackWatch;
+  if (!watch) return null;
+  watchFeedback(watch);
+  clearRepeat(watch.timer);
+  feedbackWatch = null;
+  stopObserving();
+  return watch;
+}

@@ -1,0 +1,161 @@
+// records.js: reading a record type's active set. Ids are business ids from the page: a record with
+// no usable id, a duplicate id or an id too long is skipped and counted, never renamed.
+
+const MAX_RECORDS = 100000;
+const MAX_ID_LENGTH = 256;
+
+function readRecordIds(decl) {
+  const out = { objects: [], ids: [], index: create(null), problems: [] };
+  let raw;
+  try {
+    raw = decl.list();
+  } catch (e) {
+    push(out.problems, 'list() threw: ' + errorText(e));
+    return out;
+  }
+  let length;
+  try {
+    if (!isArray(raw)) {
+      push(out.problems, 'list() returned ' + (raw === null ? 'null' : typeof raw) + ', expected an array');
+      return out;
+    }
+    length = raw.length;
+  } catch (e) {
+    push(out.problems, 'list() returned an unreadable value: ' + errorText(e));
+    return out;
+  }
+  if (length > MAX_RECORDS) push(out.problems, 'list() returned ' + length + ' records; only the first ' + MAX_RECORDS + ' are read');
+  const n = MathMin(length, MAX_RECORDS);
+  let missing = 0;
+  let duplicate = 0;
+  let firstError = null;
+  for (let i = 0; i < n; i++) {
+    let id;
+    let obj;
+    try {
+      obj = raw[i];
+      id = decl.id ? decl.id(obj) : obj.id;
+    } catch (e) {
+      if (!firstError) firstError = errorText(e);
+      id = undefined;
+    }
+    if (typeof id === 'number' && isFiniteNumber(id)) id = '' + id;
+    if (typeof id !== 'string' || id.length === 0 || id.length > MAX_ID_LENGTH) { missing += 1; continue; }
+    if (out.index[id] !== undefined) { duplicate += 1; continue; }
+    out.index[id] = out.ids.length;
+    push(out.objects, obj);
+    push(out.ids, id);
+  }
+  if (missing) push(out.problems, missing + ' records without a usable id (a string or number, at most ' + MAX_ID_LENGTH + ' characters) were skipped' + (firstError ? '; id() threw: ' + firstError : ''));
+  if (duplicate) push(out.problems, duplicate + ' records repeated an id already seen and were skipped');
+  return out;
+}
+
+function recordLabel(decl, obj, id, acc) {
+  try {
+    let label;
+    if (decl.label) label = decl.label(obj);
+    else {
+      label = own(obj, 'label');
+      if (typeof label !== 'string') label = own(obj, 'name');
+      if (typeof label !== 'string') label = own(obj, 'title');
+    }
+    if (label === undefined || label === null) return null;
+    return typeof label === 'string' ? cut(label, LIMITS.field.string, acc) : bound(label, LIMITS.field, acc);
+  } catch (e) {
+    acc.errors += 1;
+    return '<error: ' + errorText(e) + '>';
+  }
+}
+
+// The trimmed view of one record: declared fields only (never the raw object), sensitive fields as
+// references, everything bounded.
+function recordFields(decl, obj, id, acc) {
+  const out = create(null);
+  if (!decl.fields) return out;
+  let fields;
+  try {
+    fields = decl.fields(obj);
+  } catch (e) {
+    acc.errors += 1;
+    out['!error'] = 'fields() threw: ' + errorText(e);
+    return out;
+  }
+  if (fields === null || typeof fields !== 'object') return out;
+  let names;
+  try { names = keys(fields); } catch (e) { acc.errors += 1; return out; }
+  const n = MathMin(names.length, LIMITS.field.keys);
+  for (let i = 0; i < n; i++) {
+    const name = names[i];
+    let value;
+    try { value = fields[name]; } catch (e) { acc.errors += 1; value = '<error: ' + errorText(e) + '>'; }
+    if (value === undefined || typeof value === 'function') continue;
+    const key = cut(name, LIMITS.field.key, acc);
+    out[key] = decl.sensitive[name] ? secretRef(decl.type + '\u0000' + id + '\u0000' + name, value) : bound(value, LIMITS.field, acc, 1);
+  }
+  if (names.length > n) {
+    acc.keys += names.length - n;
+    out['…'] = '+' + (names.length - n) + ' keys';
+  }
+  return out;
+}
+
+function recordItem(decl, obj, id, acc) {
+  return { id, label: recordLabel(decl, obj, id, acc), region: decl.region, fields: recordFields(decl, obj, id, acc) };
+}
+
+function stateValue(entry, acc) {
+  let value;
+  try {
+    value = entry.get();
+  } catch (e) {
+    acc.errors += 1;
+    return { error: 'get() threw: ' + errorText(e) };
+  }
+  if (entry.sensitive) return { value: secretRef('state\u0000' + entry.key, value) };
+  return { value: bound(value, LIMITS.field, acc) };
+}
+
+function callAvailable(action, recordId) {
+  if (!action.available) return { available: true };
+  let result;
+  try {
+    result = action.record ? action.available(recordId) : action.available();
+  } catch (e) {
+    return { available: false, reason: 'The availability check threw: ' + errorText(e) };
+  }
+  if (result === true) return { available: true };
+  if (typeof result === 'string' && result) return { available: false, reason: cut(result, 300) };
+  return { available: false, reason: null };
+}
+
+const FEEDBACK_KINDS = { error: true, warning: true, info: true, success: true };
+
+function readFeedback(problems) {
+  const out = [];
+  const list = registry.feedback;
+  for (let i = 0; i < list.length; i++) {
+    let entries;
+    try {
+      entries = list[i].source();
+    } catch (e) {
+      if (problems) push(problems, 'feedback() threw: ' + errorText(e));
+      continue;
+    }
+    if (!isArray(entries)) continue;
+    const n = MathMin(entries.length, 50);
+    for (let j = 0; j < n; j++) {
+      let kind;
+      let message;
+      try {
+        kind = entries[j].kind;
+        message = entries[j].text;
+      } catch (e) {
+        continue;
+      }
+      if (typeof message !== 'string') continue;
+      push(out, { kind: FEEDBACK_KINDS[kind] ? kind : 'info', text: cut(message, 300) });
+    }
+  }
+  return out;
+}

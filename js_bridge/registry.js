@@ -1,0 +1,234 @@
+// registry.js: the page-facing `window.pling`. Declarations become data once, here: static fields are
+// copied and bounded, functions are kept to be called later. A malformed declaration is recorded as a
+// problem (shown in the model) and a console warning; it never throws at the page.
+
+const RISKS = { read: true, write: true, danger: true };
+const registry = {
+  page: null,
+  regions: [],
+  records: [],
+  state: [],
+  actions: [],
+  feedback: [],
+  problems: [],
+};
+let declarationSeq = 0;
+
+function problem(where, message) {
+  if (registry.problems.length >= 50) return;
+  push(registry.problems, { where: cut(StringCtor(where), 120), problem: cut(StringCtor(message), 300) });
+}
+
+function warn(where, message) {
+  problem(where, message);
+  try { G.console.warn('[pling] ' + where + ': ' + message); } catch (e) { /* console may be gone */ }
+}
+
+function text(decl, name, max) {
+  const value = own(decl, name);
+  return typeof value === 'string' ? cut(value, max || 500) : null;
+}
+
+function fn(decl, name) {
+  const value = own(decl, name);
+  return typeof value === 'function' ? value : null;
+}
+
+function validId(value) {
+  return typeof value === 'string' && value.length > 0 && value.length <= 128 && strIndexOf(value, '@') < 0;
+}
+
+// Adds `entry` to `list`, replacing one with the same key; the remover only removes this very entry,
+// so a single-page app that re-declares on a route change cannot be undone by a stale remover.
+function add(list, entry, keyName) {
+  entry.seq = ++declarationSeq;
+  for (let i = 0; i < list.length; i++) {
+    if (list[i][keyName] === entry[keyName]) { list[i] = entry; return remover(list, entry); }
+  }
+  push(list, entry);
+  return remover(list, entry);
+}
+
+function remover(list, entry) {
+  return function remove() {
+    for (let i = 0; i < list.length; i++) {
+      if (list[i] === entry) {
+        for (let j = i; j < list.length - 1; j++) list[j] = list[j + 1];
+        list.length -= 1;
+        return true;
+      }
+    }
+    return false;
+  };
+}
+
+function noop() { return false; }
+
+function declarePage(decl) {
+  const entry = { id: text(decl, 'id', 128), name: text(decl, 'name', 200) };
+  registry.page = entry;
+  return function remove() { if (registry.page === entry) { registry.page = null; return true; } return false; };
+}
+
+function declareRegion(decl) {
+  const id = own(decl, 'id');
+  if (!validId(id)) { warn('region', 'a region needs an id: a non-empty string without "@"'); return noop; }
+  return add(registry.regions, {
+    id,
+    name: text(decl, 'name', 200),
+    purpose: text(decl, 'purpose', 500),
+    role: text(decl, 'role', 64),
+    parent: text(decl, 'parent', 128),
+    more: fn(decl, 'more'),
+  }, 'id');
+}
+
+function declareRecords(decl) {
+  const type = own(decl, 'type');
+  if (!validId(type)) { warn('records', 'records need a type: a non-empty string without "@"'); return noop; }
+  const list = fn(decl, 'list');
+  if (!list) { warn('records ' + type, 'records need list(): a function returning the active set'); return noop; }
+  const sensitive = create(null);
+  const declared = own(decl, 'sensitive');
+  if (isArray(declared)) {
+    for (let i = 0; i < MathMin(declared.length, 100); i++) {
+      if (typeof declared[i] === 'string') sensitive[declared[i]] = true;
+    }
+  }
+  return add(registry.records, {
+    type,
+    region: text(decl, 'region', 128),
+    list,
+    id: fn(decl, 'id'),
+    label: fn(decl, 'label'),
+    fields: fn(decl, 'fields'),
+    sensitive,
+    element: fn(decl, 'element'),
+    reveal: fn(decl, 'reveal'),
+  }, 'type');
+}
+
+function declareState(decl) {
+  const key = own(decl, 'key');
+  if (!validId(key)) { warn('state', 'state needs a key: a non-empty string'); return noop; }
+  const get = fn(decl, 'get');
+  if (!get) { warn('state ' + key, 'state needs get(): a function returning the value'); return noop; }
+  return add(registry.state, {
+    key,
+    description: text(decl, 'description', 500),
+    get,
+    sensitive: own(decl, 'sensitive') === true,
+  }, 'key');
+}
+
+function timeoutOf(decl) {
+  const value = own(decl, 'timeoutMs');
+  return typeof value === 'number' && isFiniteNumber(value) && value > 0 ? MathMin(value, 600000) : null;
+}
+
+function commonAction(decl, kind) {
+  const id = own(decl, 'id');
+  if (!validId(id)) { warn(kind, 'an action needs an id: a non-empty string without "@"'); return null; }
+  const risk = own(decl, 'risk');
+  if (risk !== undefined && !RISKS[risk]) warn('action ' + id, 'risk must be read, write or danger; treated as write');
+  const params = own(decl, 'params');
+  const paramsAcc = newAcc();
+  const record = own(decl, 'record');
+  return {
+    kind,
+    id,
+    description: text(decl, 'description', 500),
+    region: text(decl, 'region', 128),
+    record: typeof record === 'string' && record ? cut(record, 128) : null,
+    risk: RISKS[risk] ? risk : 'write',
+    confirm: own(decl, 'confirm') === true,
+    params: params !== undefined && params !== null ? bound(params, LIMITS.schema, paramsAcc) : null,
+    paramsCut: paramsAcc.chars + paramsAcc.items + paramsAcc.keys + paramsAcc.depth + paramsAcc.errors > 0,
+    timeoutMs: timeoutOf(decl),
+    available: fn(decl, 'available'),
+    reveal: fn(decl, 'reveal'),
+    run: null,
+    target: null,
+    expect: null,
+    steps: null,
+    done: null,
+  };
+}
+
+function expectOf(decl, id) {
+  const expect = own(decl, 'expect');
+  if (expect === undefined || expect === null) return null;
+  const check = typeof expect === 'function' ? expect : fn(expect, 'check');
+  if (!check) { warn('action ' + id, 'expect needs check(): a function that returns true once the effect is visible'); return null; }
+  return {
+    description: typeof expect === 'function' ? null : text(expect, 'description', 500),
+    check,
+    timeoutMs: typeof expect === 'function' ? null : timeoutOf(expect),
+  };
+}
+
+function declareAction(decl) {
+  const entry = commonAction(decl, 'action');
+  if (!entry) return noop;
+  entry.run = fn(decl, 'run');
+  entry.target = fn(decl, 'target');
+  if (!entry.run && !entry.target) { warn('action ' + entry.id, 'an action needs run() or target()'); return noop; }
+  entry.expect = expectOf(decl, entry.id);
+  return add(registry.actions, entry, 'id');
+}
+
+function declareFlow(decl) {
+  const entry = commonAction(decl, 'flow');
+  if (!entry) return noop;
+  const steps = own(decl, 'steps');
+  if (!isArray(steps) || steps.length === 0) { warn('flow ' + entry.id, 'a flow needs steps: a non-empty array'); return noop; }
+  entry.steps = [];
+  for (let i = 0; i < MathMin(steps.length, 50); i++) {
+    const action = own(steps[i], 'action');
+    if (typeof action !== 'string' || !action) { warn('flow ' + entry.id, 'step ' + (i + 1) + ' needs an action id'); return noop; }
+    push(entry.steps, { action: cut(action, 300), args: bound(own(steps[i], 'args'), LIMITS.data, newAcc()) });
+  }
+  entry.expect = expectOf(decl, entry.id);
+  return add(registry.actions, entry, 'id');
+}
+
+function declareHandoff(decl) {
+  const entry = commonAction(decl, 'handoff');
+  if (!entry) return noop;
+  entry.done = fn(decl, 'done');
+  if (!entry.done) { warn('handoff ' + entry.id, 'a handoff needs done(): true once the person has done the step'); return noop; }
+  entry.risk = 'read';
+  return add(registry.actions, entry, 'id');
+}
+
+function declareFeedback(source) {
+  if (typeof source !== 'function') { warn('feedback', 'feedback takes a function returning [{kind, text}]'); return noop; }
+  const entry = { source };
+  entry.seq = ++declarationSeq;
+  push(registry.feedback, entry);
+  return remover(registry.feedback, entry);
+}
+
+function findAction(id) {
+  const list = registry.actions;
+  for (let i = 0; i < list.length; i++) if (list[i].id === id) return list[i];
+  return null;
+}
+
+function findRecords(type) {
+  const list = registry.records;
+  for (let i = 0; i < list.length; i++) if (list[i].type === type) return list[i];
+  return null;
+}
+
+const plingApi = freeze({
+  version: BRIDGE_VERSION,
+  page: declarePage,
+  region: declareRegion,
+  records: declareRecords,
+  state: declareState,
+  action: declareAction,
+  flow: declareFlow,
+  handoff: declareHandoff,
+  feedback: declareFeedback,
+});

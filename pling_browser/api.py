@@ -1,0 +1,133 @@
+"""The HTTP API: ``create_app()``. The lifespan owns the runtime (browser and sessions); one handler
+renders every problem as ``{"error": {code, message, hint, …}}`` with its status."""
+
+from __future__ import annotations
+
+import logging
+from contextlib import asynccontextmanager
+from typing import Any, AsyncIterator
+
+from fastapi import FastAPI, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, PlainTextResponse, Response
+from fastapi.staticfiles import StaticFiles
+
+from . import __version__
+from .bridge import bridge_source
+from .config import Settings
+from .errors import BadRequest, ServiceError
+from .models import CreateSession, InvokeAnswer, InvokeRequest, PageModel, SessionInfo, SessionOpened
+from .runtime import Runtime, demo_dir
+
+log = logging.getLogger("pling_browser.api")
+
+DEMO_PAGE = "/demo/todos.html"
+
+
+def _problem(error: ServiceError) -> JSONResponse:
+    body = error.to_dict()
+    body.pop("stage", None)
+    body.pop("started", None)
+    body["status"] = error.status
+    headers = {}
+    if "retry_after" in error.details:
+        headers["Retry-After"] = str(error.details["retry_after"])
+    return JSONResponse({"error": body}, status_code=error.status, headers=headers)
+
+
+def _own_origin(request: Request) -> str:
+    host, port = request.scope.get("server") or ("127.0.0.1", 80)
+    host = f"[{host}]" if ":" in host else host
+    return f"{request.url.scheme}://{host}:{port}"
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings.from_env()
+    runtime = Runtime(settings)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await runtime.start()
+        app.state.runtime = runtime
+        try:
+            yield
+        finally:
+            await runtime.stop()
+
+    app = FastAPI(title="Pling browser", version=__version__, lifespan=lifespan,
+                  description="Operate web pages through their declared capability model.")
+
+    @app.exception_handler(ServiceError)
+    async def service_error(request: Request, error: ServiceError) -> JSONResponse:
+        return _problem(error)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(request: Request, error: RequestValidationError) -> JSONResponse:
+        issues = [{"path": "/".join(str(p) for p in e.get("loc", ())), "problem": e.get("msg", "")} for e in error.errors()[:20]]
+        return _problem(BadRequest("The request body or parameters are not valid", issues=issues))
+
+    @app.get("/healthz", tags=["service"])
+    async def healthz() -> dict[str, Any]:
+        status = runtime.controller.browser_status
+        return {"ok": bool(status["connected"]), "browser": status, "sessions": len(runtime.sessions)}
+
+    @app.post("/sessions", status_code=201, response_model=SessionOpened, tags=["sessions"])
+    async def open_session(body: CreateSession, request: Request) -> Response:
+        own = _own_origin(request)
+        session = await runtime.open(body.url or own + DEMO_PAGE, own_origin=own, timeout_ms=body.timeout_ms)
+        model = await runtime.model_json(session)
+        text = '{"session":' + session.info().model_dump_json() + ',"model":' + model + "}"
+        return Response(text, status_code=201, media_type="application/json")
+
+    @app.get("/sessions", response_model=list[SessionInfo], tags=["sessions"])
+    async def list_sessions() -> list[SessionInfo]:
+        return [session.info() for session in runtime.sessions.list()]
+
+    @app.get("/sessions/{sid}", response_model=SessionInfo, tags=["sessions"])
+    async def read_session(sid: str) -> SessionInfo:
+        return runtime.sessions.get(sid).info()
+
+    @app.delete("/sessions/{sid}", tags=["sessions"])
+    async def close_session(sid: str) -> dict[str, str]:
+        await runtime.sessions.close(sid)
+        return {"closed": sid}
+
+    @app.get("/sessions/{sid}/model", response_model=PageModel, tags=["model"])
+    async def read_model(
+        sid: str,
+        offset: int = Query(0, ge=0, description="First record of the item window."),
+        limit: int = Query(50, ge=0, le=1000, description="Records with fields in the window."),
+        type: str | None = Query(None, description="Apply the window to this record type only."),
+        ids: str | None = Query(None, description="Comma-separated record ids: items for exactly these."),
+    ) -> Response:
+        session = runtime.sessions.get(sid)
+        window: dict[str, Any] = {"offset": offset, "limit": limit}
+        if type:
+            window["type"] = type
+        if ids:
+            window["ids"] = [part for part in ids.split(",") if part][:1000]
+        text = await runtime.model_json(session, window)
+        return Response(text, media_type="application/json")
+
+    @app.post("/sessions/{sid}/invoke", response_model=InvokeAnswer, tags=["actions"])
+    async def invoke_action(sid: str, body: InvokeRequest) -> JSONResponse:
+        session = runtime.sessions.get(sid)
+        receipt = await runtime.invoke(session, body.action, body.args, evidence=body.evidence)
+        return JSONResponse({"result": receipt.as_json()})
+
+    @app.get("/sessions/{sid}/screenshot", tags=["sessions"], response_class=Response,
+             responses={200: {"content": {"image/png": {}}}})
+    async def screenshot(sid: str) -> Response:
+        from .controller import translate_playwright_errors
+
+        session = runtime.sessions.get(sid)
+        async with translate_playwright_errors():
+            png = await session.page.screenshot(type="png", timeout=10_000)
+        return Response(png, media_type="image/png")
+
+    @app.get("/pling.js", include_in_schema=False)
+    async def bridge_script() -> PlainTextResponse:
+        return PlainTextResponse(bridge_source(), media_type="text/javascript")
+
+    app.mount("/demo", StaticFiles(directory=demo_dir(), html=True), name="demo")
+    return app

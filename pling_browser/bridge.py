@@ -1,0 +1,130 @@
+"""The only Python that names JavaScript functions of js_bridge/.
+
+The bridge source is the files of js_bridge/ in a fixed order, wrapped in one closure. Every call
+goes through ``window.__plingBridge.call(name, json)`` and answers a JSON string, tagged
+``{"ok": true, …}`` or ``{"ok": false, "code": …}``; this module turns codes into Pling errors and
+payloads into models. A call that does not answer within its budget means the page's script is
+stuck: that is ``PageUnresponsive``, never a hang of the service.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .errors import PageUnresponsive, SessionLost
+
+if TYPE_CHECKING:
+    from playwright.async_api import ElementHandle, Page
+
+BRIDGE_VERSION = "1"
+_PARTS = ("prelude", "bound", "registry", "records", "observe", "model", "evidence", "act", "entry")
+_CALL = "([name, arg]) => window.__plingBridge.call(name, arg)"
+
+
+def _bridge_dir() -> Path:
+    packaged = Path(__file__).with_name("js_bridge")
+    return packaged if packaged.is_dir() else Path(__file__).resolve().parent.parent / "js_bridge"
+
+
+@lru_cache(maxsize=1)
+def bridge_source() -> str:
+    """The whole bridge as one script: an init script for the controller, /pling.js for pages."""
+    folder = _bridge_dir()
+    body = "\n".join((folder / f"{name}.js").read_text(encoding="utf-8") for name in _PARTS)
+    return (
+        "// Pling bridge: defines window.pling (see SPEC, 'The page side'). Loading it twice is harmless.\n"
+        "(function () {\n'use strict';\n"
+        "if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;\n"
+        f"const BRIDGE_VERSION = {json.dumps(BRIDGE_VERSION)};\n"
+        f"{body}\n}})();\n"
+    )
+
+
+class BridgeError(Exception):
+    """The page answered ``{"ok": false, …}``; ``code`` and ``payload`` say why."""
+
+    def __init__(self, code: str, payload: dict[str, Any]) -> None:
+        super().__init__(code)
+        self.code = code
+        self.payload = payload
+
+
+class Bridge:
+    """Calls into one page's bridge. Each method names one operation of js_bridge/entry.js."""
+
+    def __init__(self, page: "Page", grace_s: float) -> None:
+        self.page = page
+        self.grace_s = grace_s
+
+    async def _call(self, name: str, arg: Any = None, budget_ms: float = 5_000) -> dict[str, Any]:
+        answer = json.loads(await self.raw(name, arg, budget_ms))
+        if not answer.get("ok"):
+            raise BridgeError(str(answer.get("code")), answer)
+        return answer
+
+    async def raw(self, name: str, arg: Any = None, budget_ms: float = 5_000) -> str:
+        """The answer's JSON text as the bridge wrote it (the model is passed on without re-encoding)."""
+        from .controller import translate_playwright_errors
+
+        payload = json.dumps(arg, ensure_ascii=False, allow_nan=False)
+        timeout = budget_ms / 1000 + self.grace_s
+        async with translate_playwright_errors():
+            try:
+                text = await asyncio.wait_for(self.page.evaluate(_CALL, [name, payload]), timeout)
+            except asyncio.TimeoutError:
+                raise PageUnresponsive(f"The page did not answer the bridge's {name} call within {timeout:.0f} s") from None
+        if text is None:
+            raise SessionLost("The bridge is missing from the page")
+        return text
+
+    async def model(self, window: dict[str, Any] | None = None) -> str:
+        return await self.raw("model", window or {})
+
+    async def describe(self, ref: str) -> dict[str, Any]:
+        return await self._call("describe", {"ref": ref})
+
+    async def prepare(self, ref: str, cap_ms: float) -> dict[str, Any]:
+        return await self._call("prepare", {"ref": ref, "capMs": cap_ms}, budget_ms=cap_ms * 2 + 1_000)
+
+    async def target(self) -> "ElementHandle | None":
+        from .controller import translate_playwright_errors
+
+        async with translate_playwright_errors():
+            handle = await asyncio.wait_for(self.page.evaluate_handle("() => window.__plingBridge.target()"), self.grace_s + 5)
+        element = handle.as_element()
+        if element is None:
+            await handle.dispose()
+        return element
+
+    async def begin(self) -> dict[str, Any]:
+        return await self._call("begin", {})
+
+    async def mark(self) -> dict[str, Any]:
+        return await self._call("mark", {})
+
+    async def run(self, ref: str, args: dict[str, Any], timeout_ms: float) -> dict[str, Any]:
+        return await self._call("run", {"ref": ref, "args": args, "timeoutMs": timeout_ms}, budget_ms=timeout_ms)
+
+    async def synthetic_click(self) -> dict[str, Any]:
+        return await self._call("synthetic", {})
+
+    async def expect(self, ref: str, args: dict[str, Any], timeout_ms: float, settle_ms: float) -> dict[str, Any]:
+        arg = {"ref": ref, "args": args, "timeoutMs": timeout_ms, "settleMs": settle_ms}
+        return await self._call("expect", arg, budget_ms=timeout_ms + settle_ms + 1_000)
+
+    async def settle(self, cap_ms: float) -> dict[str, Any]:
+        return await self._call("settle", {"capMs": cap_ms}, budget_ms=cap_ms)
+
+    async def end(self) -> dict[str, Any]:
+        return await self._call("end", {})
+
+    async def restore(self, names: list[str]) -> dict[str, str]:
+        answer = await self._call("restore", {"names": names})
+        return answer["values"]
+
+    async def ping(self) -> dict[str, Any]:
+        return await self._call("ping", {})

@@ -1,0 +1,148 @@
+"""Owns Playwright: the driver, the browser and one context per session. It is also the one place
+where Playwright's errors become Pling errors (``translate_playwright_errors``)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import TYPE_CHECKING, AsyncIterator
+
+from .bridge import bridge_source
+from .config import Settings
+from .errors import BrowserUnavailable, PageLoadTimeout, PageUnreachable, PageUnresponsive, PlingError, SessionLost
+
+if TYPE_CHECKING:
+    from playwright.async_api import Browser, BrowserContext, Page, Playwright
+
+log = logging.getLogger("pling_browser")
+
+# Chromium needs these on a closed network as root: no sandbox (root), no GPU, and none of the
+# background connections that the machine's network would refuse many times a second.
+CHROMIUM_ARGS = (
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+)
+
+_CLOSED_MARKERS = ("Target page, context or browser has been closed", "Target closed", "Browser has been closed",
+                   "Connection closed", "browser has disconnected", "Execution context was destroyed")
+
+
+def translate(error: BaseException) -> PlingError:
+    """Map one Playwright exception to the Pling error that says what it means for the caller."""
+    from playwright.async_api import Error as PlaywrightError
+    from playwright.async_api import TimeoutError as PlaywrightTimeout
+
+    message = str(error).splitlines()[0] if str(error) else type(error).__name__
+    if isinstance(error, PlaywrightTimeout):
+        return PageUnresponsive(f"The browser did not answer in time: {message}")
+    if isinstance(error, PlaywrightError):
+        if any(marker.lower() in message.lower() for marker in _CLOSED_MARKERS):
+            return SessionLost(f"The page or browser is gone: {message}")
+        if "net::ERR_" in message or "NS_ERROR" in message:
+            return PageUnreachable(f"The page could not be loaded: {message}")
+        return PageUnresponsive(f"The browser reported an error: {message}")
+    return PageUnresponsive(f"The browser connection failed: {message}")
+
+
+@contextlib.asynccontextmanager
+async def translate_playwright_errors() -> AsyncIterator[None]:
+    from playwright.async_api import Error as PlaywrightError
+
+    try:
+        yield
+    except PlaywrightError as error:
+        raise translate(error) from error
+
+
+class Controller:
+    """One Playwright driver and one browser for the service; a fresh context for every session."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self._playwright: "Playwright | None" = None
+        self._browser: "Browser | None" = None
+        self._lock = asyncio.Lock()
+        self.launches = 0
+
+    @property
+    def browser_status(self) -> dict[str, object]:
+        browser = self._browser
+        return {
+            "connected": bool(browser and browser.is_connected()),
+            "version": browser.version if browser and browser.is_connected() else None,
+            "executable": self.settings.chromium or "playwright's chromium",
+            "launches": self.launches,
+        }
+
+    async def start(self) -> None:
+        await self._ensure_browser()
+
+    async def stop(self) -> None:
+        browser, self._browser = self._browser, None
+        if browser is not None:
+            with contextlib.suppress(Exception):
+                await browser.close()
+        playwright, self._playwright = self._playwright, None
+        if playwright is not None:
+            with contextlib.suppress(Exception):
+                await playwright.stop()
+
+    async def _ensure_browser(self) -> "Browser":
+        async with self._lock:
+            if self._browser is not None and self._browser.is_connected():
+                return self._browser
+            from playwright.async_api import Error as PlaywrightError
+            from playwright.async_api import async_playwright
+
+            try:
+                if self._playwright is None:
+                    self._playwright = await async_playwright().start()
+                options: dict[str, object] = {"headless": self.settings.headless, "args": list(CHROMIUM_ARGS)}
+                if self.settings.chromium:
+                    options["executable_path"] = self.settings.chromium
+                self._browser = await self._playwright.chromium.launch(**options)  # type: ignore[arg-type]
+            except PlaywrightError as error:
+                raise BrowserUnavailable(f"Chromium could not be started: {str(error).splitlines()[0]}") from error
+            self.launches += 1
+            log.info("browser %s started (%s)", self._browser.version, self.settings.chromium or "bundled")
+            return self._browser
+
+    async def new_context(self) -> "BrowserContext":
+        browser = await self._ensure_browser()
+        async with translate_playwright_errors():
+            context = await browser.new_context(viewport={"width": 1280, "height": 800}, accept_downloads=False,
+                                                service_workers="block")
+            await context.add_init_script(bridge_source())
+        return context
+
+    async def open_page(self, context: "BrowserContext", url: str, timeout_ms: int) -> "Page":
+        async with translate_playwright_errors():
+            page = await context.new_page()
+        page.set_default_timeout(self.settings.action_timeout_ms)
+        page.on("dialog", _dismiss_dialog)
+        from playwright.async_api import Error as PlaywrightError
+        from playwright.async_api import TimeoutError as PlaywrightTimeout
+
+        try:
+            response = await asyncio.wait_for(page.goto(url, wait_until="load", timeout=timeout_ms),
+                                              timeout_ms / 1000 + self.settings.bridge_grace_s)
+        except (PlaywrightTimeout, asyncio.TimeoutError):
+            raise PageLoadTimeout(f"{url} did not finish loading within {timeout_ms} ms") from None
+        except PlaywrightError as error:
+            raise translate(error) from error
+        if response is not None and response.status >= 400:
+            raise PageUnreachable(f"{url} answered HTTP {response.status}", status_code=response.status)
+        return page
+
+
+async def _dismiss_dialog(dialog: object) -> None:
+    # alert/confirm/prompt would block the page's script, and with it every bridge call.
+    with contextlib.suppress(Exception):
+        await dialog.dismiss()  # type: ignore[attr-defined]

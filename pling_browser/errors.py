@@ -1,0 +1,255 @@
+"""Every error Pling answers with, in one tree.
+
+Invocation errors are *results*: they travel inside a receipt as ``{"ok": false, "error": …}``
+and carry the lifecycle ``stage`` where they arose and whether the page's write path may have
+``started``. Service errors are HTTP problems (4xx/5xx) about sessions and pages, not actions.
+
+    PlingError                      code, stage, started, message, hint, details
+    ├── InvocationError             answered inside a receipt
+    │   ├── ActionNotFound          ACTION_NOT_FOUND      resolve     started: false
+    │   ├── InvalidArgs             INVALID_ARGS          decode      started: false
+    │   ├── InvalidParams           INVALID_PARAMS        validate    started: false
+    │   ├── PermissionDenied        PERMISSION_DENIED     confirm     started: false
+    │   ├── ActionUnavailable       ACTION_UNAVAILABLE    reveal      started: false
+    │   ├── ExecutionFailed         EXECUTION_FAILED      execute     started: true
+    │   ├── ExpectationFailed       EXPECTATION_FAILED    expect      started: true
+    │   ├── StepFailed              STEP_FAILED           flow        started: true
+    │   ├── HandoffCancelled        HANDOFF_CANCELLED     handoff
+    │   ├── HandoffTimeout          HANDOFF_TIMEOUT       handoff
+    │   └── HandoffFailed           HANDOFF_FAILED        handoff
+    └── ServiceError                answered as an HTTP problem with ``status``
+        ├── BadRequest              BAD_REQUEST           400
+        ├── NavigationRefused       URL_REFUSED           400
+        ├── Unauthorized            UNAUTHORIZED          401
+        ├── SessionNotFound         SESSION_NOT_FOUND     404
+        ├── SessionLost             SESSION_LOST          410
+        ├── TooManySessions         TOO_MANY_SESSIONS     429
+        ├── PageUnreachable         PAGE_UNREACHABLE      502
+        ├── BrowserUnavailable      BROWSER_UNAVAILABLE   503
+        ├── PageUnresponsive        PAGE_UNRESPONSIVE     504
+        └── PageLoadTimeout         PAGE_LOAD_TIMEOUT     504
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+__all__ = [
+    "ActionNotFound",
+    "ActionUnavailable",
+    "BadRequest",
+    "BrowserUnavailable",
+    "ExecutionFailed",
+    "ExpectationFailed",
+    "HandoffCancelled",
+    "HandoffFailed",
+    "HandoffTimeout",
+    "InvalidArgs",
+    "InvalidParams",
+    "InvocationError",
+    "NavigationRefused",
+    "PageLoadTimeout",
+    "PageUnreachable",
+    "PageUnresponsive",
+    "PermissionDenied",
+    "PlingError",
+    "ServiceError",
+    "SessionLost",
+    "SessionNotFound",
+    "StepFailed",
+    "TooManySessions",
+    "Unauthorized",
+    "INVOCATION_CODES",
+    "SERVICE_CODES",
+]
+
+
+class PlingError(Exception):
+    code: ClassVar[str] = "PLING_ERROR"
+    default_stage: ClassVar[str | None] = None
+    default_started: ClassVar[bool | None] = False
+    default_hint: ClassVar[str] = ""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        hint: str | None = None,
+        stage: str | None = None,
+        started: bool | None = None,
+        **details: Any,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint if hint is not None else self.default_hint
+        self.stage = stage if stage is not None else self.default_stage
+        self.started = started if started is not None else self.default_started
+        self.details = details
+
+    def to_dict(self) -> dict[str, Any]:
+        body: dict[str, Any] = {"code": self.code, "stage": self.stage, "started": self.started, "message": self.message}
+        if self.hint:
+            body["hint"] = self.hint
+        body.update(self.details)
+        return body
+
+
+class InvocationError(PlingError):
+    """An expected failure of one invocation; answered inside a receipt, never as an HTTP error."""
+
+
+class ActionNotFound(InvocationError):
+    code = "ACTION_NOT_FOUND"
+    default_stage = "resolve"
+    default_hint = "Read the model again and pick an action from `available`."
+
+
+class InvalidArgs(InvocationError):
+    code = "INVALID_ARGS"
+    default_stage = "decode"
+    default_hint = "Send `args` as a JSON object, or as text that parses to one."
+
+
+class InvalidParams(InvocationError):
+    code = "INVALID_PARAMS"
+    default_stage = "validate"
+    default_hint = "Fix the fields named in `issues` and invoke again; nothing ran."
+
+
+class PermissionDenied(InvocationError):
+    code = "PERMISSION_DENIED"
+    default_stage = "confirm"
+    default_hint = "Ask the user, or have the operator approve this action; nothing ran."
+
+
+class ActionUnavailable(InvocationError):
+    code = "ACTION_UNAVAILABLE"
+    default_stage = "reveal"
+    default_hint = "Do what `reason` asks first (or pick another action), then invoke again; nothing ran."
+
+
+class ExecutionFailed(InvocationError):
+    code = "EXECUTION_FAILED"
+    default_stage = "execute"
+    default_started = True
+    default_hint = "The page's write path may have run: read the model before retrying."
+
+
+class ExpectationFailed(InvocationError):
+    code = "EXPECTATION_FAILED"
+    default_stage = "expect"
+    default_started = True
+    default_hint = "The action ran but its declared effect is not visible: check `changed` and the feedback, then read the model."
+
+
+class StepFailed(InvocationError):
+    code = "STEP_FAILED"
+    default_stage = "flow"
+    default_started = True
+    default_hint = "Earlier steps ran and were not undone: fix the cause, then resume with the `resume` handle."
+
+
+class HandoffCancelled(InvocationError):
+    code = "HANDOFF_CANCELLED"
+    default_stage = "handoff"
+    default_started = None
+    default_hint = "The person cancelled the step; ask the user how to go on."
+
+
+class HandoffTimeout(InvocationError):
+    code = "HANDOFF_TIMEOUT"
+    default_stage = "handoff"
+    default_started = None
+    default_hint = "Nobody did the step in time; ask the user, then invoke again."
+
+
+class HandoffFailed(InvocationError):
+    code = "HANDOFF_FAILED"
+    default_stage = "handoff"
+    default_started = None
+    default_hint = "The person said done but the page does not show it; ask the user."
+
+
+class ServiceError(PlingError):
+    """A problem with the request, the session or the page as a whole: an HTTP problem."""
+
+    status: ClassVar[int] = 500
+    default_stage = None
+    default_started = None
+
+
+class BadRequest(ServiceError):
+    code = "BAD_REQUEST"
+    status = 400
+    default_hint = "Fix the request body as `issues` says."
+
+
+class NavigationRefused(ServiceError):
+    code = "URL_REFUSED"
+    status = 400
+    default_hint = "Use an http(s) URL of a public host, or ask the operator to list the host in PLING_ALLOW_HOSTS."
+
+
+class Unauthorized(ServiceError):
+    code = "UNAUTHORIZED"
+    status = 401
+    default_hint = "Send `Authorization: Bearer <PLING_TOKEN>`."
+
+
+class SessionNotFound(ServiceError):
+    code = "SESSION_NOT_FOUND"
+    status = 404
+    default_hint = "List sessions with GET /sessions, or open one with POST /sessions."
+
+
+class SessionLost(ServiceError):
+    code = "SESSION_LOST"
+    status = 410
+    default_hint = "The browser behind this session is gone; open a new session."
+
+
+class TooManySessions(ServiceError):
+    code = "TOO_MANY_SESSIONS"
+    status = 429
+    default_hint = "Close a session or retry after `Retry-After` seconds."
+
+
+class PageUnreachable(ServiceError):
+    code = "PAGE_UNREACHABLE"
+    status = 502
+    default_hint = "Check the URL and that the site is up."
+
+
+class BrowserUnavailable(ServiceError):
+    code = "BROWSER_UNAVAILABLE"
+    status = 503
+    default_hint = "Check PLING_CHROMIUM or install chromium; GET /healthz shows the browser status."
+
+
+class PageUnresponsive(ServiceError):
+    code = "PAGE_UNRESPONSIVE"
+    status = 504
+    default_hint = "The page's script is busy or stuck; close the session and open a new one."
+
+
+class PageLoadTimeout(ServiceError):
+    code = "PAGE_LOAD_TIMEOUT"
+    status = 504
+    default_hint = "The page did not finish loading in time; check the site, or retry."
+
+
+INVOCATION_CODES: dict[str, type[InvocationError]] = {
+    cls.code: cls
+    for cls in (
+        ActionNotFound, InvalidArgs, InvalidParams, PermissionDenied, ActionUnavailable, ExecutionFailed,
+        ExpectationFailed, StepFailed, HandoffCancelled, HandoffTimeout, HandoffFailed,
+    )
+}
+
+SERVICE_CODES: dict[str, type[ServiceError]] = {
+    cls.code: cls
+    for cls in (
+        BadRequest, NavigationRefused, Unauthorized, SessionNotFound, SessionLost, TooManySessions,
+        PageUnreachable, BrowserUnavailable, PageUnresponsive, PageLoadTimeout,
+    )
+}

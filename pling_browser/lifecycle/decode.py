@@ -1,0 +1,76 @@
+"""Stage 2, decode: ``args`` arrives as a JSON object or JSON text of one. Sensitive references
+(``<secret>NAME</secret>``) are restored to their real values here, after decoding and before
+validation; the restored values are remembered only so that nothing written later repeats them."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from ..errors import InvalidArgs, InvalidParams
+from .context import Invocation
+
+SECRET_REF = re.compile(r"<secret>([A-Za-z0-9_.-]{1,64})</secret>")
+MAX_ARGS_CHARS = 1_000_000
+
+
+def decode(inv: Invocation) -> None:
+    raw = inv.raw_args
+    if raw is None or raw == "":
+        inv.args = {}
+    elif isinstance(raw, str):
+        if len(raw) > MAX_ARGS_CHARS:
+            raise InvalidArgs(f"args is {len(raw)} characters long; at most {MAX_ARGS_CHARS} are accepted")
+        try:
+            value = json.loads(raw)
+        except json.JSONDecodeError as error:
+            raise InvalidArgs(f"args is not valid JSON: {error.msg} at line {error.lineno} column {error.colno}",
+                              position=error.pos) from None
+        if not isinstance(value, dict):
+            raise InvalidArgs(f"args must be a JSON object, not {type(value).__name__}")
+        inv.args = value
+    elif isinstance(raw, dict):
+        inv.args = raw
+    else:
+        raise InvalidArgs(f"args must be a JSON object, not {type(raw).__name__}")
+    inv.note(f"decoded args ({len(inv.args)} keys)")
+
+
+def references(value: Any, found: set[str]) -> None:
+    if isinstance(value, str):
+        found.update(SECRET_REF.findall(value))
+    elif isinstance(value, dict):
+        for item in value.values():
+            references(item, found)
+    elif isinstance(value, list):
+        for item in value:
+            references(item, found)
+
+
+def substitute(value: Any, values: dict[str, str]) -> Any:
+    if isinstance(value, str):
+        return SECRET_REF.sub(lambda m: values[m.group(1)], value)
+    if isinstance(value, dict):
+        return {key: substitute(item, values) for key, item in value.items()}
+    if isinstance(value, list):
+        return [substitute(item, values) for item in value]
+    return value
+
+
+async def restore_references(inv: Invocation, operator_secrets: dict[str, str] | None = None) -> None:
+    names: set[str] = set()
+    references(inv.args, names)
+    if not names:
+        return
+    values = {name: operator_secrets[name] for name in names if operator_secrets and name in operator_secrets}
+    missing = sorted(names - values.keys())
+    if missing:
+        values.update(await inv.session.bridge.restore(missing))
+    unknown = [name for name in names if name not in values]
+    if unknown:
+        raise InvalidParams(f"{len(unknown)} secret reference(s) in args do not resolve in this session",
+                            stage="decode", issues=[{"path": "", "problem": "a <secret> reference is unknown, expired or from another session"}])
+    inv.secret_values = [value for value in values.values() if value]
+    inv.args = substitute(inv.args, values)
+    inv.note(f"restored {len(names)} secret reference(s)")

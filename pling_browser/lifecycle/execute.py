@@ -1,0 +1,100 @@
+"""Stage 6, execute. The before snapshot is taken first, only now that every pre-check has passed.
+Function actions call the page's ``run``; element actions operate the target with Playwright's
+trusted input according to the control; a non-native target gets synthetic events (low fidelity)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from ..bridge import BridgeError
+from ..controller import translate
+from ..errors import ExecutionFailed
+from .context import Invocation
+
+_VERB = {"button": "clicked", "link": "clicked", "checkbox": "toggled", "text": "filled", "select": "selected an option in"}
+
+
+async def begin_evidence(inv: Invocation) -> None:
+    if inv.evidence:
+        await inv.session.bridge.begin()
+        inv.evidence_begun = True
+    else:
+        await inv.session.bridge.mark()
+
+
+async def execute(inv: Invocation) -> None:
+    assert inv.decl is not None
+    await begin_evidence(inv)
+    inv.started = True
+    if inv.control == "function":
+        await _run(inv)
+    elif inv.control == "synthetic":
+        await _synthetic(inv)
+    else:
+        await _operate(inv)
+
+
+async def _run(inv: Invocation) -> None:
+    timeout = inv.action_timeout_ms
+    try:
+        answer = await inv.session.bridge.run(inv.ref, inv.args, timeout)
+    except BridgeError as error:
+        if error.code == "timeout":
+            raise ExecutionFailed(f"run() did not finish within {timeout:.0f} ms", outcome="unknown",
+                                  page_error=error.payload.get("error")) from None
+        raise ExecutionFailed(f"The page's run() failed: {error.payload.get('error')}",
+                              page_error=error.payload.get("error")) from None
+    if "data" in answer:
+        inv.data = answer["data"]
+        inv.data_omitted = answer.get("omitted")
+    inv.note("ran the page's run()" + (" and kept its result as data" if "data" in answer else ""))
+
+
+async def _synthetic(inv: Invocation) -> None:
+    try:
+        await inv.session.bridge.synthetic_click()
+    except BridgeError as error:
+        raise ExecutionFailed(f"Synthetic click failed: {error.payload.get('error')}") from None
+    inv.warnings.append("The target is not a native control: the page got synthetic (untrusted) click events.")
+    inv.note("dispatched synthetic pointer and click events on the target")
+
+
+async def _operate(inv: Invocation) -> None:
+    from playwright.async_api import Error as PlaywrightError
+
+    handle = await inv.session.bridge.target()
+    if handle is None:
+        raise ExecutionFailed("The target element disappeared before it could be operated", started=False)
+    timeout = inv.action_timeout_ms
+    control = inv.control
+    try:
+        if control in ("button", "link"):
+            await asyncio.wait_for(handle.click(timeout=timeout), timeout / 1000 + 5)
+        elif control == "checkbox":
+            checked = inv.args.get("checked")
+            if isinstance(checked, bool):
+                await asyncio.wait_for(handle.set_checked(checked, timeout=timeout), timeout / 1000 + 5)
+            else:
+                await asyncio.wait_for(handle.click(timeout=timeout), timeout / 1000 + 5)
+        elif control == "text":
+            await asyncio.wait_for(handle.fill(str(inv.fill_value), timeout=timeout), timeout / 1000 + 5)
+        elif control == "select":
+            value = inv.fill_value if isinstance(inv.fill_value, list) else str(inv.fill_value)
+            await asyncio.wait_for(handle.select_option(value, timeout=timeout), timeout / 1000 + 5)
+        else:
+            raise ExecutionFailed(f"Pling cannot operate a {control} control")
+    except asyncio.TimeoutError:
+        raise ExecutionFailed(f"Operating the target did not finish within {timeout:.0f} ms", outcome="unknown") from None
+    except PlaywrightError as error:
+        translated = translate(error)
+        raise ExecutionFailed(f"Operating the target failed: {translated.message}", cause=translated.code) from None
+    finally:
+        await _dispose(handle)
+    inv.note(f"{_VERB.get(control or '', 'operated')} the {control} with trusted input")
+
+
+async def _dispose(handle: object) -> None:
+    try:
+        await handle.dispose()  # type: ignore[attr-defined]
+    except Exception:
+        pass

@@ -1,0 +1,51 @@
+"""The receipt: what ran, what was verified, what changed, how sure, and where it failed. Nothing a
+person typed as a secret is ever written into it."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..models import ActionSummary, Receipt
+from .context import Invocation
+
+NO_CHANGE = "The action completed but nothing it declares changed (records, actions, state, feedback)."
+
+
+def _scrub(value: Any, secrets: list[str]) -> Any:
+    """Replace any restored secret value that the page echoed back into data, errors or diffs."""
+    if not secrets:
+        return value
+    text = json.dumps(value, ensure_ascii=False)
+    if not any(secret in text for secret in secrets):
+        return value
+    for secret in sorted(secrets, key=len, reverse=True):
+        text = text.replace(json.dumps(secret, ensure_ascii=False)[1:-1], "<secret>restored</secret>")
+    return json.loads(text)
+
+
+def build(inv: Invocation) -> Receipt:
+    decl = inv.decl
+    ok = inv.error is None
+    warnings = list(inv.warnings)
+    if ok and decl is not None and decl.risk != "read" and inv.changed is not None and not inv.changed.observed:
+        warnings.append(NO_CHANGE)
+    if inv.fidelity == "low" and not any("synthetic" in w for w in warnings):
+        warnings.append("Low fidelity: synthetic events were used.")
+    receipt = Receipt(
+        ok=ok,
+        action=ActionSummary(id=inv.ref, description=decl.description if decl else None),
+        expect=decl.expect.description if decl and decl.expect else None,
+        verified=inv.verified if decl and decl.expect else None,
+        changed=inv.changed,
+        fidelity=inv.fidelity if inv.started and inv.fidelity != "high" else None,
+        warning=" ".join(warnings) if warnings else None,
+        data=inv.data,
+        data_omitted=inv.data_omitted,
+        error=inv.error.to_dict() if inv.error else None,
+        log=inv.log,
+        timings_ms=inv.timings_ms,
+    )
+    if inv.secret_values:
+        receipt = Receipt.model_validate(_scrub(receipt.model_dump(mode="json"), inv.secret_values))
+    return receipt

@@ -1,0 +1,45 @@
+"""Stage 5, reveal: make the target available. Declared availability first (a reason when it says
+no), then the target element: when it is missing or hidden and a ``reveal`` is declared (the
+action's, else the record type's), call it, let the page settle and look again."""
+
+from __future__ import annotations
+
+from ..bridge import BridgeError
+from ..errors import ActionUnavailable, InvalidParams
+from .context import Invocation
+
+_VALUE_KEYS = ("value", "text")
+
+
+def fill_value(args: dict[str, object]) -> object:
+    """What to type or select: ``value``, else ``text``, else the one argument there is."""
+    for key in _VALUE_KEYS:
+        if key in args:
+            return args[key]
+    if len(args) == 1:
+        return next(iter(args.values()))
+    return None
+
+
+async def reveal(inv: Invocation) -> None:
+    assert inv.decl is not None
+    if inv.decl.kind != "action":
+        raise ActionUnavailable(f"{inv.decl.kind} declarations cannot be invoked by this version of Pling yet",
+                                reason=f"{inv.decl.kind}s are not supported yet")
+    try:
+        answer = await inv.session.bridge.prepare(inv.ref, inv.settings.settle_cap_ms)
+    except BridgeError as error:
+        for line in error.payload.get("log") or []:
+            inv.note(line)
+        reason = error.payload.get("reason")
+        raise ActionUnavailable(reason or f"{inv.ref} is not available now (the page gives no reason)", reason=reason) from None
+    for line in answer.get("log") or []:
+        inv.note(line)
+    inv.control = answer["control"]
+    inv.fidelity = answer["fidelity"]
+    if inv.control in ("text", "select"):
+        inv.fill_value = fill_value(inv.args)
+        if inv.fill_value is None:
+            raise InvalidParams(f"{inv.ref} types into a {answer.get('tag')}: pass the value as `value` or as its one argument",
+                                stage="reveal", issues=[{"path": "value", "problem": "is required"}])
+    inv.note("available" + ("" if inv.control == "function" else f"; target is a visible {answer.get('tag')} ({inv.control})"))

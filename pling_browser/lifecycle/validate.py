@@ -1,0 +1,97 @@
+"""Stage 3, validate: the arguments against the action's JSON Schema (draft 2020-12), defaults
+applied, so the page always receives one shape. Issues name the field and the problem and never
+repeat the value (it may be a restored secret)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import ActionUnavailable, InvalidParams
+from .context import Invocation
+
+_PROBLEMS = {
+    "type": "must be of type {v}",
+    "required": "is required",
+    "enum": "must be one of {v}",
+    "const": "must equal {v}",
+    "minLength": "must be at least {v} characters long",
+    "maxLength": "must be at most {v} characters long",
+    "minimum": "must be at least {v}",
+    "maximum": "must be at most {v}",
+    "exclusiveMinimum": "must be greater than {v}",
+    "exclusiveMaximum": "must be less than {v}",
+    "multipleOf": "must be a multiple of {v}",
+    "pattern": "must match the pattern {v}",
+    "format": "must be a valid {v}",
+    "minItems": "must have at least {v} items",
+    "maxItems": "must have at most {v} items",
+    "uniqueItems": "must not repeat items",
+    "additionalProperties": "is not a parameter of this action",
+    "minProperties": "must have at least {v} keys",
+    "maxProperties": "must have at most {v} keys",
+}
+
+
+def apply_defaults(schema: Any, value: Any) -> Any:
+    """Fill declared defaults of missing object properties, recursively, without touching the input."""
+    if not isinstance(schema, dict) or not isinstance(value, dict):
+        return value
+    properties = schema.get("properties")
+    if not isinstance(properties, dict):
+        return value
+    out = dict(value)
+    for name, sub in properties.items():
+        if not isinstance(sub, dict):
+            continue
+        if name not in out and "default" in sub:
+            out[name] = sub["default"]
+        elif name in out:
+            out[name] = apply_defaults(sub, out[name])
+    return out
+
+
+def _issue(error: Any) -> dict[str, str]:
+    path = "/".join(str(part) for part in error.absolute_path)
+    keyword = error.validator
+    if keyword == "required":
+        missing = error.message.split("'")[1] if "'" in error.message else "?"
+        return {"path": f"{path}/{missing}".lstrip("/"), "problem": "is required"}
+    if keyword == "additionalProperties":
+        extra = sorted(set(error.instance) - set((error.schema.get("properties") or {}).keys())) if isinstance(error.instance, dict) else []
+        return {"path": f"{path}/{extra[0]}".lstrip("/") if extra else path, "problem": _PROBLEMS[keyword]}
+    template = _PROBLEMS.get(keyword, f"does not satisfy {keyword}")
+    shown = error.validator_value
+    if keyword == "enum" and isinstance(shown, list):
+        shown = ", ".join(repr(item) for item in shown[:20])
+    return {"path": path, "problem": template.format(v=shown)}
+
+
+def validate(inv: Invocation) -> None:
+    from jsonschema import Draft202012Validator, FormatChecker
+    from jsonschema.exceptions import SchemaError
+
+    assert inv.decl is not None
+    schema = inv.decl.params
+    if schema is None:
+        if inv.args:
+            issues = [{"path": name[:100], "problem": "is not a parameter of this action (it takes none)"} for name in list(inv.args)[:20]]
+            raise InvalidParams(f"{inv.decl.id} takes no arguments", issues=issues)
+        inv.note("no params declared; no args given")
+        return
+    if not isinstance(schema, dict):
+        raise ActionUnavailable("The page declares params that are not a JSON Schema object", stage="validate",
+                                reason="The page's declaration is broken (params is not an object)")
+    try:
+        Draft202012Validator.check_schema(schema)
+    except SchemaError as error:
+        raise ActionUnavailable("The page declares params that are not valid JSON Schema", stage="validate",
+                                reason=f"The page's params schema is invalid: {error.message[:200]}") from None
+    args = apply_defaults(schema, inv.args)
+    validator = Draft202012Validator(schema, format_checker=FormatChecker())
+    errors = sorted(validator.iter_errors(args), key=lambda e: list(e.absolute_path))
+    if errors:
+        issues = [_issue(error) for error in errors[:20]]
+        raise InvalidParams(f"{len(errors)} problem(s) with the arguments of {inv.decl.id}", issues=issues,
+                            omitted=max(0, len(errors) - 20))
+    inv.args = args
+    inv.note("args valid against the declared params")

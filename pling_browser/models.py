@@ -1,0 +1,249 @@
+"""Pydantic models of what crosses the boundaries: the page model the bridge reads, the receipt an
+invocation answers, and the bodies of the HTTP API. The bridge's JSON is validated into these once;
+the lifecycle works on them, never on raw dicts from the page."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Risk = Literal["read", "write", "danger"]
+Fidelity = Literal["high", "auto", "low"]
+
+
+class _Data(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# ---- the page model -------------------------------------------------------------------------
+
+
+class PageInfo(_Data):
+    id: str | None
+    name: str | None
+    url: str
+    title: str
+
+
+class RegionRecords(_Data):
+    shown: int
+    total: int
+
+
+class Region(_Data):
+    id: str
+    name: str | None = None
+    purpose: str | None = None
+    role: str | None = None
+    parent: str | None = None
+    actions: int = 0
+    records: RegionRecords | None = None
+    more: Any = None
+
+
+class ActionInfo(_Data):
+    id: str
+    description: str | None = None
+    region: str | None = None
+    risk: Risk = "write"
+    kind: Literal["action", "flow", "handoff"] = "action"
+    record: str | None = None
+    params: dict[str, Any] | None = None
+    confirm: bool = False
+    steps: list[str] | None = None
+    available: bool
+    reason: str | None = None
+
+
+class RecordItem(_Data):
+    id: str
+    label: Any = None
+    region: str | None = None
+    fields: dict[str, Any] = Field(default_factory=dict)
+    unavailable: dict[str, str | None] | None = None
+
+
+class RecordOmitted(_Data):
+    ids: int
+    items: int
+
+
+class RecordSet(_Data):
+    total: int
+    ids: list[str]
+    items: list[RecordItem]
+    omitted: RecordOmitted
+    offset: int | None = None
+
+
+class StateEntry(_Data):
+    value: Any = None
+    description: str | None = None
+
+
+class FeedbackEntry(_Data):
+    kind: Literal["error", "warning", "info", "success"]
+    text: str
+
+
+class Problem(_Data):
+    where: str
+    problem: str
+
+
+class ModelOmitted(_Data):
+    regions: int = 0
+    actions: int = 0
+    state: int = 0
+    chars: int = 0
+    items: int = 0
+    keys: int = 0
+    depth: int = 0
+
+
+class PageModel(_Data):
+    """The bounded capability model of one page, as an agent reads it."""
+
+    page: PageInfo
+    regions: list[Region]
+    actions: list[ActionInfo]
+    records: dict[str, RecordSet]
+    state: dict[str, StateEntry]
+    feedback: list[FeedbackEntry]
+    omitted: ModelOmitted
+    problems: list[Problem]
+
+
+# ---- what an invocation resolved to -------------------------------------------------------------
+
+
+class ExpectDecl(_Data):
+    description: str | None = None
+    timeoutMs: float | None = None
+
+
+class StepDecl(_Data):
+    action: str
+    args: Any = None
+
+
+class ActionDecl(_Data):
+    """An action's declaration as the lifecycle sees it (functions stay in the page)."""
+
+    id: str
+    kind: Literal["action", "flow", "handoff"]
+    description: str | None
+    region: str | None
+    record: str | None
+    risk: Risk
+    confirm: bool
+    params: Any
+    timeoutMs: float | None
+    hasRun: bool
+    hasTarget: bool
+    expect: ExpectDecl | None
+    steps: list[StepDecl] | None
+
+
+class RecordRef(_Data):
+    id: str
+    type: str
+    label: Any = None
+
+
+# ---- the receipt ----------------------------------------------------------------------------------
+
+
+class RecordsChange(_Data):
+    added: list[str]
+    removed: list[str]
+    updated: list[dict[str, Any]]
+    reordered: bool
+    omitted: dict[str, int]
+    total: dict[str, int]
+
+
+class ActionsChange(_Data):
+    added: list[str]
+    removed: list[str]
+    availability: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    omitted: dict[str, int]
+
+
+class StateChange(_Data):
+    changed: dict[str, dict[str, Any]]
+    omitted: int | None = None
+
+
+class FeedbackChange(_Data):
+    added: list[FeedbackEntry]
+    removed: list[FeedbackEntry]
+    omitted: dict[str, int]
+
+
+class Changed(_Data):
+    """What the after snapshot shows that the before snapshot did not, keyed on business ids."""
+
+    observed: bool
+    records: RecordsChange
+    actions: ActionsChange
+    state: StateChange
+    feedback: FeedbackChange
+
+
+class ActionSummary(_Data):
+    id: str
+    description: str | None = None
+
+
+class Receipt(_Data):
+    """The bounded answer to one invocation: what ran, what was verified, what changed."""
+
+    ok: bool
+    action: ActionSummary
+    expect: str | None = None
+    verified: bool | None = None
+    changed: Changed | None = None
+    fidelity: Fidelity | None = None
+    warning: str | None = None
+    data: Any = None
+    data_omitted: dict[str, int] | None = None
+    error: dict[str, Any] | None = None
+    log: list[str] = Field(default_factory=list)
+    timings_ms: dict[str, float] = Field(default_factory=dict)
+
+    def as_json(self) -> dict[str, Any]:
+        return self.model_dump(mode="json", exclude_none=True)
+
+
+# ---- HTTP bodies --------------------------------------------------------------------------------
+
+
+class CreateSession(BaseModel):
+    url: str | None = Field(default=None, description="The page to open; the service's own demo when omitted.")
+    timeout_ms: int | None = Field(default=None, ge=100, le=120_000, description="Navigation timeout.")
+
+
+class InvokeRequest(BaseModel):
+    action: str = Field(description="An action id, or ACTION@RECORD for a family.")
+    args: dict[str, Any] | str | None = Field(default=None, description="A JSON object, or JSON text of one.")
+    evidence: bool = Field(default=True, description="Take before/after snapshots and report `changed`.")
+
+
+class SessionInfo(BaseModel):
+    id: str
+    url: str
+    title: str
+    created: float
+    last_used: float
+    invocations: int
+
+
+class SessionOpened(BaseModel):
+    session: SessionInfo
+    model: PageModel
+
+
+class InvokeAnswer(BaseModel):
+    result: Receipt
