@@ -64,7 +64,8 @@ async def _one_shot(settings: Settings, url: str, action: str | None, args: str 
 
 def main(argv: list[str] | None = None) -> int:
     options = _parser().parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    level = logging.INFO if options.command == "serve" else logging.WARNING
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     settings = Settings.from_env()
     if options.command == "serve":
         if not settings.token and not _is_loopback(options.host):

@@ -4,11 +4,12 @@ demo pages are always allowed."""
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import socket
 from urllib.parse import urlsplit
 
-from .errors import NavigationRefused
+from .errors import NavigationRefused, PageUnreachable
 
 __all__ = ["check_url"]
 
@@ -27,7 +28,7 @@ def _listed(host: str, port: int | None, allowed: tuple[str, ...]) -> bool:
     return False
 
 
-def check_url(url: str, allow_hosts: tuple[str, ...] = (), own_origin: str | None = None) -> str:
+async def check_url(url: str, allow_hosts: tuple[str, ...] = (), own_origin: str | None = None) -> str:
     """Answer the URL to open, or raise NavigationRefused saying why not."""
     try:
         parts = urlsplit(url.strip())
@@ -46,11 +47,10 @@ def check_url(url: str, allow_hosts: tuple[str, ...] = (), own_origin: str | Non
     if host == "localhost" or host.endswith(".localhost"):
         raise NavigationRefused(f"{host} is a loopback name; list it in PLING_ALLOW_HOSTS to open it")
     try:
-        infos = socket.getaddrinfo(host, port or (443 if parts.scheme == "https" else 80), proto=socket.IPPROTO_TCP)
-    except socket.gaierror as error:
-        from .errors import PageUnreachable
-
-        raise PageUnreachable(f"{host} could not be resolved: {error.strerror}") from None
+        infos = await asyncio.wait_for(asyncio.get_running_loop().getaddrinfo(
+            host, port or (443 if parts.scheme == "https" else 80), proto=socket.IPPROTO_TCP), 10)
+    except (socket.gaierror, asyncio.TimeoutError) as error:
+        raise PageUnreachable(f"{host} could not be resolved: {getattr(error, 'strerror', None) or 'timed out'}") from None
     for info in infos:
         address = ipaddress.ip_address(info[4][0].split("%")[0])
         if _internal(address) and not _listed(str(address), port, allow_hosts):

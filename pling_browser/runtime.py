@@ -27,6 +27,8 @@ class Runtime:
         self.sessions = Sessions(self.controller, settings.max_sessions)
 
     async def start(self) -> None:
+        import jsonschema  # noqa: F401  (imported now, so the first invocation does not pay for it)
+
         await self.controller.start()
 
     async def stop(self) -> None:
@@ -34,7 +36,7 @@ class Runtime:
         await self.controller.stop()
 
     async def open(self, url: str, *, own_origin: str | None = None, timeout_ms: int | None = None) -> Session:
-        url = check_url(url, self.settings.allow_hosts, own_origin)
+        url = await check_url(url, self.settings.allow_hosts, own_origin)
         return await self.sessions.open(url, timeout_ms or self.settings.navigation_timeout_ms)
 
     async def model_json(self, session: Session, window: dict[str, Any] | None = None) -> str:

@@ -49,8 +49,9 @@ async def invoke(session: "Session", ref: str, args: Any, *, settings: "Settings
         inv.error = error
         inv.note(f"failed at {error.stage}: {error.code}")
     try:
-        with inv.stage("diff"):
-            await diff(inv)
+        if inv.evidence_begun:
+            with inv.stage("diff"):
+                await diff(inv)
     except InvocationError as error:
         inv.note(f"the diff could not be taken: {error.message}")
         inv.warnings.append("What changed could not be read after the action.")

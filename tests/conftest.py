@@ -1,0 +1,125 @@
+"""Test harness: a real fixture server and a real Pling service (uvicorn in a thread, port 0) with a
+real Chromium. Tests talk to the service over HTTP, as an agent does."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from typing import Any, Iterator
+
+import httpx
+import pytest
+import uvicorn
+
+from pling_browser.api import create_app
+from pling_browser.config import Settings
+
+from .server import FixtureServer
+
+# Actions the test service approves without a person: every other danger action is denied.
+APPROVED = ("remove", "clear_done", "approved_danger")
+
+
+class ServiceThread:
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        sock = socket.socket()
+        sock.bind(("127.0.0.1", 0))
+        self.port = sock.getsockname()[1]
+        sock.close()
+        config = uvicorn.Config(create_app(settings), host="127.0.0.1", port=self.port, log_level="warning", lifespan="on")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> "ServiceThread":
+        self.thread.start()
+        deadline = time.time() + 60
+        while not self.server.started:
+            if not self.thread.is_alive() or time.time() > deadline:
+                raise RuntimeError("the Pling service did not start")
+            time.sleep(0.05)
+        return self
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(30)
+
+
+def test_settings(**changes: Any) -> Settings:
+    base = Settings.from_env().with_(
+        allow_hosts=("127.0.0.1",), approve=APPROVED, navigation_timeout_ms=5_000, action_timeout_ms=3_000,
+        settle_cap_ms=2_000, bridge_grace_s=3.0, max_sessions=16)
+    return base.with_(**changes)
+
+
+@pytest.fixture(scope="session")
+def fixtures() -> Iterator[FixtureServer]:
+    server = FixtureServer().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def service() -> Iterator[ServiceThread]:
+    svc = ServiceThread(test_settings()).start()
+    yield svc
+    svc.stop()
+
+
+@pytest.fixture(scope="session")
+def client(service: ServiceThread) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=service.url, timeout=60) as c:
+        yield c
+
+
+class Pages:
+    """Opens sessions on fixture pages and closes them when the test ends."""
+
+    def __init__(self, client: httpx.Client, fixtures: FixtureServer) -> None:
+        self.client = client
+        self.fixtures = fixtures
+        self.opened: list[str] = []
+
+    def open(self, path: str, **body: Any) -> "PageSession":
+        answer = self.client.post("/sessions", json={"url": self.fixtures.url(path), **body})
+        assert answer.status_code == 201, answer.text
+        data = answer.json()
+        self.opened.append(data["session"]["id"])
+        return PageSession(self.client, data["session"]["id"], data["model"])
+
+    def close_all(self) -> None:
+        for sid in self.opened:
+            self.client.delete(f"/sessions/{sid}")
+
+
+class PageSession:
+    def __init__(self, client: httpx.Client, sid: str, model: dict[str, Any]) -> None:
+        self.client = client
+        self.id = sid
+        self.first_model = model
+
+    def model(self, **params: Any) -> dict[str, Any]:
+        answer = self.client.get(f"/sessions/{self.id}/model", params=params)
+        assert answer.status_code == 200, answer.text
+        return answer.json()
+
+    def invoke(self, action: str, args: Any = None, **extra: Any) -> dict[str, Any]:
+        body: dict[str, Any] = {"action": action, **extra}
+        if args is not None:
+            body["args"] = args
+        answer = self.client.post(f"/sessions/{self.id}/invoke", json=body)
+        assert answer.status_code == 200, answer.text
+        return answer.json()["result"]
+
+
+
+@pytest.fixture
+def pages(client: httpx.Client, fixtures: FixtureServer) -> Iterator[Pages]:
+    opened = Pages(client, fixtures)
+    yield opened
+    opened.close_all()

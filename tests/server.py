@@ -1,0 +1,94 @@
+"""A real HTTP server for test pages: fixtures/ as static files, the bridge at /pling.js, and a few
+dynamic routes that pages call to make the network observable.
+
+    /api/echo?delay=MS&status=CODE   answers {"ok": status < 400} after MS milliseconds
+    /hang                            never answers (until the server stops)
+    /pages/…                         fixtures/pages/…
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+from pling_browser.bridge import bridge_source
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+
+
+class _Handler(SimpleHTTPRequestHandler):
+    server: "FixtureServer"
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, directory=str(FIXTURES), **kwargs)
+
+    def log_message(self, format, *args):  # keep test output clean
+        pass
+
+    def do_GET(self):
+        parts = urlsplit(self.path)
+        query = {key: values[-1] for key, values in parse_qs(parts.query).items()}
+        if parts.path == "/pling.js":
+            return self._send(200, bridge_source().encode(), "text/javascript")
+        if parts.path == "/api/echo":
+            return self._echo(query)
+        if parts.path == "/hang":
+            self.server.stopping.wait(60)
+            return None
+        return super().do_GET()
+
+    def do_POST(self):
+        parts = urlsplit(self.path)
+        query = {key: values[-1] for key, values in parse_qs(parts.query).items()}
+        if parts.path == "/api/echo":
+            length = int(self.headers.get("Content-Length") or 0)
+            self.rfile.read(length)
+            return self._echo(query)
+        return self._send(404, b"{}", "application/json")
+
+    def _echo(self, query):
+        delay = float(query.get("delay", 0)) / 1000
+        status = int(query.get("status", 200))
+        if delay:
+            self.server.stopping.wait(delay)
+        self.server.hits += 1
+        body = json.dumps({"ok": status < 400, "at": time.time()}).encode()
+        return self._send(status, body, "application/json")
+
+    def _send(self, status, body, content_type):
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        self.wfile.write(body)
+
+
+class FixtureServer(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def __init__(self) -> None:
+        super().__init__(("127.0.0.1", 0), _Handler)
+        self.stopping = threading.Event()
+        self.hits = 0
+        self._thread = threading.Thread(target=self.serve_forever, daemon=True)
+
+    @property
+    def origin(self) -> str:
+        return f"http://127.0.0.1:{self.server_address[1]}"
+
+    def url(self, path: str) -> str:
+        return self.origin + "/" + path.lstrip("/")
+
+    def start(self) -> "FixtureServer":
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self.stopping.set()
+        self.shutdown()
+        self.server_close()

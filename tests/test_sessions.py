@@ -1,0 +1,101 @@
+"""Sessions over HTTP: open, list, read, close; pages that cannot be opened answer a clear problem
+within a bounded time, and the service keeps serving."""
+
+from __future__ import annotations
+
+import socket
+import time
+
+import httpx
+
+from .conftest import Pages, ServiceThread
+from .server import FixtureServer
+
+
+def _problem(answer: httpx.Response, status: int, code: str) -> dict:
+    assert answer.status_code == status, answer.text
+    error = answer.json()["error"]
+    assert error["code"] == code and error["status"] == status
+    assert error["message"] and error["hint"]
+    return error
+
+
+def _closed_port() -> int:
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    sock.close()
+    return port
+
+
+def test_open_list_read_close(client: httpx.Client, pages: Pages) -> None:
+    page = pages.open("demo/todos.html")
+    listed = client.get("/sessions").json()
+    assert page.id in [s["id"] for s in listed]
+    info = client.get(f"/sessions/{page.id}").json()
+    assert info["title"] == "Tasks" and info["url"].endswith("/demo/todos.html")
+    assert client.delete(f"/sessions/{page.id}").json() == {"closed": page.id}
+    _problem(client.get(f"/sessions/{page.id}"), 404, "SESSION_NOT_FOUND")
+    _problem(client.get(f"/sessions/{page.id}/model"), 404, "SESSION_NOT_FOUND")
+    _problem(client.post(f"/sessions/{page.id}/invoke", json={"action": "add_todo"}), 404, "SESSION_NOT_FOUND")
+
+
+def test_default_session_is_the_services_own_demo(client: httpx.Client, service: ServiceThread) -> None:
+    answer = client.post("/sessions", json={})
+    assert answer.status_code == 201, answer.text
+    body = answer.json()
+    try:
+        assert body["session"]["url"] == f"{service.url}/demo/todos.html"
+        assert body["model"]["page"]["id"] == "todos"
+    finally:
+        client.delete(f"/sessions/{body['session']['id']}")
+
+
+def test_unreachable_page_is_a_502_problem(client: httpx.Client) -> None:
+    started = time.monotonic()
+    _problem(client.post("/sessions", json={"url": f"http://127.0.0.1:{_closed_port()}/"}), 502, "PAGE_UNREACHABLE")
+    _problem(client.post("/sessions", json={"url": "http://no-such-host.invalid/"}), 502, "PAGE_UNREACHABLE")
+    assert time.monotonic() - started < 30
+
+
+def test_http_error_status_is_a_502_problem(client: httpx.Client, fixtures: FixtureServer) -> None:
+    error = _problem(client.post("/sessions", json={"url": fixtures.url("pages/missing.html")}), 502, "PAGE_UNREACHABLE")
+    assert error["status_code"] == 404
+
+
+def test_only_http_and_https_urls_open(client: httpx.Client) -> None:
+    for url in ("file:///etc/passwd", "javascript:alert(1)", "data:text/html,<p>hi", "chrome://version", "ftp://example.com/", "/relative"):
+        _problem(client.post("/sessions", json={"url": url}), 400, "URL_REFUSED")
+
+
+def test_internal_hosts_are_refused_unless_listed(client: httpx.Client) -> None:
+    # Refused before any connection is made: nothing is sent to these addresses.
+    for url in ("http://10.0.0.1/", "http://169.254.169.254/latest/meta-data/", "http://localhost:1/", "http://[::1]:1/"):
+        _problem(client.post("/sessions", json={"url": url}), 400, "URL_REFUSED")
+
+
+def test_page_that_never_finishes_loading_times_out(client: httpx.Client, fixtures: FixtureServer, pages: Pages) -> None:
+    started = time.monotonic()
+    _problem(client.post("/sessions", json={"url": fixtures.url("pages/never-loads.html"), "timeout_ms": 1500}), 504, "PAGE_LOAD_TIMEOUT")
+    assert time.monotonic() - started < 20
+    # The service keeps serving other sessions.
+    assert pages.open("demo/todos.html").model()["records"]["task"]["total"] == 14
+    assert client.get("/healthz").json()["ok"] is True
+
+
+def test_bad_request_bodies_are_400_problems(client: httpx.Client, pages: Pages) -> None:
+    _problem(client.post("/sessions", json={"url": 5}), 400, "BAD_REQUEST")
+    page = pages.open("demo/todos.html")
+    error = _problem(client.post(f"/sessions/{page.id}/invoke", json={"args": {}}), 400, "BAD_REQUEST")
+    assert error["issues"][0]["path"].endswith("action")
+
+
+def test_healthz_screenshot_and_bridge_script(client: httpx.Client, pages: Pages) -> None:
+    health = client.get("/healthz").json()
+    assert health["ok"] is True and health["browser"]["connected"] is True
+    page = pages.open("demo/todos.html")
+    png = client.get(f"/sessions/{page.id}/screenshot")
+    assert png.status_code == 200 and png.headers["content-type"] == "image/png" and png.content[:8] == b"\x89PNG\r\n\x1a\n"
+    script = client.get("/pling.js")
+    assert script.status_code == 200 and "__plingBridge" in script.text
+    assert client.get("/demo/todos.html").status_code == 200
