@@ -28,7 +28,7 @@ function actionData(action) {
     description: action.description,
     region: action.region,
     record: action.record,
-    risk: action.risk,
+    risk: riskOf(action),
     confirm: action.confirm,
     params: action.params,
     timeoutMs: action.timeoutMs,
@@ -148,6 +148,8 @@ async function prepare(args) {
   current.target = null;
   const availability = callAvailable(action, ref.record);
   if (!availability.available) return { ok: false, code: 'unavailable', reason: availability.reason };
+  if (action.kind === 'handoff') return { ok: true, control: 'handoff', fidelity: 'high', log: [] };
+  if (action.kind === 'flow') return { ok: true, control: 'flow', fidelity: 'high', log: [] };
   if (!action.target || action.run) return { ok: true, control: 'function', fidelity: 'high', log: [] };
   const log = [];
   let found = findTarget(action, ref.record);
@@ -321,4 +323,14 @@ function restore(names) {
     if (value !== null) values[names[i]] = value;
   }
   return { ok: true, values };
+}
+
+function handoffDone(ref) {
+  const action = findAction(splitRef(ref).id);
+  if (!action || !action.done) return { ok: false, code: 'gone', error: 'The handoff ' + ref + ' is no longer declared' };
+  try {
+    return { ok: true, done: !!action.done() };
+  } catch (e) {
+    return { ok: true, done: false, error: 'done() threw: ' + errorText(e) };
+  }
 }

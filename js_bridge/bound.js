@@ -13,6 +13,7 @@ function newAcc() {
 }
 
 function cut(text, max, acc) {
+  if (protectedCount) text = maskProtected(text);
   if (text.length <= max) return text;
   if (acc) acc.chars += text.length - max;
   return strSlice(text, 0, max) + '…(+' + (text.length - max) + ' chars)';

@@ -14,6 +14,10 @@ const operations = {
   settle: (arg) => promiseThen(settle(current.since, arg.capMs), (settled) => ({ ok: true, settled })),
   end: () => endEvidence(),
   restore: (arg) => restore(arg.names),
+  configure: (arg) => configure(arg),
+  protect: (arg) => protectValues(arg.values),
+  mask: (arg) => markProtected(arg.on === true),
+  handoff: (arg) => handoffDone(arg.ref),
   ping: () => ({ ok: true, version: BRIDGE_VERSION, declarations: registry.actions.length + registry.records.length + registry.state.length + registry.regions.length }),
 };
 

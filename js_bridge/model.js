@@ -19,7 +19,7 @@ function familyCounts() {
 }
 
 function actionInfo(action, recordSets) {
-  const info = { id: action.id, description: action.description, region: action.region, risk: action.risk };
+  const info = { id: action.id, description: action.description, region: action.region, risk: riskOf(action) };
   if (action.kind !== 'action') info.kind = action.kind;
   if (action.record) info.record = action.record;
   if (action.params) info.params = action.params;

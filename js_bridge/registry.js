@@ -209,6 +209,24 @@ function declareFeedback(source) {
   return remover(registry.feedback, entry);
 }
 
+// The operator may raise a page's risk, never lower it.
+const RISK_ORDER = { read: 0, write: 1, danger: 2 };
+const operatorRisk = create(null);
+
+function configure(arg) {
+  const risks = own(arg, 'risks');
+  if (risks && typeof risks === 'object') {
+    const ids = keys(risks);
+    for (let i = 0; i < ids.length; i++) if (RISKS[risks[ids[i]]]) operatorRisk[ids[i]] = risks[ids[i]];
+  }
+  return { ok: true };
+}
+
+function riskOf(action) {
+  const raised = operatorRisk[action.id] || operatorRisk['*'];
+  return raised && RISK_ORDER[raised] > RISK_ORDER[action.risk] ? raised : action.risk;
+}
+
 function findAction(id) {
   const list = registry.actions;
   for (let i = 0; i < list.length; i++) if (list[i].id === id) return list[i];

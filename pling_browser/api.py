@@ -16,7 +16,8 @@ from . import __version__
 from .bridge import bridge_source
 from .config import Settings
 from .errors import BadRequest, ServiceError
-from .models import CreateSession, InvokeAnswer, InvokeRequest, PageModel, SessionInfo, SessionOpened
+from .models import (ConfirmationAnswer, CreateSession, HandoffAnswer, InvokeAnswer, InvokeRequest, PageModel,
+                     PendingList, SessionInfo, SessionOpened)
 from .runtime import Runtime, demo_dir
 
 log = logging.getLogger("pling_browser.api")
@@ -89,7 +90,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.delete("/sessions/{sid}", tags=["sessions"])
     async def close_session(sid: str) -> dict[str, str]:
-        await runtime.sessions.close(sid)
+        await runtime.close(sid)
         return {"closed": sid}
 
     @app.get("/sessions/{sid}/model", response_model=PageModel, tags=["model"])
@@ -118,12 +119,25 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/sessions/{sid}/screenshot", tags=["sessions"], response_class=Response,
              responses={200: {"content": {"image/png": {}}}})
     async def screenshot(sid: str) -> Response:
-        from .controller import translate_playwright_errors
-
-        session = runtime.sessions.get(sid)
-        async with translate_playwright_errors():
-            png = await session.page.screenshot(type="png", timeout=10_000)
+        png = await runtime.screenshot(runtime.sessions.get(sid))
         return Response(png, media_type="image/png")
+
+    @app.get("/sessions/{sid}/pending", response_model=PendingList, tags=["gates"])
+    async def pending(sid: str) -> dict[str, Any]:
+        runtime.sessions.get(sid)
+        return {"pending": [p.view() for p in runtime.gates.waiting(sid)]}
+
+    @app.post("/sessions/{sid}/confirmations/{cid}", tags=["gates"])
+    async def answer_confirmation(sid: str, cid: str, body: ConfirmationAnswer) -> dict[str, Any]:
+        runtime.sessions.get(sid)
+        runtime.gates.answer(sid, "confirmation", cid, body.approve)
+        return {"id": cid, "answered": True, "approve": body.approve}
+
+    @app.post("/sessions/{sid}/handoffs/{hid}", tags=["gates"])
+    async def answer_handoff(sid: str, hid: str, body: HandoffAnswer) -> dict[str, Any]:
+        runtime.sessions.get(sid)
+        runtime.gates.answer(sid, "handoff", hid, body.outcome)
+        return {"id": hid, "answered": True, "outcome": body.outcome}
 
     @app.get("/pling.js", include_in_schema=False)
     async def bridge_script() -> PlainTextResponse:

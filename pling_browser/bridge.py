@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from playwright.async_api import ElementHandle, Page
 
 BRIDGE_VERSION = "1"
-_PARTS = ("prelude", "bound", "registry", "records", "observe", "model", "evidence", "act", "entry")
+_PARTS = ("prelude", "protect", "bound", "registry", "records", "observe", "model", "evidence", "act", "entry")
 _CALL = "([name, arg]) => window.__plingBridge.call(name, arg)"
 
 
@@ -125,6 +125,18 @@ class Bridge:
     async def restore(self, names: list[str]) -> dict[str, str]:
         answer = await self._call("restore", {"names": names})
         return answer["values"]
+
+    async def configure(self, risks: dict[str, str]) -> None:
+        await self._call("configure", {"risks": risks})
+
+    async def protect(self, values: list[str]) -> None:
+        await self._call("protect", {"values": values})
+
+    async def mark_protected(self, on: bool) -> int:
+        return int((await self._call("mask", {"on": on}))["marked"])
+
+    async def handoff_done(self, ref: str) -> dict[str, Any]:
+        return await self._call("handoff", {"ref": ref})
 
     async def ping(self) -> dict[str, Any]:
         return await self._call("ping", {})

@@ -14,6 +14,34 @@ def _split(value: str | None) -> tuple[str, ...]:
     return tuple(part.strip() for part in (value or "").split(",") if part.strip())
 
 
+def _risks(value: str | None) -> tuple[tuple[str, str], ...]:
+    """PLING_RISK: `ID:RISK` pairs (`*` for every action) that raise a page's declared risk."""
+    pairs = []
+    for part in _split(value):
+        name, _, risk = part.partition(":")
+        if risk.strip() in ("read", "write", "danger") and name.strip():
+            pairs.append((name.strip(), risk.strip()))
+    return tuple(pairs)
+
+
+def load_secrets(path: str | None) -> dict[str, str]:
+    """Operator secrets from a dotenv file: NAME=value lines, `#` comments, optional quotes."""
+    if not path:
+        return {}
+    out: dict[str, str] = {}
+    for line in Path(path).read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if not line or line.startswith("#") or "=" not in line:
+            continue
+        name, _, value = line.removeprefix("export ").partition("=")
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+            value = value[1:-1]
+        if name.strip():
+            out[name.strip()] = value
+    return out
+
+
 def _default_data_dir() -> Path:
     base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
     return Path(base) / "pling-browser"
@@ -35,6 +63,8 @@ class Settings:
     token: str | None = None
     allow_hosts: tuple[str, ...] = ()
     approve: tuple[str, ...] = ()
+    ask: tuple[str, ...] = ()
+    risks: tuple[tuple[str, str], ...] = ()
     confirm: str = "none"
     confirm_timeout_s: float = 120.0
     secrets_file: str | None = None
@@ -59,6 +89,8 @@ class Settings:
             token=env.get("PLING_TOKEN") or None,
             allow_hosts=_split(env.get("PLING_ALLOW_HOSTS")),
             approve=_split(env.get("PLING_APPROVE")),
+            ask=_split(env.get("PLING_ASK")),
+            risks=_risks(env.get("PLING_RISK")),
             confirm=(env.get("PLING_CONFIRM") or "none").strip().lower(),
             confirm_timeout_s=float(env.get("PLING_CONFIRM_TIMEOUT") or 120),
             secrets_file=env.get("PLING_SECRETS") or None,

@@ -22,6 +22,9 @@ and carry the lifecycle ``stage`` where they arose and whether the page's write 
         ├── NavigationRefused       URL_REFUSED           400
         ├── Unauthorized            UNAUTHORIZED          401
         ├── SessionNotFound         SESSION_NOT_FOUND     404
+        ├── PendingNotFound         PENDING_NOT_FOUND     404
+        ├── PendingAlreadyAnswered  ALREADY_ANSWERED      409
+        ├── AnswerTooLate           ANSWER_TOO_LATE       410
         ├── SessionLost             SESSION_LOST          410
         ├── TooManySessions         TOO_MANY_SESSIONS     429
         ├── PageUnreachable         PAGE_UNREACHABLE      502
@@ -37,6 +40,7 @@ from typing import Any, ClassVar
 __all__ = [
     "ActionNotFound",
     "ActionUnavailable",
+    "AnswerTooLate",
     "BadRequest",
     "BrowserUnavailable",
     "ExecutionFailed",
@@ -51,6 +55,8 @@ __all__ = [
     "PageLoadTimeout",
     "PageUnreachable",
     "PageUnresponsive",
+    "PendingAlreadyAnswered",
+    "PendingNotFound",
     "PermissionDenied",
     "PlingError",
     "ServiceError",
@@ -202,6 +208,24 @@ class SessionNotFound(ServiceError):
     default_hint = "List sessions with GET /sessions, or open one with POST /sessions."
 
 
+class PendingNotFound(ServiceError):
+    code = "PENDING_NOT_FOUND"
+    status = 404
+    default_hint = "GET /sessions/{sid}/pending lists what is waiting for an answer."
+
+
+class PendingAlreadyAnswered(ServiceError):
+    code = "ALREADY_ANSWERED"
+    status = 409
+    default_hint = "Each confirmation or handoff takes one answer; the first one stands."
+
+
+class AnswerTooLate(ServiceError):
+    code = "ANSWER_TOO_LATE"
+    status = 410
+    default_hint = "The request timed out or its invocation ended; the agent must invoke again."
+
+
 class SessionLost(ServiceError):
     code = "SESSION_LOST"
     status = 410
@@ -249,7 +273,8 @@ INVOCATION_CODES: dict[str, type[InvocationError]] = {
 SERVICE_CODES: dict[str, type[ServiceError]] = {
     cls.code: cls
     for cls in (
-        BadRequest, NavigationRefused, Unauthorized, SessionNotFound, SessionLost, TooManySessions,
+        BadRequest, NavigationRefused, Unauthorized, SessionNotFound, PendingNotFound, PendingAlreadyAnswered,
+        AnswerTooLate, SessionLost, TooManySessions,
         PageUnreachable, BrowserUnavailable, PageUnresponsive, PageLoadTimeout,
     )
 }

@@ -226,9 +226,41 @@ class CreateSession(BaseModel):
 
 
 class InvokeRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
     action: str = Field(description="An action id, or ACTION@RECORD for a family.")
     args: dict[str, Any] | str | None = Field(default=None, description="A JSON object, or JSON text of one.")
     evidence: bool = Field(default=True, description="Take before/after snapshots and report `changed`.")
+
+
+class ConfirmationAnswer(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    approve: bool
+
+
+class HandoffAnswer(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    outcome: Literal["done", "cancel"]
+
+
+class PendingRequest(BaseModel):
+    id: str
+    kind: Literal["confirmation", "handoff"]
+    session: str
+    action: str
+    description: str | None = None
+    risk: Risk | None = None
+    region: str | None = None
+    record: dict[str, Any] | None = None
+    args: dict[str, Any] | None = None
+    params: Any = None
+    expect: str | None = None
+    created: float
+    expires: float
+
+
+class PendingList(BaseModel):
+    pending: list[PendingRequest]
 
 
 class SessionInfo(BaseModel):

@@ -7,8 +7,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .config import Settings
+from .config import Settings, load_secrets
 from .controller import Controller
+from .gates import Gates, HttpConfirmer
 from .lifecycle import invoke
 from .models import PageModel, Receipt
 from .navigation import check_url
@@ -25,9 +26,16 @@ class Runtime:
         self.settings = settings
         self.controller = Controller(settings)
         self.sessions = Sessions(self.controller, settings.max_sessions)
+        self.gates = Gates()
+        self.confirmer = HttpConfirmer(self.gates, settings.confirm_timeout_s) if settings.confirm == "http" else None
+        self.operator_secrets = load_secrets(settings.secrets_file)
 
     async def start(self) -> None:
+        import asyncio
+
         import jsonschema  # noqa: F401  (imported now, so the first invocation does not pay for it)
+
+        self.loop = asyncio.get_running_loop()
 
         await self.controller.start()
 
@@ -37,7 +45,14 @@ class Runtime:
 
     async def open(self, url: str, *, own_origin: str | None = None, timeout_ms: int | None = None) -> Session:
         url = await check_url(url, self.settings.allow_hosts, own_origin)
-        return await self.sessions.open(url, timeout_ms or self.settings.navigation_timeout_ms)
+        session = await self.sessions.open(url, timeout_ms or self.settings.navigation_timeout_ms)
+        if self.settings.risks:
+            await session.bridge.configure(dict(self.settings.risks))
+        return session
+
+    async def close(self, sid: str) -> None:
+        self.gates.withdraw_session(sid)
+        await self.sessions.close(sid)
 
     async def model_json(self, session: Session, window: dict[str, Any] | None = None) -> str:
         """The model as the bridge wrote it, checked against PageModel (the text is passed on as is)."""
@@ -52,9 +67,25 @@ class Runtime:
         async with session.lock:
             session.touch()
             session.invocations += 1
-            receipt = await invoke(session, action, args, settings=self.settings, evidence=evidence)
+            receipt = await invoke(session, action, args, settings=self.settings, evidence=evidence,
+                                   confirmer=self.confirmer, gates=self.gates, operator_secrets=self.operator_secrets)
             session.touch()
             return receipt
+
+
+    async def screenshot(self, session: Session) -> bytes:
+        """A PNG of the page with password fields and fields holding a restored secret masked."""
+        from .controller import translate_playwright_errors
+
+        marked = await session.bridge.mark_protected(True)
+        try:
+            async with translate_playwright_errors():
+                page = session.page
+                return await page.screenshot(type="png", timeout=10_000,
+                                             mask=[page.locator("[data-pling-masked]"), page.locator("input[type=password]")])
+        finally:
+            if marked:
+                await session.bridge.mark_protected(False)
 
 
 def dumps(value: Any) -> str:

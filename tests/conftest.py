@@ -3,10 +3,11 @@ real Chromium. Tests talk to the service over HTTP, as an agent does."""
 
 from __future__ import annotations
 
+import asyncio
 import socket
 import threading
 import time
-from typing import Any, Iterator
+from typing import Any, Awaitable, Callable, Iterator
 
 import httpx
 import pytest
@@ -28,7 +29,8 @@ class ServiceThread:
         sock.bind(("127.0.0.1", 0))
         self.port = sock.getsockname()[1]
         sock.close()
-        config = uvicorn.Config(create_app(settings), host="127.0.0.1", port=self.port, log_level="warning", lifespan="on")
+        self.app = create_app(settings)
+        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning", lifespan="on")
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
@@ -49,8 +51,13 @@ class ServiceThread:
         self.server.should_exit = True
         self.thread.join(30)
 
+    def in_service(self, work: Callable[[Any], Awaitable[Any]], timeout: float = 30) -> Any:
+        """Run `work(runtime)` on the service's own event loop, e.g. to play the person in a page."""
+        runtime = self.app.state.runtime
+        return asyncio.run_coroutine_threadsafe(work(runtime), runtime.loop).result(timeout)
 
-def test_settings(**changes: Any) -> Settings:
+
+def service_settings(**changes: Any) -> Settings:
     base = Settings.from_env().with_(
         allow_hosts=("127.0.0.1",), approve=APPROVED, navigation_timeout_ms=5_000, action_timeout_ms=3_000,
         settle_cap_ms=2_000, bridge_grace_s=3.0, max_sessions=16)
@@ -66,7 +73,7 @@ def fixtures() -> Iterator[FixtureServer]:
 
 @pytest.fixture(scope="session")
 def service() -> Iterator[ServiceThread]:
-    svc = ServiceThread(test_settings()).start()
+    svc = ServiceThread(service_settings()).start()
     yield svc
     svc.stop()
 

@@ -27,8 +27,9 @@ __all__ = ["invoke", "Invocation"]
 
 
 async def invoke(session: "Session", ref: str, args: Any, *, settings: "Settings", evidence: bool = True,
-                 confirmer: Any = None, operator_secrets: dict[str, str] | None = None) -> Receipt:
-    inv = Invocation(session=session, ref=ref, raw_args=args, settings=settings, evidence=evidence, confirmer=confirmer)
+                 confirmer: Any = None, gates: Any = None, operator_secrets: dict[str, str] | None = None) -> Receipt:
+    inv = Invocation(session=session, ref=ref, raw_args=args, settings=settings, evidence=evidence,
+                     confirmer=confirmer, gates=gates)
     try:
         with inv.stage("resolve"):
             await resolve(inv)

@@ -1,7 +1,8 @@
 """Stage 4, confirm: a gate before side effects, not authentication. ``read`` never asks; ``write``
-asks when the page declares ``confirm: true``; ``danger`` always asks. The operator's policy
-(PLING_APPROVE: risks or action ids) approves without asking; otherwise a confirmation channel asks a
-person, and with no channel the answer is deny."""
+asks when the page declares ``confirm: true`` or the operator lists it in PLING_ASK; ``danger`` always
+asks. The operator may raise a page's risk (PLING_RISK), never lower it. PLING_APPROVE (risks or
+action ids) approves without asking; otherwise the confirmation channel asks a person, and with no
+channel the answer is deny. A handoff is never confirmed: the person does it."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any, Protocol
 
 from ..errors import PermissionDenied
 from .context import Invocation
+from .receipt import scrub
 
 
 class Confirmer(Protocol):
@@ -17,8 +19,10 @@ class Confirmer(Protocol):
     async def ask(self, inv: Invocation, request: dict[str, Any]) -> tuple[bool, str]: ...
 
 
-def needs_confirmation(risk: str, declared_confirm: bool) -> bool:
-    return risk == "danger" or (risk == "write" and declared_confirm)
+def needs_confirmation(risk: str, declared_confirm: bool, ask: tuple[str, ...], action_id: str) -> bool:
+    if risk == "danger":
+        return True
+    return risk == "write" and (declared_confirm or "write" in ask or action_id in ask)
 
 
 def approved_by_policy(approve: tuple[str, ...], risk: str, action_id: str, ref: str) -> str | None:
@@ -28,10 +32,25 @@ def approved_by_policy(approve: tuple[str, ...], risk: str, action_id: str, ref:
     return None
 
 
+def confirmation_request(inv: Invocation) -> dict[str, Any]:
+    assert inv.decl is not None
+    return {
+        "action": inv.ref,
+        "description": inv.decl.description,
+        "risk": inv.decl.risk,
+        "record": {"id": inv.record.id, "type": inv.record.type, "label": inv.record.label} if inv.record else None,
+        "args": scrub(inv.args, inv.secret_values),
+        "expect": inv.decl.expect.description if inv.decl.expect else None,
+    }
+
+
 async def confirm(inv: Invocation) -> None:
     assert inv.decl is not None
     decl = inv.decl
-    if not needs_confirmation(decl.risk, decl.confirm):
+    if decl.kind == "handoff":
+        inv.note("a handoff is never confirmed: the person does it")
+        return
+    if not needs_confirmation(decl.risk, decl.confirm, inv.settings.ask, decl.id):
         inv.note(f"confirmation not needed ({decl.risk})")
         return
     policy = approved_by_policy(inv.settings.approve, decl.risk, decl.id, inv.ref)
@@ -43,10 +62,7 @@ async def confirm(inv: Invocation) -> None:
             f"{inv.ref} is a {decl.risk} action and needs a person's confirmation; no confirmation channel is configured",
             denied_by="policy: no confirmation channel (PLING_CONFIRM=none) and PLING_APPROVE does not approve it",
             risk=decl.risk)
-    request = {"action": inv.ref, "description": decl.description, "risk": decl.risk,
-               "record": inv.record.model_dump() if inv.record else None,
-               "expect": decl.expect.description if decl.expect else None}
-    approved, who = await inv.confirmer.ask(inv, request)
+    approved, who = await inv.confirmer.ask(inv, confirmation_request(inv))
     if not approved:
-        raise PermissionDenied(f"{inv.ref} was not confirmed: {who}", denied_by=who, risk=decl.risk)
+        raise PermissionDenied(f"{inv.ref} was not confirmed ({who})", denied_by=who, risk=decl.risk)
     inv.note(f"confirmed by {who}")

@@ -27,6 +27,7 @@ class Invocation:
     settings: "Settings"
     evidence: bool = True
     confirmer: Any = None
+    gates: Any = None
     # Filled in by the stages, in order.
     decl: "ActionDecl | None" = None
     record: "RecordRef | None" = None

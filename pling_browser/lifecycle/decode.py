@@ -72,5 +72,7 @@ async def restore_references(inv: Invocation, operator_secrets: dict[str, str] |
         raise InvalidParams(f"{len(unknown)} secret reference(s) in args do not resolve in this session",
                             stage="decode", issues=[{"path": "", "problem": "a <secret> reference is unknown, expired or from another session"}])
     inv.secret_values = [value for value in values.values() if value]
+    # The page receives these values; from now on the bridge shows them only as references.
+    await inv.session.bridge.protect(inv.secret_values)
     inv.args = substitute(inv.args, values)
     inv.note(f"restored {len(names)} secret reference(s)")

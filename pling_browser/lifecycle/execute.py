@@ -10,6 +10,7 @@ from ..bridge import BridgeError
 from ..controller import translate
 from ..errors import ExecutionFailed
 from .context import Invocation
+from .handoff import handoff
 
 _VERB = {"button": "clicked", "link": "clicked", "checkbox": "toggled", "text": "filled", "select": "selected an option in"}
 
@@ -26,7 +27,9 @@ async def execute(inv: Invocation) -> None:
     assert inv.decl is not None
     await begin_evidence(inv)
     inv.started = True
-    if inv.control == "function":
+    if inv.control == "handoff":
+        await handoff(inv)
+    elif inv.control == "function":
         await _run(inv)
     elif inv.control == "synthetic":
         await _synthetic(inv)

@@ -12,7 +12,7 @@ from .context import Invocation
 NO_CHANGE = "The action completed but nothing it declares changed (records, actions, state, feedback)."
 
 
-def _scrub(value: Any, secrets: list[str]) -> Any:
+def scrub(value: Any, secrets: list[str]) -> Any:
     """Replace any restored secret value that the page echoed back into data, errors or diffs."""
     if not secrets:
         return value
@@ -47,5 +47,5 @@ def build(inv: Invocation) -> Receipt:
         timings_ms=inv.timings_ms,
     )
     if inv.secret_values:
-        receipt = Receipt.model_validate(_scrub(receipt.model_dump(mode="json"), inv.secret_values))
+        receipt = Receipt.model_validate(scrub(receipt.model_dump(mode="json"), inv.secret_values))
     return receipt
