@@ -58,7 +58,7 @@ function describe(ref) {
 }
 
 // The invocation in flight: the element to operate and the evidence to diff against.
-const current = { target: null, before: null, watch: null, since: 0 };
+const current = { target: null, action: null, before: null, watch: null, since: 0 };
 
 function isElement(value) {
   try { return nodeType(value) === 1; } catch (e) { return false; }
@@ -146,6 +146,8 @@ async function prepare(args) {
   if (!action) return { ok: false, code: 'gone', reason: 'The action ' + ref.id + ' is no longer declared' };
   const capMs = args.capMs;
   current.target = null;
+  // Kept for this invocation: an action may undeclare itself as its effect (a dialog's button).
+  current.action = action;
   const availability = callAvailable(action, ref.record);
   if (!availability.available) return { ok: false, code: 'unavailable', reason: availability.reason };
   if (action.kind === 'handoff') return { ok: true, control: 'handoff', fidelity: 'high', log: [] };
@@ -278,9 +280,13 @@ async function checkHolds(check, action, ref, args, capMs) {
 
 // Polls the expectation until it holds or time runs out; then waits for the page to settle and
 // checks once more, so an optimistic update that is rolled back is not reported as a success.
+function invokedAction(id) {
+  return current.action && current.action.id === id ? current.action : findAction(id);
+}
+
 async function expectEffect(args) {
   const ref = splitRef(args.ref);
-  const action = findAction(ref.id);
+  const action = invokedAction(ref.id);
   const settleCap = args.settleMs;
   if (!action) return { ok: false, code: 'gone', error: 'The action ' + ref.id + ' is no longer declared' };
   startObserving();

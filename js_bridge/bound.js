@@ -2,14 +2,32 @@
 // that throws, a cyclic object, a revoked proxy or a 10 MB string each become a short marker, and
 // every cut is counted in `acc` so the model can state what it left out.
 
+// `size` is a budget in characters of JSON for one whole value: the per-level limits alone would let
+// 30 keys × 30 keys × 30 keys × 20 items of 200 characters through (over 100 MB). Past the budget,
+// further items and keys are left out and counted like any other cut.
 const LIMITS = {
-  field: { string: 200, depth: 4, array: 20, keys: 30, key: 64 },
-  data: { string: 2000, depth: 6, array: 50, keys: 50, key: 64 },
-  schema: { string: 2000, depth: 12, array: 100, keys: 100, key: 128 },
+  field: { string: 200, depth: 4, array: 20, keys: 30, key: 64, size: 4000 },
+  data: { string: 2000, depth: 6, array: 50, keys: 50, key: 64, size: 20000 },
+  schema: { string: 2000, depth: 12, array: 100, keys: 100, key: 128, size: 30000 },
 };
 
 function newAcc() {
-  return { chars: 0, items: 0, keys: 0, depth: 0, errors: 0 };
+  return { chars: 0, items: 0, keys: 0, depth: 0, errors: 0, cycles: 0 };
+}
+
+// Bytes of `text` once encoded as UTF-8 (a lone surrogate is counted as its JSON escape).
+function utf8Length(text) {
+  let n = 0;
+  const length = text.length;
+  for (let i = 0; i < length; i++) {
+    const c = strCharCodeAt(text, i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < length && strCharCodeAt(text, i + 1) >= 0xdc00 && strCharCodeAt(text, i + 1) <= 0xdfff) { n += 4; i += 1; }
+    else if (c >= 0xd800 && c <= 0xdfff) n += 6;
+    else n += 3;
+  }
+  return n;
 }
 
 function cut(text, max, acc) {
@@ -52,18 +70,29 @@ function describeElement(el) {
   }
 }
 
-function bound(value, limits, acc, depth, seen) {
+// `ctx` is internal: the ancestors being walked (for cycles) and what is left of the size budget.
+function bound(value, limits, acc, depth, ctx) {
+  if (!ctx) ctx = { seen: null, left: limits.size };
   const type = typeof value;
+  if (type === 'string') {
+    const text = cut(value, limits.string, acc);
+    ctx.left -= text.length + 2;
+    return text;
+  }
+  ctx.left -= 6;
   if (value === null || type === 'boolean') return value;
   if (type === 'undefined') return null;
   if (type === 'number') return isFiniteNumber(value) ? value : StringCtor(value);
-  if (type === 'string') return cut(value, limits.string, acc);
   if (type === 'bigint') return StringCtor(value);
   if (type === 'symbol') return '<symbol>';
   if (type === 'function') return '<function>';
   if (!depth) depth = 0;
-  if (!seen) seen = new SetCtor();
-  if (setHas(seen, value)) return '<cycle>';
+  if (!ctx.seen) ctx.seen = new SetCtor();
+  const seen = ctx.seen;
+  if (setHas(seen, value)) {
+    acc.cycles += 1;
+    return '<cycle>';
+  }
   try {
     if (isNode(value)) return describeElement(value);
     if (isDate(value)) {
@@ -72,7 +101,7 @@ function bound(value, limits, acc, depth, seen) {
     const array = isArray(value);
     if (depth >= limits.depth) {
       acc.depth += 1;
-      return array ? '[…' + value.length + ' items]' : '{…}';
+      return array ? '[…' + value.length + ' items]' : '{…' + keys(value).length + ' keys}';
     }
     setAdd(seen, value);
     let out;
@@ -80,29 +109,35 @@ function bound(value, limits, acc, depth, seen) {
       const length = value.length;
       const n = MathMin(length, limits.array);
       out = [];
-      for (let i = 0; i < n; i++) {
+      let shown = 0;
+      for (let i = 0; i < n && ctx.left > 0; i++) {
         let item;
-        try { item = bound(value[i], limits, acc, depth + 1, seen); } catch (e) { acc.errors += 1; item = '<error: ' + errorText(e) + '>'; }
+        try { item = bound(value[i], limits, acc, depth + 1, ctx); } catch (e) { acc.errors += 1; item = '<error: ' + errorText(e) + '>'; }
         out[i] = item;
+        shown = i + 1;
       }
-      if (length > n) {
-        acc.items += length - n;
-        out[n] = '…(+' + (length - n) + ' items)';
+      if (length > shown) {
+        acc.items += length - shown;
+        out[shown] = '…(+' + (length - shown) + ' items)';
       }
     } else {
       const names = keys(value);
       const n = MathMin(names.length, limits.keys);
       out = create(null);
-      for (let i = 0; i < n; i++) {
+      let read = 0;
+      for (let i = 0; i < n && ctx.left > 0; i++) {
         const name = names[i];
+        read = i + 1;
         let item;
         try { item = value[name]; } catch (e) { acc.errors += 1; item = '<error: ' + errorText(e) + '>'; }
         if (item === undefined || typeof item === 'function') continue;
-        out[cut(name, limits.key, acc)] = bound(item, limits, acc, depth + 1, seen);
+        const key = cut(name, limits.key, acc);
+        ctx.left -= key.length + 4;
+        out[key] = bound(item, limits, acc, depth + 1, ctx);
       }
-      if (names.length > n) {
-        acc.keys += names.length - n;
-        out['…'] = '+' + (names.length - n) + ' keys';
+      if (names.length > read) {
+        acc.keys += names.length - read;
+        out['…'] = '+' + (names.length - read) + ' keys';
       }
     }
     setDelete(seen, value);
@@ -138,10 +173,13 @@ function toJSON(value) {
   return s + '}';
 }
 
+// Reads one own property of a declaration (or of the model options). A getter that throws makes the
+// property absent and is stated as a problem (`warn` is registry.js's), never thrown at the page.
 function own(obj, name) {
   try {
     return obj !== null && (typeof obj === 'object' || typeof obj === 'function') && hasOwn(obj, name) ? obj[name] : undefined;
   } catch (e) {
+    warn('declaration', 'reading its ' + cut(StringCtor(name), 64) + ' threw (' + errorText(e) + '); it was ignored');
     return undefined;
   }
 }

@@ -1,7 +1,9 @@
 // model.js: the bounded model an agent reads. Ids for the whole active set (up to a cap), items with
 // fields for a window of it, every omission counted.
 
-const MODEL_DEFAULTS = { offset: 0, limit: 50, idCap: 10000, idBytes: 120000, maxActions: 300, maxRegions: 200, maxBytes: 250000 };
+// idBytes and maxBytes are bytes of UTF-8 JSON, as the model leaves the service.
+const MODEL_DEFAULTS = { offset: 0, limit: 50, idCap: 10000, idBytes: 120000, maxActions: 300, maxRegions: 200, maxTypes: 100,
+                         maxProblems: 100, maxBytes: 250000 };
 
 function option(opts, name) {
   const value = own(opts, name);
@@ -63,7 +65,8 @@ function modelSnapshot(opts) {
   const records = create(null);
   const shownByRegion = create(null);
   const totalByRegion = create(null);
-  for (let r = 0; r < registry.records.length; r++) {
+  const typeCount = MathMin(registry.records.length, MODEL_DEFAULTS.maxTypes);
+  for (let r = 0; r < typeCount; r++) {
     const decl = registry.records[r];
     const set = readRecordIds(decl);
     recordSets[decl.type] = set;
@@ -72,7 +75,7 @@ function modelSnapshot(opts) {
     const ids = [];
     let bytes = 0;
     for (let i = 0; i < total && i < idCap; i++) {
-      bytes += set.ids[i].length + 3;
+      bytes += utf8Length(jsonStringify(set.ids[i])) + 1;
       if (bytes > MODEL_DEFAULTS.idBytes) break;
       push(ids, set.ids[i]);
     }
@@ -120,9 +123,10 @@ function modelSnapshot(opts) {
   const regions = [];
   for (let i = 0; i < registry.regions.length && i < MODEL_DEFAULTS.maxRegions; i++) {
     const region = registry.regions[i];
-    const info = { id: region.id, name: region.name, purpose: region.purpose, role: region.role, parent: region.parent, actions: actionCounts[region.id] || 0 };
+    // Every key is an own property from the start, so a polluted Object.prototype is never read.
+    const info = { id: region.id, name: region.name, purpose: region.purpose, role: region.role, parent: region.parent,
+                   actions: actionCounts[region.id] || 0, records: undefined, more: null };
     if (totalByRegion[region.id] !== undefined) info.records = { shown: shownByRegion[region.id], total: totalByRegion[region.id] };
-    info.more = null;
     if (region.more) {
       try {
         const more = region.more();
@@ -153,6 +157,16 @@ function modelSnapshot(opts) {
   const feedback = readFeedback(feedbackProblems);
   for (let i = 0; i < feedbackProblems.length; i++) push(problems, { where: 'feedback', problem: feedbackProblems[i] });
 
+  if (registry.records.length > typeCount) {
+    push(problems, { where: 'records', problem: (registry.records.length - typeCount) + ' record types beyond the first ' + typeCount + ' were left out' });
+  }
+  // The controller never reads through window.pling, but the page's own later declarations do.
+  let plingNow;
+  try { plingNow = G.pling; } catch (e) { plingNow = undefined; }
+  if (plingNow !== plingApi) {
+    push(problems, { where: 'page', problem: 'window.pling is no longer the Pling registry (the page replaced or removed it); declarations made through the replacement are not in this model' });
+  }
+
   const model = {
     page: {
       id: registry.page ? registry.page.id : null,
@@ -177,28 +191,80 @@ function modelSnapshot(opts) {
     problems,
   };
   if (acc.errors) push(problems, { where: 'values', problem: acc.errors + ' values could not be read (a getter or proxy threw); they are shown as <error: …>' });
+  if (acc.cycles) push(problems, { where: 'values', problem: acc.cycles + ' values refer back to an object that contains them; each is shown as <cycle>' });
+  if (problems.length > MODEL_DEFAULTS.maxProblems) {
+    const extra = problems.length - (MODEL_DEFAULTS.maxProblems - 1);
+    problems.length = MODEL_DEFAULTS.maxProblems - 1;
+    push(problems, { where: 'model', problem: extra + ' more problems were left out' });
+  }
   let json = toJSON(model);
-  // A last guard for the byte budget: halve the item windows until the model fits.
+  // A last guard for the byte budget: while the model is too big, its largest part is halved. Item
+  // windows, state, regions and feedback go before ids and actions (weighed at a quarter of their
+  // size), which an agent needs to act. Every cut is counted, so the model stays true about what it
+  // leaves out.
   let rounds = 0;
-  while (json.length > MODEL_DEFAULTS.maxBytes && rounds < 12) {
+  let feedbackLeftOut = 0;
+  const cutParts = create(null);
+  while (utf8Length(json) > MODEL_DEFAULTS.maxBytes && rounds < 100) {
     rounds += 1;
+    let best = null;
+    let bestSize = 0;
     const types = keys(records);
     for (let t = 0; t < types.length; t++) {
       const entry = records[types[t]];
-      const keep = MathFloor(entry.items.length / 2);
-      entry.items.length = keep;
-      entry.omitted.items = entry.total - keep;
-      if (rounds > 6) {
-        const keepIds = MathFloor(entry.ids.length / 2);
-        entry.ids.length = keepIds;
-        entry.omitted.ids = entry.total - keepIds;
+      if (entry.items.length) {
+        const size = utf8Length(toJSON(entry.items));
+        if (size > bestSize) { best = { part: 'record items', entry, list: entry.items }; bestSize = size; }
+      }
+      if (entry.ids.length) {
+        const size = utf8Length(toJSON(entry.ids)) / 4;
+        if (size > bestSize) { best = { part: 'record ids', entry, list: entry.ids }; bestSize = size; }
       }
     }
-    if (rounds > 8) { model.feedback = []; model.problems = problems; }
+    const stateKeys = keys(state);
+    if (stateKeys.length) {
+      const size = utf8Length(toJSON(state));
+      if (size > bestSize) { best = { part: 'state', list: null }; bestSize = size; }
+    }
+    const lists = [{ part: 'regions', list: regions, weight: 1 }, { part: 'feedback', list: feedback, weight: 1 }, { part: 'actions', list: actions, weight: 4 }];
+    for (let i = 0; i < lists.length; i++) {
+      if (!lists[i].list.length) continue;
+      const size = utf8Length(toJSON(lists[i].list)) / lists[i].weight;
+      if (size > bestSize) { best = lists[i]; bestSize = size; }
+    }
+    if (!best) break;
+    cutParts[best.part] = true;
+    if (best.part === 'state') {
+      for (let i = MathFloor(stateKeys.length / 2); i < stateKeys.length; i++) {
+        delete state[stateKeys[i]];
+        model.omitted.state += 1;
+      }
+    } else {
+      const keep = MathFloor(best.list.length / 2);
+      if (best.part === 'feedback') feedbackLeftOut += best.list.length - keep;
+      best.list.length = keep;
+      if (best.part === 'record items') best.entry.omitted.items = best.entry.total - keep;
+      else if (best.part === 'record ids') best.entry.omitted.ids = best.entry.total - keep;
+      else if (best.part === 'regions') model.omitted.regions = registry.regions.length - keep;
+      else if (best.part === 'actions') model.omitted.actions = registry.actions.length - keep;
+    }
     json = toJSON(model);
   }
   if (rounds) {
-    push(problems, { where: 'model', problem: 'the model was larger than ' + MODEL_DEFAULTS.maxBytes + ' bytes; record windows were cut to fit' });
+    // Regions count the items shown; the windows may just have changed.
+    const shownNow = create(null);
+    for (let r = 0; r < typeCount; r++) {
+      const decl = registry.records[r];
+      if (decl.region && records[decl.type]) shownNow[decl.region] = (shownNow[decl.region] || 0) + records[decl.type].items.length;
+    }
+    for (let i = 0; i < regions.length; i++) {
+      if (regions[i].records) regions[i].records.shown = shownNow[regions[i].id] || 0;
+    }
+    const parts = keys(cutParts);
+    let named = '';
+    for (let i = 0; i < parts.length; i++) named += (i ? ', ' : '') + parts[i];
+    push(problems, { where: 'model', problem: 'the model was larger than ' + MODEL_DEFAULTS.maxBytes + ' bytes; to fit, it shows fewer ' + named +
+      ' (counted in omitted' + (feedbackLeftOut ? '; ' + feedbackLeftOut + ' feedback messages were left out' : '') + ')' });
     json = toJSON(model);
   }
   return json;

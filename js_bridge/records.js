@@ -3,6 +3,7 @@
 
 const MAX_RECORDS = 100000;
 const MAX_ID_LENGTH = 256;
+const RECORD_SIZE = 2 * LIMITS.field.size;   // JSON characters for all the fields of one record
 
 function readRecordIds(decl) {
   const out = { objects: [], ids: [], index: create(null), problems: [] };
@@ -27,6 +28,7 @@ function readRecordIds(decl) {
   if (length > MAX_RECORDS) push(out.problems, 'list() returned ' + length + ' records; only the first ' + MAX_RECORDS + ' are read');
   const n = MathMin(length, MAX_RECORDS);
   let missing = 0;
+  let tooLong = 0;
   let duplicate = 0;
   let firstError = null;
   for (let i = 0; i < n; i++) {
@@ -40,15 +42,24 @@ function readRecordIds(decl) {
       id = undefined;
     }
     if (typeof id === 'number' && isFiniteNumber(id)) id = '' + id;
-    if (typeof id !== 'string' || id.length === 0 || id.length > MAX_ID_LENGTH) { missing += 1; continue; }
+    if (typeof id === 'string' && id.length > MAX_ID_LENGTH) { tooLong += 1; continue; }
+    if (typeof id !== 'string' || id.length === 0) { missing += 1; continue; }
     if (out.index[id] !== undefined) { duplicate += 1; continue; }
     out.index[id] = out.ids.length;
     push(out.objects, obj);
     push(out.ids, id);
   }
-  if (missing) push(out.problems, missing + ' records without a usable id (a string or number, at most ' + MAX_ID_LENGTH + ' characters) were skipped' + (firstError ? '; id() threw: ' + firstError : ''));
+  if (missing) push(out.problems, missing + ' records without a usable id (a non-empty string or a number) were skipped' + (firstError ? '; ' + (decl.id ? 'id()' : 'reading .id') + ' threw: ' + firstError : ''));
+  if (tooLong) push(out.problems, tooLong + ' records with an id longer than ' + MAX_ID_LENGTH + ' characters were skipped');
   if (duplicate) push(out.problems, duplicate + ' records repeated an id already seen and were skipped');
   return out;
+}
+
+// A record's own property for the default label. Unlike `own`, a throwing getter propagates (to the
+// caller's catch, which shows it as <error: …>), and a field declared sensitive is never a label.
+function labelProperty(decl, obj, name) {
+  if (decl.sensitive[name] || obj === null || typeof obj !== 'object' || !hasOwn(obj, name)) return undefined;
+  return obj[name];
 }
 
 function recordLabel(decl, obj, id, acc) {
@@ -56,9 +67,9 @@ function recordLabel(decl, obj, id, acc) {
     let label;
     if (decl.label) label = decl.label(obj);
     else {
-      label = own(obj, 'label');
-      if (typeof label !== 'string') label = own(obj, 'name');
-      if (typeof label !== 'string') label = own(obj, 'title');
+      label = labelProperty(decl, obj, 'label');
+      if (typeof label !== 'string') label = labelProperty(decl, obj, 'name');
+      if (typeof label !== 'string') label = labelProperty(decl, obj, 'title');
     }
     if (label === undefined || label === null) return null;
     return typeof label === 'string' ? cut(label, LIMITS.field.string, acc) : bound(label, LIMITS.field, acc);
@@ -85,23 +96,34 @@ function recordFields(decl, obj, id, acc) {
   let names;
   try { names = keys(fields); } catch (e) { acc.errors += 1; return out; }
   const n = MathMin(names.length, LIMITS.field.keys);
-  for (let i = 0; i < n; i++) {
+  // One size budget for the whole record, shared by its fields (see `bound`).
+  const ctx = { seen: null, left: RECORD_SIZE };
+  let read = 0;
+  for (let i = 0; i < n && ctx.left > 0; i++) {
     const name = names[i];
+    read = i + 1;
     let value;
     try { value = fields[name]; } catch (e) { acc.errors += 1; value = '<error: ' + errorText(e) + '>'; }
     if (value === undefined || typeof value === 'function') continue;
     const key = cut(name, LIMITS.field.key, acc);
-    out[key] = decl.sensitive[name] ? secretRef(decl.type + '\u0000' + id + '\u0000' + name, value) : bound(value, LIMITS.field, acc, 1);
+    ctx.left -= key.length + 4;
+    if (decl.sensitive[name]) {
+      const ref = secretRef(decl.type + '\u0000' + id + '\u0000' + name, value);
+      ctx.left -= 30;
+      out[key] = ref;
+    } else {
+      out[key] = bound(value, LIMITS.field, acc, 1, ctx);
+    }
   }
-  if (names.length > n) {
-    acc.keys += names.length - n;
-    out['…'] = '+' + (names.length - n) + ' keys';
+  if (names.length > read) {
+    acc.keys += names.length - read;
+    out['…'] = '+' + (names.length - read) + ' keys';
   }
   return out;
 }
 
 function recordItem(decl, obj, id, acc) {
-  return { id, label: recordLabel(decl, obj, id, acc), region: decl.region, fields: recordFields(decl, obj, id, acc) };
+  return { id, label: recordLabel(decl, obj, id, acc), region: decl.region, fields: recordFields(decl, obj, id, acc), unavailable: undefined };
 }
 
 function stateValue(entry, acc) {
@@ -110,21 +132,21 @@ function stateValue(entry, acc) {
     value = entry.get();
   } catch (e) {
     acc.errors += 1;
-    return { error: 'get() threw: ' + errorText(e) };
+    return { value: null, error: 'get() threw: ' + errorText(e) };
   }
-  if (entry.sensitive) return { value: secretRef('state\u0000' + entry.key, value) };
-  return { value: bound(value, LIMITS.field, acc) };
+  if (entry.sensitive) return { value: secretRef('state\u0000' + entry.key, value), error: null };
+  return { value: bound(value, LIMITS.field, acc), error: null };
 }
 
 function callAvailable(action, recordId) {
-  if (!action.available) return { available: true };
+  if (!action.available) return { available: true, reason: null };
   let result;
   try {
     result = action.record ? action.available(recordId) : action.available();
   } catch (e) {
     return { available: false, reason: 'The availability check threw: ' + errorText(e) };
   }
-  if (result === true) return { available: true };
+  if (result === true) return { available: true, reason: null };
   if (typeof result === 'string' && result) return { available: false, reason: cut(result, 300) };
   return { available: false, reason: null };
 }
@@ -154,7 +176,7 @@ function readFeedback(problems) {
         continue;
       }
       if (typeof message !== 'string') continue;
-      push(out, { kind: FEEDBACK_KINDS[kind] ? kind : 'info', text: cut(message, 300) });
+      push(out, { kind: typeof kind === 'string' && hasOwn(FEEDBACK_KINDS, kind) ? kind : 'info', text: cut(message, 300) });
     }
   }
   return out;

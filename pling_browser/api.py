@@ -17,7 +17,7 @@ from .bridge import bridge_source
 from .config import Settings
 from .errors import BadRequest, ServiceError
 from .models import (ConfirmationAnswer, CreateSession, HandoffAnswer, InvokeAnswer, InvokeRequest, PageModel,
-                     PendingList, SessionInfo, SessionOpened)
+                     PendingList, ResumeRequest, SessionInfo, SessionOpened)
 from .runtime import Runtime, demo_dir
 
 log = logging.getLogger("pling_browser.api")
@@ -114,6 +114,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def invoke_action(sid: str, body: InvokeRequest) -> JSONResponse:
         session = runtime.sessions.get(sid)
         receipt = await runtime.invoke(session, body.action, body.args, evidence=body.evidence)
+        return JSONResponse({"result": receipt.as_json()})
+
+    @app.post("/sessions/{sid}/resume", response_model=InvokeAnswer, tags=["actions"])
+    async def resume_flow(sid: str, body: ResumeRequest) -> JSONResponse:
+        receipt = await runtime.resume(runtime.sessions.get(sid), body.handle, evidence=body.evidence)
         return JSONResponse({"result": receipt.as_json()})
 
     @app.get("/sessions/{sid}/screenshot", tags=["sessions"], response_class=Response,

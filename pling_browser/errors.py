@@ -23,6 +23,7 @@ and carry the lifecycle ``stage`` where they arose and whether the page's write 
         ├── Unauthorized            UNAUTHORIZED          401
         ├── SessionNotFound         SESSION_NOT_FOUND     404
         ├── PendingNotFound         PENDING_NOT_FOUND     404
+        ├── ResumeNotFound          RESUME_NOT_FOUND      404
         ├── PendingAlreadyAnswered  ALREADY_ANSWERED      409
         ├── AnswerTooLate           ANSWER_TOO_LATE       410
         ├── SessionLost             SESSION_LOST          410
@@ -59,6 +60,7 @@ __all__ = [
     "PendingNotFound",
     "PermissionDenied",
     "PlingError",
+    "ResumeNotFound",
     "ServiceError",
     "SessionLost",
     "SessionNotFound",
@@ -214,6 +216,12 @@ class PendingNotFound(ServiceError):
     default_hint = "GET /sessions/{sid}/pending lists what is waiting for an answer."
 
 
+class ResumeNotFound(ServiceError):
+    code = "RESUME_NOT_FOUND"
+    status = 404
+    default_hint = "Resume handles work once and expire after 10 minutes; invoke the flow again."
+
+
 class PendingAlreadyAnswered(ServiceError):
     code = "ALREADY_ANSWERED"
     status = 409
@@ -273,7 +281,7 @@ INVOCATION_CODES: dict[str, type[InvocationError]] = {
 SERVICE_CODES: dict[str, type[ServiceError]] = {
     cls.code: cls
     for cls in (
-        BadRequest, NavigationRefused, Unauthorized, SessionNotFound, PendingNotFound, PendingAlreadyAnswered,
+        BadRequest, NavigationRefused, Unauthorized, SessionNotFound, PendingNotFound, ResumeNotFound, PendingAlreadyAnswered,
         AnswerTooLate, SessionLost, TooManySessions,
         PageUnreachable, BrowserUnavailable, PageUnresponsive, PageLoadTimeout,
     )

@@ -209,6 +209,7 @@ class Receipt(_Data):
     warning: str | None = None
     data: Any = None
     data_omitted: dict[str, int] | None = None
+    steps: list[dict[str, Any]] | None = None
     error: dict[str, Any] | None = None
     log: list[str] = Field(default_factory=list)
     timings_ms: dict[str, float] = Field(default_factory=dict)
@@ -231,6 +232,12 @@ class InvokeRequest(BaseModel):
     action: str = Field(description="An action id, or ACTION@RECORD for a family.")
     args: dict[str, Any] | str | None = Field(default=None, description="A JSON object, or JSON text of one.")
     evidence: bool = Field(default=True, description="Take before/after snapshots and report `changed`.")
+
+
+class ResumeRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    handle: str
+    evidence: bool = True
 
 
 class ConfirmationAnswer(BaseModel):

@@ -10,7 +10,8 @@ from typing import Any
 from .config import Settings, load_secrets
 from .controller import Controller
 from .gates import Gates, HttpConfirmer
-from .lifecycle import invoke
+from .errors import ResumeNotFound
+from .lifecycle import Resumes, invoke, resume
 from .models import PageModel, Receipt
 from .navigation import check_url
 from .sessions import Session, Sessions
@@ -27,6 +28,7 @@ class Runtime:
         self.controller = Controller(settings)
         self.sessions = Sessions(self.controller, settings.max_sessions)
         self.gates = Gates()
+        self.resumes = Resumes()
         self.confirmer = HttpConfirmer(self.gates, settings.confirm_timeout_s) if settings.confirm == "http" else None
         self.operator_secrets = load_secrets(settings.secrets_file)
 
@@ -68,9 +70,22 @@ class Runtime:
             session.touch()
             session.invocations += 1
             receipt = await invoke(session, action, args, settings=self.settings, evidence=evidence,
-                                   confirmer=self.confirmer, gates=self.gates, operator_secrets=self.operator_secrets)
+                                   **self._lifecycle_options())
             session.touch()
             return receipt
+
+    async def resume(self, session: Session, handle: str, *, evidence: bool = True) -> Receipt:
+        state = self.resumes.take(session.id, handle)
+        if state is None:
+            raise ResumeNotFound(f"No resumable flow {handle[:40]!r} in this session (unknown, used or expired)")
+        async with session.lock:
+            session.touch()
+            session.invocations += 1
+            return await resume(session, state, settings=self.settings, evidence=evidence, **self._lifecycle_options())
+
+    def _lifecycle_options(self) -> dict[str, Any]:
+        return {"confirmer": self.confirmer, "gates": self.gates, "resumes": self.resumes,
+                "operator_secrets": self.operator_secrets}
 
 
     async def screenshot(self, session: Session) -> bytes:

@@ -14,6 +14,7 @@ from .decode import decode, restore_references
 from .evidence import diff
 from .execute import execute
 from .expect import expect
+from .flow import FlowState, Resumes, run_flow
 from .receipt import build
 from .resolve import resolve
 from .reveal import reveal
@@ -23,13 +24,14 @@ if TYPE_CHECKING:
     from ..config import Settings
     from ..sessions import Session
 
-__all__ = ["invoke", "Invocation"]
+__all__ = ["invoke", "resume", "Invocation", "Resumes"]
 
 
 async def invoke(session: "Session", ref: str, args: Any, *, settings: "Settings", evidence: bool = True,
-                 confirmer: Any = None, gates: Any = None, operator_secrets: dict[str, str] | None = None) -> Receipt:
+                 confirmer: Any = None, gates: Any = None, resumes: Any = None,
+                 operator_secrets: dict[str, str] | None = None) -> Receipt:
     inv = Invocation(session=session, ref=ref, raw_args=args, settings=settings, evidence=evidence,
-                     confirmer=confirmer, gates=gates)
+                     confirmer=confirmer, gates=gates, resumes=resumes, operator_secrets=operator_secrets)
     try:
         with inv.stage("resolve"):
             await resolve(inv)
@@ -43,12 +45,40 @@ async def invoke(session: "Session", ref: str, args: Any, *, settings: "Settings
         with inv.stage("reveal"):
             await reveal(inv)
         with inv.stage("execute"):
-            await execute(inv)
+            await (run_flow(inv) if inv.control == "flow" else execute(inv))
         with inv.stage("expect"):
             await expect(inv)
     except InvocationError as error:
         inv.error = error
         inv.note(f"failed at {error.stage}: {error.code}")
+    return await _finish(inv)
+
+
+async def resume(session: "Session", state: FlowState, *, settings: "Settings", evidence: bool = True,
+                 confirmer: Any = None, gates: Any = None, resumes: Any = None,
+                 operator_secrets: dict[str, str] | None = None) -> Receipt:
+    """Continue a failed flow from its failed step, without replaying the steps that ran."""
+    inv = Invocation(session=session, ref=state.ref, raw_args=state.args, settings=settings, evidence=evidence,
+                     confirmer=confirmer, gates=gates, resumes=resumes, operator_secrets=operator_secrets)
+    inv.note(f"resuming {state.ref} at step {state.next_step + 1}")
+    try:
+        with inv.stage("resolve"):
+            await resolve(inv)
+        inv.args, inv.secret_values = state.args, state.secret_values
+        inv.approved, inv.confirmed = state.approved, state.confirmed
+        with inv.stage("reveal"):
+            await reveal(inv)
+        with inv.stage("execute"):
+            await run_flow(inv, start=state.next_step, ledger=state.ledger)
+        with inv.stage("expect"):
+            await expect(inv)
+    except InvocationError as error:
+        inv.error = error
+        inv.note(f"failed at {error.stage}: {error.code}")
+    return await _finish(inv)
+
+
+async def _finish(inv: Invocation) -> Receipt:
     try:
         if inv.evidence_begun:
             with inv.stage("diff"):

@@ -50,19 +50,28 @@ async def confirm(inv: Invocation) -> None:
     if decl.kind == "handoff":
         inv.note("a handoff is never confirmed: the person does it")
         return
-    if not needs_confirmation(decl.risk, decl.confirm, inv.settings.ask, decl.id):
-        inv.note(f"confirmation not needed ({decl.risk})")
+    risk, declared_confirm = decl.risk, decl.confirm
+    if decl.kind == "flow":
+        from .flow import flow_risk
+
+        risk, declared_confirm, seen = await flow_risk(inv)
+        inv.note(f"flow risk {risk} (steps resolvable now: {', '.join(seen) or 'none'})")
+    if not needs_confirmation(risk, declared_confirm, inv.settings.ask, decl.id):
+        inv.note(f"confirmation not needed ({risk})")
+        inv.approved = risk if risk != "danger" else None
         return
-    policy = approved_by_policy(inv.settings.approve, decl.risk, decl.id, inv.ref)
+    policy = approved_by_policy(inv.settings.approve, risk, decl.id, inv.ref)
     if policy:
         inv.note(f"approved by the operator's policy (PLING_APPROVE={policy})")
+        inv.approved, inv.confirmed = risk, True
         return
     if inv.confirmer is None:
         raise PermissionDenied(
-            f"{inv.ref} is a {decl.risk} action and needs a person's confirmation; no confirmation channel is configured",
+            f"{inv.ref} is a {risk} action and needs a person's confirmation; no confirmation channel is configured",
             denied_by="policy: no confirmation channel (PLING_CONFIRM=none) and PLING_APPROVE does not approve it",
-            risk=decl.risk)
-    approved, who = await inv.confirmer.ask(inv, confirmation_request(inv))
+            risk=risk)
+    approved, who = await inv.confirmer.ask(inv, {**confirmation_request(inv), "risk": risk})
     if not approved:
-        raise PermissionDenied(f"{inv.ref} was not confirmed ({who})", denied_by=who, risk=decl.risk)
+        raise PermissionDenied(f"{inv.ref} was not confirmed ({who})", denied_by=who, risk=risk)
+    inv.approved, inv.confirmed = risk, True
     inv.note(f"confirmed by {who}")

@@ -28,6 +28,8 @@ class Invocation:
     evidence: bool = True
     confirmer: Any = None
     gates: Any = None
+    resumes: Any = None
+    operator_secrets: dict[str, str] | None = None
     # Filled in by the stages, in order.
     decl: "ActionDecl | None" = None
     record: "RecordRef | None" = None
@@ -39,6 +41,9 @@ class Invocation:
     started: bool = False
     evidence_begun: bool = False
     verified: bool | None = None
+    approved: str | None = None  # the highest risk cleared at the start (a flow's steps are measured against it)
+    confirmed: bool = False  # whether that clearance came from a policy or a person
+    steps: list[dict[str, Any]] | None = None
     data: Any = None
     data_omitted: dict[str, int] | None = None
     changed: "Changed | None" = None

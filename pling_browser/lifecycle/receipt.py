@@ -41,6 +41,7 @@ def build(inv: Invocation) -> Receipt:
         fidelity=inv.fidelity if inv.started and inv.fidelity != "high" else None,
         warning=" ".join(warnings) if warnings else None,
         data=inv.data,
+        steps=inv.steps,
         data_omitted=inv.data_omitted,
         error=inv.error.to_dict() if inv.error else None,
         log=inv.log,

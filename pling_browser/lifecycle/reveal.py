@@ -23,8 +23,6 @@ def fill_value(args: dict[str, object]) -> object:
 
 async def reveal(inv: Invocation) -> None:
     assert inv.decl is not None
-    if inv.decl.kind == "flow":
-        raise ActionUnavailable("Flows cannot be invoked by this version of Pling yet", reason="flows are not supported yet")
     try:
         answer = await inv.session.bridge.prepare(inv.ref, inv.settings.settle_cap_ms)
     except BridgeError as error:
