@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 from contextlib import asynccontextmanager
-from typing import Any, AsyncIterator
+from typing import Any, AsyncIterator, Literal
 
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
@@ -15,9 +15,9 @@ from fastapi.staticfiles import StaticFiles
 from . import __version__
 from .bridge import bridge_source
 from .config import Settings
-from .errors import BadRequest, ServiceError
+from .errors import BadRequest, ServiceError, ToolNotFound
 from .models import (ConfirmationAnswer, CreateSession, HandoffAnswer, InvokeAnswer, InvokeRequest, PageModel,
-                     PendingList, ResumeRequest, SessionInfo, SessionOpened)
+                     PendingList, ResumeRequest, SessionInfo, SessionOpened, ToolCall)
 from .runtime import Runtime, demo_dir
 
 log = logging.getLogger("pling_browser.api")
@@ -119,6 +119,24 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post("/sessions/{sid}/resume", response_model=InvokeAnswer, tags=["actions"])
     async def resume_flow(sid: str, body: ResumeRequest) -> JSONResponse:
         receipt = await runtime.resume(runtime.sessions.get(sid), body.handle, evidence=body.evidence)
+        return JSONResponse({"result": receipt.as_json()})
+
+    @app.get("/sessions/{sid}/tools", tags=["agents"])
+    async def list_tools(sid: str, format: Literal["openai", "anthropic", "mcp"] = "openai") -> dict[str, Any]:
+        from .tools import tools
+
+        model = await runtime.model(runtime.sessions.get(sid), {"limit": 0})
+        return {"format": format, "tools": tools(model, format)}
+
+    @app.post("/sessions/{sid}/tools/{name}", response_model=InvokeAnswer, tags=["agents"])
+    async def call_tool(sid: str, name: str, body: ToolCall) -> JSONResponse:
+        from .tools import resolve_call
+
+        session = runtime.sessions.get(sid)
+        call = resolve_call(await runtime.model(session, {"limit": 0}), name, body.arguments)
+        if call is None:
+            raise ToolNotFound(f"No tool {name!r} in this session's model", hint="GET /sessions/{sid}/tools lists them.")
+        receipt = await runtime.invoke(session, call[0], call[1], evidence=body.evidence)
         return JSONResponse({"result": receipt.as_json()})
 
     @app.get("/sessions/{sid}/screenshot", tags=["sessions"], response_class=Response,

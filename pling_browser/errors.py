@@ -24,6 +24,7 @@ and carry the lifecycle ``stage`` where they arose and whether the page's write 
         ├── SessionNotFound         SESSION_NOT_FOUND     404
         ├── PendingNotFound         PENDING_NOT_FOUND     404
         ├── ResumeNotFound          RESUME_NOT_FOUND      404
+        ├── ToolNotFound            TOOL_NOT_FOUND        404
         ├── PendingAlreadyAnswered  ALREADY_ANSWERED      409
         ├── AnswerTooLate           ANSWER_TOO_LATE       410
         ├── SessionLost             SESSION_LOST          410
@@ -66,6 +67,7 @@ __all__ = [
     "SessionNotFound",
     "StepFailed",
     "TooManySessions",
+    "ToolNotFound",
     "Unauthorized",
     "INVOCATION_CODES",
     "SERVICE_CODES",
@@ -222,6 +224,12 @@ class ResumeNotFound(ServiceError):
     default_hint = "Resume handles work once and expire after 10 minutes; invoke the flow again."
 
 
+class ToolNotFound(ServiceError):
+    code = "TOOL_NOT_FOUND"
+    status = 404
+    default_hint = "GET /sessions/{sid}/tools lists the tools of the page as it is now."
+
+
 class PendingAlreadyAnswered(ServiceError):
     code = "ALREADY_ANSWERED"
     status = 409
@@ -281,7 +289,8 @@ INVOCATION_CODES: dict[str, type[InvocationError]] = {
 SERVICE_CODES: dict[str, type[ServiceError]] = {
     cls.code: cls
     for cls in (
-        BadRequest, NavigationRefused, Unauthorized, SessionNotFound, PendingNotFound, ResumeNotFound, PendingAlreadyAnswered,
+        BadRequest, NavigationRefused, Unauthorized, SessionNotFound, PendingNotFound, ResumeNotFound, ToolNotFound,
+        PendingAlreadyAnswered,
         AnswerTooLate, SessionLost, TooManySessions,
         PageUnreachable, BrowserUnavailable, PageUnresponsive, PageLoadTimeout,
     )

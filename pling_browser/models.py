@@ -234,6 +234,12 @@ class InvokeRequest(BaseModel):
     evidence: bool = Field(default=True, description="Take before/after snapshots and report `changed`.")
 
 
+class ToolCall(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    arguments: dict[str, Any] = Field(default_factory=dict)
+    evidence: bool = True
+
+
 class ResumeRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
     handle: str
