@@ -7,7 +7,7 @@ import logging
 from contextlib import asynccontextmanager
 from typing import Any, AsyncIterator, Literal
 
-from fastapi import FastAPI, Query, Request
+from fastapi import FastAPI, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -17,7 +17,8 @@ from .bridge import bridge_source
 from .config import Settings
 from .errors import BadRequest, ServiceError, ToolNotFound
 from .models import (ConfirmationAnswer, CreateSession, HandoffAnswer, InvokeAnswer, InvokeRequest, PageModel,
-                     PendingList, ResumeRequest, SessionInfo, SessionOpened, ToolCall)
+                     PendingList, Receipt, ReceiptLog, ResumeRequest, SessionInfo, SessionOpened, ToolCall)
+from .sessions import Session
 from .runtime import Runtime, demo_dir
 
 log = logging.getLogger("pling_browser.api")
@@ -111,15 +112,24 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return Response(text, media_type="application/json")
 
     @app.post("/sessions/{sid}/invoke", response_model=InvokeAnswer, tags=["actions"])
-    async def invoke_action(sid: str, body: InvokeRequest) -> JSONResponse:
-        session = runtime.sessions.get(sid)
-        receipt = await runtime.invoke(session, body.action, body.args, evidence=body.evidence)
-        return JSONResponse({"result": receipt.as_json()})
+    async def invoke_action(sid: str, body: InvokeRequest,
+                            idempotency_key: str | None = Header(None, max_length=200)) -> JSONResponse:
+        receipt = await runtime.once(
+            sid, idempotency_key, ["invoke", body.model_dump()],
+            lambda session: runtime.invoke(session, body.action, body.args, evidence=body.evidence))
+        return JSONResponse({"result": receipt})
+
+    @app.get("/sessions/{sid}/receipts", response_model=ReceiptLog, tags=["actions"])
+    async def receipt_log(sid: str, after: int = Query(0, ge=0), limit: int = Query(50, ge=1, le=500)) -> dict[str, Any]:
+        assert runtime.store is not None
+        entries = runtime.store.receipts(sid, after, limit)
+        return {"session": sid, "receipts": entries, "next": entries[-1]["seq"] if entries else after}
 
     @app.post("/sessions/{sid}/resume", response_model=InvokeAnswer, tags=["actions"])
     async def resume_flow(sid: str, body: ResumeRequest) -> JSONResponse:
-        receipt = await runtime.resume(runtime.sessions.get(sid), body.handle, evidence=body.evidence)
-        return JSONResponse({"result": receipt.as_json()})
+        receipt = await runtime.once(sid, None, ["resume", body.handle],
+                                     lambda session: runtime.resume(session, body.handle, evidence=body.evidence))
+        return JSONResponse({"result": receipt})
 
     @app.get("/sessions/{sid}/tools", tags=["agents"])
     async def list_tools(sid: str, format: Literal["openai", "anthropic", "mcp"] = "openai") -> dict[str, Any]:
@@ -129,15 +139,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return {"format": format, "tools": tools(model, format)}
 
     @app.post("/sessions/{sid}/tools/{name}", response_model=InvokeAnswer, tags=["agents"])
-    async def call_tool(sid: str, name: str, body: ToolCall) -> JSONResponse:
+    async def call_tool(sid: str, name: str, body: ToolCall,
+                        idempotency_key: str | None = Header(None, max_length=200)) -> JSONResponse:
         from .tools import resolve_call
 
-        session = runtime.sessions.get(sid)
-        call = resolve_call(await runtime.model(session, {"limit": 0}), name, body.arguments)
-        if call is None:
-            raise ToolNotFound(f"No tool {name!r} in this session's model", hint="GET /sessions/{sid}/tools lists them.")
-        receipt = await runtime.invoke(session, call[0], call[1], evidence=body.evidence)
-        return JSONResponse({"result": receipt.as_json()})
+        async def work(session: Session) -> Receipt:
+            call = resolve_call(await runtime.model(session, {"limit": 0}), name, body.arguments)
+            if call is None:
+                raise ToolNotFound(f"No tool {name!r} in this session's model")
+            return await runtime.invoke(session, call[0], call[1], evidence=body.evidence)
+
+        receipt = await runtime.once(sid, idempotency_key, ["tool", name, body.model_dump()], work)
+        return JSONResponse({"result": receipt})
 
     @app.get("/sessions/{sid}/screenshot", tags=["sessions"], response_class=Response,
              responses={200: {"content": {"image/png": {}}}})

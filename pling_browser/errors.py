@@ -26,6 +26,7 @@ and carry the lifecycle ``stage`` where they arose and whether the page's write 
         ├── ResumeNotFound          RESUME_NOT_FOUND      404
         ├── ToolNotFound            TOOL_NOT_FOUND        404
         ├── PendingAlreadyAnswered  ALREADY_ANSWERED      409
+        ├── IdempotencyMismatch     IDEMPOTENCY_MISMATCH  422
         ├── AnswerTooLate           ANSWER_TOO_LATE       410
         ├── SessionLost             SESSION_LOST          410
         ├── TooManySessions         TOO_MANY_SESSIONS     429
@@ -50,6 +51,7 @@ __all__ = [
     "HandoffCancelled",
     "HandoffFailed",
     "HandoffTimeout",
+    "IdempotencyMismatch",
     "InvalidArgs",
     "InvalidParams",
     "InvocationError",
@@ -236,6 +238,12 @@ class PendingAlreadyAnswered(ServiceError):
     default_hint = "Each confirmation or handoff takes one answer; the first one stands."
 
 
+class IdempotencyMismatch(ServiceError):
+    code = "IDEMPOTENCY_MISMATCH"
+    status = 422
+    default_hint = "Use a new Idempotency-Key for a different request."
+
+
 class AnswerTooLate(ServiceError):
     code = "ANSWER_TOO_LATE"
     status = 410
@@ -290,7 +298,7 @@ SERVICE_CODES: dict[str, type[ServiceError]] = {
     cls.code: cls
     for cls in (
         BadRequest, NavigationRefused, Unauthorized, SessionNotFound, PendingNotFound, ResumeNotFound, ToolNotFound,
-        PendingAlreadyAnswered,
+        PendingAlreadyAnswered, IdempotencyMismatch,
         AnswerTooLate, SessionLost, TooManySessions,
         PageUnreachable, BrowserUnavailable, PageUnresponsive, PageLoadTimeout,
     )

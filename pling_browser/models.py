@@ -240,6 +240,18 @@ class ToolCall(BaseModel):
     evidence: bool = True
 
 
+class LoggedReceipt(BaseModel):
+    seq: int
+    created: float
+    receipt: dict[str, Any]
+
+
+class ReceiptLog(BaseModel):
+    session: str
+    receipts: list[LoggedReceipt]
+    next: int
+
+
 class ResumeRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
     handle: str

@@ -3,18 +3,21 @@ the operations both front ends offer. No HTTP here."""
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Awaitable, Callable
 
 from .config import Settings, load_secrets
 from .controller import Controller
 from .gates import Gates, HttpConfirmer
-from .errors import ResumeNotFound
+from .errors import IdempotencyMismatch, ResumeNotFound
 from .lifecycle import Resumes, invoke, resume
 from .models import PageModel, Receipt
 from .navigation import check_url
 from .sessions import Session, Sessions
+from .store import Store
 
 
 def demo_dir() -> Path:
@@ -31,6 +34,8 @@ class Runtime:
         self.resumes = Resumes()
         self.confirmer = HttpConfirmer(self.gates, settings.confirm_timeout_s) if settings.confirm == "http" else None
         self.operator_secrets = load_secrets(settings.secrets_file)
+        self.store: Store | None = None
+        self._inflight: dict[tuple[str, str], asyncio.Future[tuple[str, dict[str, Any]]]] = {}
 
     async def start(self) -> None:
         import asyncio
@@ -38,12 +43,15 @@ class Runtime:
         import jsonschema  # noqa: F401  (imported now, so the first invocation does not pay for it)
 
         self.loop = asyncio.get_running_loop()
+        self.store = Store(self.settings.data_dir)
 
         await self.controller.start()
 
     async def stop(self) -> None:
         await self.sessions.close_all()
         await self.controller.stop()
+        if self.store is not None:
+            self.store.close()
 
     async def open(self, url: str, *, own_origin: str | None = None, timeout_ms: int | None = None) -> Session:
         url = await check_url(url, self.settings.allow_hosts, own_origin)
@@ -82,6 +90,47 @@ class Runtime:
             session.touch()
             session.invocations += 1
             return await resume(session, state, settings=self.settings, evidence=evidence, **self._lifecycle_options())
+
+    async def once(self, sid: str, key: str | None, request: Any,
+                   work: Callable[[Session], Awaitable[Receipt]]) -> dict[str, Any]:
+        """Run `work` on the session and log its receipt; with an idempotency key, the first receipt
+        for that key is answered again instead of running twice (a duplicate that arrives while the
+        first still runs waits for it). The key is checked before the session, so it answers across
+        a restart of the service, when the session itself is gone."""
+        assert self.store is not None
+        fingerprint = hashlib.sha256(json.dumps(request, sort_keys=True, default=str).encode()).hexdigest()
+        future: asyncio.Future[tuple[str, dict[str, Any]]] | None = None
+        if key is not None:
+            running = self._inflight.get((sid, key))
+            if running is not None:
+                kept = await asyncio.shield(running)
+                return self._same(kept, fingerprint, key)
+            stored = self.store.first_receipt(sid, key)
+            if stored is not None:
+                return self._same(stored, fingerprint, key)
+            future = asyncio.get_running_loop().create_future()
+            self._inflight[(sid, key)] = future
+        try:
+            session = self.sessions.get(sid)
+            receipt = (await work(session)).as_json()
+            self.store.append(sid, receipt, key, fingerprint)
+            if future is not None:
+                future.set_result((fingerprint, receipt))
+            return receipt
+        except BaseException as error:
+            if future is not None and not future.done():
+                future.set_exception(error)
+                future.exception()  # retrieved: a duplicate may or may not be waiting for it
+            raise
+        finally:
+            if key is not None:
+                self._inflight.pop((sid, key), None)
+
+    @staticmethod
+    def _same(kept: tuple[str, dict[str, Any]], fingerprint: str, key: str) -> dict[str, Any]:
+        if kept[0] != fingerprint:
+            raise IdempotencyMismatch(f"Idempotency-Key {key[:80]!r} was used for a different request")
+        return kept[1]
 
     def _lifecycle_options(self) -> dict[str, Any]:
         return {"confirmer": self.confirmer, "gates": self.gates, "resumes": self.resumes,

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import socket
+import tempfile
 import threading
 import time
+from pathlib import Path
 from typing import Any, Awaitable, Callable, Iterator
 
 import httpx
@@ -60,7 +62,8 @@ class ServiceThread:
 def service_settings(**changes: Any) -> Settings:
     base = Settings.from_env().with_(
         allow_hosts=("127.0.0.1",), approve=APPROVED, navigation_timeout_ms=5_000, action_timeout_ms=3_000,
-        settle_cap_ms=2_000, bridge_grace_s=3.0, max_sessions=16)
+        settle_cap_ms=2_000, bridge_grace_s=3.0, max_sessions=16,
+        data_dir=Path(tempfile.mkdtemp(prefix="pling-test-")))
     return base.with_(**changes)
 
 

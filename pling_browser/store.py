@@ -1,0 +1,83 @@
+"""The receipt store: every receipt appended to a durable log, and the first receipt of each
+idempotency key, in SQLite under PLING_DATA_DIR (WAL mode, so a killed service loses nothing it
+answered). One file per service replica; no shared database is needed."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS receipts (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    session TEXT NOT NULL,
+    action TEXT NOT NULL,
+    ok INTEGER NOT NULL,
+    code TEXT,
+    created REAL NOT NULL,
+    body TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS receipts_by_session ON receipts (session, seq);
+CREATE TABLE IF NOT EXISTS idempotency (
+    session TEXT NOT NULL,
+    key TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    receipt INTEGER NOT NULL REFERENCES receipts (seq),
+    created REAL NOT NULL,
+    PRIMARY KEY (session, key)
+);
+"""
+
+
+class Store:
+    def __init__(self, folder: Path) -> None:
+        folder.mkdir(parents=True, exist_ok=True)
+        self.path = folder / "pling.sqlite3"
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.execute("PRAGMA busy_timeout=5000")
+        self._db.executescript(SCHEMA)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def append(self, session: str, receipt: dict[str, Any], key: str | None = None, fingerprint: str | None = None) -> int:
+        body = json.dumps(receipt, ensure_ascii=False, separators=(",", ":"))
+        code = (receipt.get("error") or {}).get("code")
+        now = time.time()
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                cursor = self._db.execute(
+                    "INSERT INTO receipts (session, action, ok, code, created, body) VALUES (?, ?, ?, ?, ?, ?)",
+                    (session, receipt["action"]["id"], int(bool(receipt.get("ok"))), code, now, body))
+                seq = int(cursor.lastrowid or 0)
+                if key is not None:
+                    self._db.execute("INSERT OR IGNORE INTO idempotency (session, key, fingerprint, receipt, created) "
+                                     "VALUES (?, ?, ?, ?, ?)", (session, key, fingerprint or "", seq, now))
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+        return seq
+
+    def first_receipt(self, session: str, key: str) -> tuple[str, dict[str, Any]] | None:
+        """(fingerprint, receipt) kept for an idempotency key, or None."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT i.fingerprint, r.body FROM idempotency i JOIN receipts r ON r.seq = i.receipt "
+                "WHERE i.session = ? AND i.key = ?", (session, key)).fetchone()
+        return (row[0], json.loads(row[1])) if row else None
+
+    def receipts(self, session: str, after: int = 0, limit: int = 50) -> list[dict[str, Any]]:
+        with self._lock:
+            rows = self._db.execute("SELECT seq, created, body FROM receipts WHERE session = ? AND seq > ? "
+                                    "ORDER BY seq LIMIT ?", (session, after, limit)).fetchall()
+        return [{"seq": seq, "created": created, "receipt": json.loads(body)} for seq, created, body in rows]
