@@ -47,6 +47,32 @@ function pendingSince(since) {
     };
     try { G.fetch = fetch; } catch (e) { /* a frozen global: requests go uncounted */ }
   }
+  // A fetch answers with its headers; the body comes later. Reading a body counts as a request of
+  // its own, so a page that decides what to do from `await res.json()` is waited for too.
+  const ResponseCtor = G.Response;
+  if (typeof ResponseCtor === 'function') {
+    const bodyReaders = ['json', 'text', 'arrayBuffer', 'blob', 'formData', 'bytes'];
+    for (let i = 0; i < bodyReaders.length; i++) {
+      const name = bodyReaders[i];
+      const native = ResponseCtor.prototype[name];
+      if (typeof native !== 'function') continue;
+      const reader = {
+        [name]() {
+          const id = requestStarted();
+          let promise;
+          try {
+            promise = ReflectApply(native, this, arguments);
+          } catch (e) {
+            requestEnded(id);
+            throw e;
+          }
+          try { promiseThen(promise, () => requestEnded(id), () => requestEnded(id)); } catch (e) { requestEnded(id); }
+          return promise;
+        },
+      }[name];
+      try { ResponseCtor.prototype[name] = reader; } catch (e) { /* frozen: bodies go uncounted */ }
+    }
+  }
   const XHR = G.XMLHttpRequest;
   if (typeof XHR === 'function') {
     const nativeSend = XHR.prototype.send;

@@ -230,7 +230,7 @@ class InvokeRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     action: str = Field(description="An action id, or ACTION@RECORD for a family.")
-    args: dict[str, Any] | str | None = Field(default=None, description="A JSON object, or JSON text of one.")
+    args: Any = Field(default=None, description="A JSON object, or JSON text of one (anything else is INVALID_ARGS).")
     evidence: bool = Field(default=True, description="Take before/after snapshots and report `changed`.")
 
 

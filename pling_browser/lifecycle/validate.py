@@ -50,20 +50,23 @@ def apply_defaults(schema: Any, value: Any) -> Any:
     return out
 
 
-def _issue(error: Any) -> dict[str, str]:
+def _issues(error: Any) -> list[dict[str, str]]:
+    """One issue per field; the value is never repeated (it may be a restored secret)."""
     path = "/".join(str(part) for part in error.absolute_path)
     keyword = error.validator
     if keyword == "required":
         missing = error.message.split("'")[1] if "'" in error.message else "?"
-        return {"path": f"{path}/{missing}".lstrip("/"), "problem": "is required"}
-    if keyword == "additionalProperties":
-        extra = sorted(set(error.instance) - set((error.schema.get("properties") or {}).keys())) if isinstance(error.instance, dict) else []
-        return {"path": f"{path}/{extra[0]}".lstrip("/") if extra else path, "problem": _PROBLEMS[keyword]}
+        return [{"path": f"{path}/{missing}".lstrip("/"), "problem": "is required"}]
+    if keyword == "additionalProperties" and isinstance(error.instance, dict):
+        known = set((error.schema.get("properties") or {}).keys())
+        extra = [name for name in error.instance if name not in known]
+        return [{"path": f"{path}/{name}".lstrip("/")[:200], "problem": _PROBLEMS[keyword]} for name in extra] or \
+            [{"path": path, "problem": _PROBLEMS[keyword]}]
     template = _PROBLEMS.get(keyword, f"does not satisfy {keyword}")
     shown = error.validator_value
     if keyword == "enum" and isinstance(shown, list):
         shown = ", ".join(repr(item) for item in shown[:20])
-    return {"path": path, "problem": template.format(v=shown)}
+    return [{"path": path, "problem": template.format(v=shown)}]
 
 
 def validate(inv: Invocation) -> None:
@@ -88,10 +91,10 @@ def validate(inv: Invocation) -> None:
                                 reason=f"The page's params schema is invalid: {error.message[:200]}") from None
     args = apply_defaults(schema, inv.args)
     validator = Draft202012Validator(schema, format_checker=FormatChecker())
-    errors = sorted(validator.iter_errors(args), key=lambda e: list(e.absolute_path))
+    errors = sorted(validator.iter_errors(args), key=lambda e: [str(part) for part in e.absolute_path])
     if errors:
-        issues = [_issue(error) for error in errors[:20]]
-        raise InvalidParams(f"{len(errors)} problem(s) with the arguments of {inv.decl.id}", issues=issues,
-                            omitted=max(0, len(errors) - 20))
+        issues = [issue for error in errors for issue in _issues(error)]
+        raise InvalidParams(f"{len(issues)} problem(s) with the arguments of {inv.decl.id}", issues=issues[:20],
+                            omitted=max(0, len(issues) - 20))
     inv.args = args
     inv.note("args valid against the declared params")

@@ -1,0 +1,77 @@
+"""Stage 4, confirm: `read` never asks, `write` asks when it declares `confirm: true`, `danger`
+always asks. The test service approves `remove`, `clear_done` and `approved_danger` by policy and
+has no confirmation channel, so every other action that asks is denied, and nothing runs."""
+
+from __future__ import annotations
+
+from ..conftest import Pages
+
+PAGE = "pages/lifecycle/confirm.html"
+
+
+def state(page) -> dict:
+    return {key: entry["value"] for key, entry in page.model()["state"].items()}
+
+
+def assert_denied(receipt: dict, ref: str) -> dict:
+    assert receipt["ok"] is False, receipt
+    assert receipt["action"]["id"] == ref
+    error = receipt["error"]
+    assert error["code"] == "PERMISSION_DENIED"
+    assert error["stage"] == "confirm" and error["started"] is False
+    assert isinstance(error.get("denied_by"), str) and error["denied_by"]
+    assert "changed" not in receipt and "data" not in receipt
+    return error
+
+
+def test_unapproved_danger_function_action_is_denied_and_nothing_runs(pages: Pages) -> None:
+    page = pages.open(PAGE)
+    error = assert_denied(page.invoke("wipe_all"), "wipe_all")
+    assert error["risk"] == "danger"
+    after = state(page)
+    assert after["ran"] == [] and after["doc_count"] == 3
+    assert [item["id"] for item in page.model()["records"]["doc"]["items"]] == ["d1", "d2", "d3"]
+
+
+def test_unapproved_danger_element_action_is_denied_and_the_button_is_not_pressed(pages: Pages) -> None:
+    page = pages.open(PAGE)
+    assert_denied(page.invoke("nuke"), "nuke")
+    after = state(page)
+    assert after["nuke_clicks"] == 0 and after["doc_count"] == 3
+
+
+def test_a_read_action_never_asks(pages: Pages) -> None:
+    page = pages.open(PAGE)
+    receipt = page.invoke("count_docs")
+    assert receipt["ok"] is True, receipt
+    assert receipt["data"] == {"count": 3}
+    # Even a read that declares `confirm: true` is not asked about.
+    receipt = page.invoke("peek")
+    assert receipt["ok"] is True, receipt
+    assert receipt["data"] == {"titles": ["Lease", "Invoice 42", "Tax return"]}
+    assert state(page)["ran"] == ["count_docs", "peek"]
+
+
+def test_a_write_that_declares_confirm_is_denied(pages: Pages) -> None:
+    page = pages.open(PAGE)
+    error = assert_denied(page.invoke("publish"), "publish")
+    assert error["risk"] == "write"
+    after = state(page)
+    assert after["ran"] == [] and after["published"] is False
+    # A plain write, without `confirm`, is not asked about.
+    receipt = page.invoke("rename_vault")
+    assert receipt["ok"] is True, receipt
+    assert state(page)["ran"] == ["rename_vault"]
+
+
+def test_approved_danger_actions_run(pages: Pages) -> None:
+    page = pages.open(PAGE)
+    receipt = page.invoke("approved_danger")
+    assert receipt["ok"] is True, receipt
+    assert receipt["changed"]["records"]["removed"] == ["d3"]
+    # Approved by action id, for every member of the family.
+    receipt = page.invoke("remove@d1")
+    assert receipt["ok"] is True, receipt
+    assert receipt["changed"]["records"]["removed"] == ["d1"]
+    after = state(page)
+    assert after["ran"] == ["approved_danger", "remove@d1"] and after["doc_count"] == 1
