@@ -47,17 +47,29 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
     runtime = Runtime(settings)
 
+    from .mcp_server import create_mcp
+
+    mcp = create_mcp(runtime)
+    mcp_routes = mcp.streamable_http_app(streamable_http_path="/mcp", host="127.0.0.1").routes
+
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await runtime.start()
         app.state.runtime = runtime
         try:
-            yield
+            async with mcp.session_manager.run():
+                yield
         finally:
             await runtime.stop()
 
     app = FastAPI(title="Pling browser", version=__version__, lifespan=lifespan,
                   description="Operate web pages through their declared capability model.")
+
+    @app.middleware("http")
+    async def remember_origin(request: Request, call_next: Any) -> Any:
+        # Where this service is reached: its own /demo/ pages are always allowed to open.
+        runtime.own_origin = _own_origin(request)
+        return await call_next(request)
 
     @app.exception_handler(ServiceError)
     async def service_error(request: Request, error: ServiceError) -> JSONResponse:
@@ -179,5 +191,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def bridge_script() -> PlainTextResponse:
         return PlainTextResponse(bridge_source(), media_type="text/javascript")
 
+    app.router.routes.extend(mcp_routes)
     app.mount("/demo", StaticFiles(directory=demo_dir(), html=True), name="demo")
     return app

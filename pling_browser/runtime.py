@@ -35,6 +35,7 @@ class Runtime:
         self.confirmer = HttpConfirmer(self.gates, settings.confirm_timeout_s) if settings.confirm == "http" else None
         self.operator_secrets = load_secrets(settings.secrets_file)
         self.store: Store | None = None
+        self.own_origin = "http://127.0.0.1:8000"
         self._inflight: dict[tuple[str, str], asyncio.Future[tuple[str, dict[str, Any]]]] = {}
 
     async def start(self) -> None:
