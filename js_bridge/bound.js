@@ -72,7 +72,7 @@ function describeElement(el) {
 
 // `ctx` is internal: the ancestors being walked (for cycles) and what is left of the size budget.
 function bound(value, limits, acc, depth, ctx) {
-  if (!ctx) ctx = { seen: null, left: limits.size };
+  if (!ctx) ctx = { seen: null, left: typeof limits.size === 'number' ? limits.size : LIMITS.field.size };
   const type = typeof value;
   if (type === 'string') {
     const text = cut(value, limits.string, acc);

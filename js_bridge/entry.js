@@ -18,7 +18,7 @@ const operations = {
   protect: (arg) => protectValues(arg.values),
   mask: (arg) => markProtected(arg.on === true),
   handoff: (arg) => handoffDone(arg.ref),
-  ping: () => ({ ok: true, version: BRIDGE_VERSION, declarations: registry.actions.length + registry.records.length + registry.state.length + registry.regions.length }),
+  ping: () => ({ ok: true, version: BRIDGE_VERSION, webmcp: webmcpSource, declarations: registry.actions.length + registry.records.length + registry.state.length + registry.regions.length }),
 };
 
 function answer(value) {

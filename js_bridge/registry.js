@@ -13,6 +13,7 @@ const registry = {
   problems: [],
 };
 let declarationSeq = 0;
+let webmcpSource = 'none';
 
 function problem(where, message) {
   if (registry.problems.length >= 50) return;

@@ -9,16 +9,19 @@ from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
-__all__ = ["Settings", "PlingError", "Receipt", "PageModel", "Runtime", "create_app", "__version__"]
+__all__ = ["Client", "PageSession", "Settings", "PlingError", "Receipt", "PageModel", "Runtime", "create_app", "__version__"]
 
 if TYPE_CHECKING:
     from .api import create_app
+    from .client import Client, PageSession
     from .config import Settings
     from .errors import PlingError
     from .models import PageModel, Receipt
     from .runtime import Runtime
 
 _LAZY = {
+    "Client": ".client",
+    "PageSession": ".client",
     "Settings": ".config",
     "PlingError": ".errors",
     "Receipt": ".models",

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from playwright.async_api import ElementHandle, Page
 
 BRIDGE_VERSION = "1"
-_PARTS = ("prelude", "protect", "bound", "registry", "records", "observe", "model", "evidence", "act", "entry")
+_PARTS = ("prelude", "protect", "bound", "registry", "webmcp", "records", "observe", "model", "evidence", "act", "entry")
 _CALL = "([name, arg]) => window.__plingBridge.call(name, arg)"
 
 

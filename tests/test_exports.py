@@ -14,6 +14,6 @@ def test_all_names_resolve() -> None:
 
 
 def test_import_is_light() -> None:
-    code = "import sys, pling_browser; print(sorted(m for m in ('playwright', 'fastapi', 'uvicorn', 'jsonschema') if m in sys.modules))"
+    code = "import sys, pling_browser; print(sorted(m for m in ('playwright', 'fastapi', 'uvicorn', 'jsonschema', 'httpx', 'mcp') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
     assert out == "[]"
