@@ -187,13 +187,22 @@ async function prepare(args) {
     }
   }
   current.target = el;
-  return { ok: true, control, fidelity, tag: strToLowerCase(elementTagName(el)), log };
+  // The controller finds the element by a one-time attribute, so it can operate it from Playwright's
+  // own isolated world: nothing the page patched in its world can get in the way.
+  const mark = randomName();
+  try { elementSetAttribute(el, TARGET_ATTRIBUTE, mark); } catch (e) { return { ok: false, code: 'unavailable', reason: 'The target cannot be marked: ' + errorText(e), log }; }
+  return { ok: true, control, fidelity, tag: strToLowerCase(elementTagName(el)), mark, log };
 }
 
-function takeTarget() {
+const TARGET_ATTRIBUTE = 'data-pling-target';
+
+function releaseTarget() {
   const el = current.target;
   current.target = null;
-  return el;
+  if (el) {
+    try { elementRemoveAttribute(el, TARGET_ATTRIBUTE); } catch (e) { /* gone with a re-render */ }
+  }
+  return { ok: true };
 }
 
 function beginEvidence() {
@@ -240,7 +249,7 @@ async function runAction(args) {
 // click would produce, untrusted. The receipt says so.
 function syntheticClick() {
   const el = current.target;
-  current.target = null;
+  releaseTarget();
   if (!el) return { ok: false, code: 'gone', error: 'The target is gone' };
   try {
     const init = { bubbles: true, cancelable: true, composed: true, view: G, button: 0 };

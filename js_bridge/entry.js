@@ -10,6 +10,7 @@ const operations = {
   mark: () => markStart(),
   run: (arg) => runAction(arg),
   synthetic: () => syntheticClick(),
+  release: () => releaseTarget(),
   expect: (arg) => expectEffect(arg),
   settle: (arg) => promiseThen(settle(current.since, arg.capMs), (settled) => ({ ok: true, settled })),
   end: () => endEvidence(),
@@ -38,12 +39,8 @@ async function call(name, argText) {
   }
 }
 
-function elementTarget() {
-  return takeTarget();
-}
-
 defineProperty(G, '__plingBridge', {
-  value: freeze({ version: BRIDGE_VERSION, call, target: elementTarget }),
+  value: freeze({ version: BRIDGE_VERSION, call }),
   writable: false,
   enumerable: false,
   configurable: false,

@@ -131,7 +131,7 @@ function commonAction(decl, kind) {
   const id = own(decl, 'id');
   if (!validId(id)) { warn(kind, 'an action needs an id: a non-empty string without "@"'); return null; }
   const risk = own(decl, 'risk');
-  if (risk !== undefined && !RISKS[risk]) warn('action ' + id, 'risk must be read, write or danger; treated as write');
+  if (risk !== undefined && !(typeof risk === 'string' && hasOwn(RISKS, risk))) warn('action ' + id, 'risk must be read, write or danger; treated as write');
   const params = own(decl, 'params');
   const paramsAcc = newAcc();
   const record = own(decl, 'record');
@@ -141,7 +141,7 @@ function commonAction(decl, kind) {
     description: text(decl, 'description', 500),
     region: text(decl, 'region', 128),
     record: typeof record === 'string' && record ? cut(record, 128) : null,
-    risk: RISKS[risk] ? risk : 'write',
+    risk: typeof risk === 'string' && hasOwn(RISKS, risk) ? risk : 'write',
     confirm: own(decl, 'confirm') === true,
     params: params !== undefined && params !== null ? bound(params, LIMITS.schema, paramsAcc) : null,
     paramsCut: paramsAcc.chars + paramsAcc.items + paramsAcc.keys + paramsAcc.depth + paramsAcc.errors > 0,
@@ -218,7 +218,7 @@ function configure(arg) {
   const risks = own(arg, 'risks');
   if (risks && typeof risks === 'object') {
     const ids = keys(risks);
-    for (let i = 0; i < ids.length; i++) if (RISKS[risks[ids[i]]]) operatorRisk[ids[i]] = risks[ids[i]];
+    for (let i = 0; i < ids.length; i++) if (typeof risks[ids[i]] === 'string' && hasOwn(RISKS, risks[ids[i]])) operatorRisk[ids[i]] = risks[ids[i]];
   }
   return { ok: true };
 }

@@ -18,11 +18,10 @@ from typing import TYPE_CHECKING, Any
 from .errors import PageUnresponsive, SessionLost
 
 if TYPE_CHECKING:
-    from playwright.async_api import ElementHandle, Page
+    from playwright.async_api import CDPSession, Locator, Page
 
 BRIDGE_VERSION = "1"
 _PARTS = ("prelude", "protect", "bound", "registry", "webmcp", "records", "observe", "model", "evidence", "act", "entry")
-_CALL = "([name, arg]) => window.__plingBridge.call(name, arg)"
 
 
 def _bridge_dir() -> Path:
@@ -54,32 +53,53 @@ class BridgeError(Exception):
 
 
 class Bridge:
-    """Calls into one page's bridge. Each method names one operation of js_bridge/entry.js."""
+    """Calls into one page's bridge. Each method names one operation of js_bridge/entry.js.
 
-    def __init__(self, page: "Page", grace_s: float) -> None:
+    Calls go over the page's own CDP session (``Runtime.evaluate``), not ``page.evaluate``:
+    Playwright's evaluate wrapper runs in the page's world and stops working when the page patches
+    ``Array.prototype[Symbol.iterator]``; a plain expression with the arguments as JSON literals
+    does not depend on anything the page can patch."""
+
+    def __init__(self, page: "Page", cdp: "CDPSession", grace_s: float) -> None:
         self.page = page
+        self.cdp = cdp
         self.grace_s = grace_s
+
+    @classmethod
+    async def attach(cls, page: "Page", grace_s: float) -> "Bridge":
+        from .controller import translate_playwright_errors
+
+        async with translate_playwright_errors():
+            cdp = await page.context.new_cdp_session(page)
+        return cls(page, cdp, grace_s)
+
+    async def raw(self, name: str, arg: Any = None, budget_ms: float = 5_000) -> str:
+        """The answer's JSON text as the bridge wrote it (the model is passed on without re-encoding)."""
+        from .controller import translate_playwright_errors
+
+        payload = json.dumps(json.dumps(arg, ensure_ascii=False, allow_nan=False), ensure_ascii=False)
+        expression = f"window.__plingBridge.call({json.dumps(name)}, {payload})"
+        timeout = budget_ms / 1000 + self.grace_s
+        async with translate_playwright_errors():
+            try:
+                answer = await asyncio.wait_for(self.cdp.send("Runtime.evaluate", {
+                    "expression": expression, "awaitPromise": True, "returnByValue": True}), timeout)
+            except asyncio.TimeoutError:
+                raise PageUnresponsive(f"The page did not answer the bridge's {name} call within {timeout:.0f} s") from None
+        if "exceptionDetails" in answer:
+            detail = answer["exceptionDetails"].get("exception", {}).get("description") or answer["exceptionDetails"].get("text")
+            raise SessionLost(f"The bridge is not in the page (the document was replaced by one it could not enter): "
+                              f"{str(detail).splitlines()[0][:200]}")
+        text = answer.get("result", {}).get("value")
+        if not isinstance(text, str):
+            raise SessionLost("The bridge answered nothing (the page navigated during the call)")
+        return text
 
     async def _call(self, name: str, arg: Any = None, budget_ms: float = 5_000) -> dict[str, Any]:
         answer = json.loads(await self.raw(name, arg, budget_ms))
         if not answer.get("ok"):
             raise BridgeError(str(answer.get("code")), answer)
         return answer
-
-    async def raw(self, name: str, arg: Any = None, budget_ms: float = 5_000) -> str:
-        """The answer's JSON text as the bridge wrote it (the model is passed on without re-encoding)."""
-        from .controller import translate_playwright_errors
-
-        payload = json.dumps(arg, ensure_ascii=False, allow_nan=False)
-        timeout = budget_ms / 1000 + self.grace_s
-        async with translate_playwright_errors():
-            try:
-                text = await asyncio.wait_for(self.page.evaluate(_CALL, [name, payload]), timeout)
-            except asyncio.TimeoutError:
-                raise PageUnresponsive(f"The page did not answer the bridge's {name} call within {timeout:.0f} s") from None
-        if text is None:
-            raise SessionLost("The bridge is missing from the page")
-        return text
 
     async def model(self, window: dict[str, Any] | None = None) -> str:
         return await self.raw("model", window or {})
@@ -90,15 +110,12 @@ class Bridge:
     async def prepare(self, ref: str, cap_ms: float) -> dict[str, Any]:
         return await self._call("prepare", {"ref": ref, "capMs": cap_ms}, budget_ms=cap_ms * 2 + 1_000)
 
-    async def target(self) -> "ElementHandle | None":
-        from .controller import translate_playwright_errors
+    def target(self, mark: str) -> "Locator":
+        """The element `prepare` marked, found from Playwright's isolated world."""
+        return self.page.locator(f'[data-pling-target="{mark}"]')
 
-        async with translate_playwright_errors():
-            handle = await asyncio.wait_for(self.page.evaluate_handle("() => window.__plingBridge.target()"), self.grace_s + 5)
-        element = handle.as_element()
-        if element is None:
-            await handle.dispose()
-        return element
+    async def release(self) -> None:
+        await self._call("release", {})
 
     async def begin(self) -> dict[str, Any]:
         return await self._call("begin", {})

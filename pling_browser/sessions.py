@@ -72,7 +72,7 @@ class Sessions:
             context = await self.controller.new_context()
             try:
                 page = await self.controller.open_page(context, url, timeout_ms)
-                bridge = Bridge(page, self.controller.settings.bridge_grace_s)
+                bridge = await Bridge.attach(page, self.controller.settings.bridge_grace_s)
                 session = Session(id="s_" + secrets.token_urlsafe(9), context=context, page=page, bridge=bridge)
                 await bridge.settle(min(1_000, self.controller.settings.settle_cap_ms))
                 with contextlib.suppress(Exception):

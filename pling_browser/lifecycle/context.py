@@ -38,6 +38,7 @@ class Invocation:
     control: str | None = None
     fidelity: str = "high"
     fill_value: Any = None
+    target_mark: str | None = None
     started: bool = False
     evidence_begun: bool = False
     verified: bool | None = None

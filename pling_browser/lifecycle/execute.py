@@ -65,25 +65,24 @@ async def _synthetic(inv: Invocation) -> None:
 async def _operate(inv: Invocation) -> None:
     from playwright.async_api import Error as PlaywrightError
 
-    handle = await inv.session.bridge.target()
-    if handle is None:
-        raise ExecutionFailed("The target element disappeared before it could be operated", started=False)
+    assert inv.target_mark is not None
+    target = inv.session.bridge.target(inv.target_mark)
     timeout = inv.action_timeout_ms
     control = inv.control
     try:
         if control in ("button", "link"):
-            await asyncio.wait_for(handle.click(timeout=timeout), timeout / 1000 + 5)
+            await asyncio.wait_for(target.click(timeout=timeout), timeout / 1000 + 5)
         elif control == "checkbox":
             checked = inv.args.get("checked")
             if isinstance(checked, bool):
-                await asyncio.wait_for(handle.set_checked(checked, timeout=timeout), timeout / 1000 + 5)
+                await asyncio.wait_for(target.set_checked(checked, timeout=timeout), timeout / 1000 + 5)
             else:
-                await asyncio.wait_for(handle.click(timeout=timeout), timeout / 1000 + 5)
+                await asyncio.wait_for(target.click(timeout=timeout), timeout / 1000 + 5)
         elif control == "text":
-            await asyncio.wait_for(handle.fill(str(inv.fill_value), timeout=timeout), timeout / 1000 + 5)
+            await asyncio.wait_for(target.fill(str(inv.fill_value), timeout=timeout), timeout / 1000 + 5)
         elif control == "select":
             value = inv.fill_value if isinstance(inv.fill_value, list) else str(inv.fill_value)
-            await asyncio.wait_for(handle.select_option(value, timeout=timeout), timeout / 1000 + 5)
+            await asyncio.wait_for(target.select_option(value, timeout=timeout), timeout / 1000 + 5)
         else:
             raise ExecutionFailed(f"Pling cannot operate a {control} control")
     except asyncio.TimeoutError:
@@ -92,12 +91,8 @@ async def _operate(inv: Invocation) -> None:
         translated = translate(error)
         raise ExecutionFailed(f"Operating the target failed: {translated.message}", cause=translated.code) from None
     finally:
-        await _dispose(handle)
+        try:
+            await inv.session.bridge.release()
+        except Exception:  # the page may have navigated away with the element
+            pass
     inv.note(f"{_VERB.get(control or '', 'operated')} the {control} with trusted input")
-
-
-async def _dispose(handle: object) -> None:
-    try:
-        await handle.dispose()  # type: ignore[attr-defined]
-    except Exception:
-        pass

@@ -34,9 +34,11 @@ async def reveal(inv: Invocation) -> None:
         inv.note(line)
     inv.control = answer["control"]
     inv.fidelity = answer["fidelity"]
+    inv.target_mark = answer.get("mark")
     if inv.control in ("text", "select"):
         inv.fill_value = fill_value(inv.args)
         if inv.fill_value is None:
+            await inv.session.bridge.release()
             raise InvalidParams(f"{inv.ref} types into a {answer.get('tag')}: pass the value as `value` or as its one argument",
                                 stage="reveal", issues=[{"path": "value", "problem": "is required"}])
     inv.note("available" + ("" if inv.control == "function" else f"; target is a visible {answer.get('tag')} ({inv.control})"))
