@@ -97,7 +97,9 @@ def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
 
 
 def _description(action: ActionInfo) -> str:
-    text = action.description or action.id
+    text = (action.description or action.id).rstrip()
+    if text[-1:] not in ".!?":
+        text += "."
     if action.kind == "flow":
         text += f" (several steps: {', '.join(action.steps or [])}; not a transaction)"
     if action.kind == "handoff":
