@@ -13,6 +13,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from . import __version__
+from .access import AccessGuard
 from .bridge import bridge_source
 from .config import Settings
 from .errors import BadRequest, ServiceError, ToolNotFound
@@ -50,7 +51,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     from .mcp_server import create_mcp
 
     mcp = create_mcp(runtime)
-    mcp_routes = mcp.streamable_http_app(streamable_http_path="/mcp", host="127.0.0.1").routes
+    from mcp.server.transport_security import TransportSecuritySettings
+
+    # Host, Origin and token checks are AccessGuard's, for MCP as for REST.
+    mcp_routes = mcp.streamable_http_app(
+        streamable_http_path="/mcp",
+        transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False)).routes
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -192,5 +198,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return PlainTextResponse(bridge_source(), media_type="text/javascript")
 
     app.router.routes.extend(mcp_routes)
+    app.add_middleware(AccessGuard, token=settings.token)
     app.mount("/demo", StaticFiles(directory=demo_dir(), html=True), name="demo")
     return app

@@ -72,6 +72,10 @@ class Settings:
     browser_endpoints: tuple[str, ...] = ()
     data_dir: Path = field(default_factory=_default_data_dir)
     max_sessions: int = 8
+    queue: int | None = None  # requests that may wait for a session slot; default max_sessions
+    queue_timeout_s: float = 30.0
+    idle_timeout_s: float = 900.0
+    max_lifetime_s: float = 3600.0
     headless: bool = True
     # Lifecycle budgets (milliseconds); actions may declare their own `timeoutMs`.
     navigation_timeout_ms: int = 15_000
@@ -98,6 +102,10 @@ class Settings:
             browser_endpoints=_split(env.get("PLING_BROWSER_ENDPOINT")),
             data_dir=Path(env["PLING_DATA_DIR"]) if env.get("PLING_DATA_DIR") else _default_data_dir(),
             max_sessions=int(env.get("PLING_MAX_SESSIONS") or max(2, cpus * 4)),
+            queue=int(env["PLING_QUEUE"]) if env.get("PLING_QUEUE") else None,
+            queue_timeout_s=float(env.get("PLING_QUEUE_TIMEOUT") or 30),
+            idle_timeout_s=float(env.get("PLING_IDLE_TIMEOUT") or 900),
+            max_lifetime_s=float(env.get("PLING_MAX_LIFETIME") or 3600),
         )
 
     def with_(self, **changes: object) -> "Settings":

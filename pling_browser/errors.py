@@ -21,6 +21,7 @@ and carry the lifecycle ``stage`` where they arose and whether the page's write 
         ├── BadRequest              BAD_REQUEST           400
         ├── NavigationRefused       URL_REFUSED           400
         ├── Unauthorized            UNAUTHORIZED          401
+        ├── Forbidden               FORBIDDEN             403
         ├── SessionNotFound         SESSION_NOT_FOUND     404
         ├── PendingNotFound         PENDING_NOT_FOUND     404
         ├── ResumeNotFound          RESUME_NOT_FOUND      404
@@ -29,9 +30,11 @@ and carry the lifecycle ``stage`` where they arose and whether the page's write 
         ├── IdempotencyMismatch     IDEMPOTENCY_MISMATCH  422
         ├── AnswerTooLate           ANSWER_TOO_LATE       410
         ├── SessionLost             SESSION_LOST          410
+        ├── PayloadTooLarge         PAYLOAD_TOO_LARGE     413
         ├── TooManySessions         TOO_MANY_SESSIONS     429
         ├── PageUnreachable         PAGE_UNREACHABLE      502
         ├── BrowserUnavailable      BROWSER_UNAVAILABLE   503
+        ├── QueueTimeout            QUEUE_TIMEOUT         503
         ├── PageUnresponsive        PAGE_UNRESPONSIVE     504
         └── PageLoadTimeout         PAGE_LOAD_TIMEOUT     504
 """
@@ -48,6 +51,7 @@ __all__ = [
     "BrowserUnavailable",
     "ExecutionFailed",
     "ExpectationFailed",
+    "Forbidden",
     "HandoffCancelled",
     "HandoffFailed",
     "HandoffTimeout",
@@ -57,12 +61,14 @@ __all__ = [
     "InvocationError",
     "NavigationRefused",
     "PageLoadTimeout",
+    "PayloadTooLarge",
     "PageUnreachable",
     "PageUnresponsive",
     "PendingAlreadyAnswered",
     "PendingNotFound",
     "PermissionDenied",
     "PlingError",
+    "QueueTimeout",
     "ResumeNotFound",
     "ServiceError",
     "SessionLost",
@@ -208,6 +214,18 @@ class Unauthorized(ServiceError):
     default_hint = "Send `Authorization: Bearer <PLING_TOKEN>`."
 
 
+class Forbidden(ServiceError):
+    code = "FORBIDDEN"
+    status = 403
+    default_hint = "Call the service as 127.0.0.1 or localhost, from a server or the service's own origin."
+
+
+class PayloadTooLarge(ServiceError):
+    code = "PAYLOAD_TOO_LARGE"
+    status = 413
+    default_hint = "Send a smaller body (at most 1 MiB)."
+
+
 class SessionNotFound(ServiceError):
     code = "SESSION_NOT_FOUND"
     status = 404
@@ -253,7 +271,7 @@ class AnswerTooLate(ServiceError):
 class SessionLost(ServiceError):
     code = "SESSION_LOST"
     status = 410
-    default_hint = "The browser behind this session is gone; open a new session."
+    default_hint = "The session is closed or its browser is gone (the message says which); open a new session."
 
 
 class TooManySessions(ServiceError):
@@ -272,6 +290,12 @@ class BrowserUnavailable(ServiceError):
     code = "BROWSER_UNAVAILABLE"
     status = 503
     default_hint = "Check PLING_CHROMIUM or install chromium; GET /healthz shows the browser status."
+
+
+class QueueTimeout(ServiceError):
+    code = "QUEUE_TIMEOUT"
+    status = 503
+    default_hint = "Every session slot stayed busy; retry later or close a session."
 
 
 class PageUnresponsive(ServiceError):
@@ -297,9 +321,9 @@ INVOCATION_CODES: dict[str, type[InvocationError]] = {
 SERVICE_CODES: dict[str, type[ServiceError]] = {
     cls.code: cls
     for cls in (
-        BadRequest, NavigationRefused, Unauthorized, SessionNotFound, PendingNotFound, ResumeNotFound, ToolNotFound,
+        BadRequest, NavigationRefused, Unauthorized, Forbidden, PayloadTooLarge, SessionNotFound, PendingNotFound, ResumeNotFound, ToolNotFound,
         PendingAlreadyAnswered, IdempotencyMismatch,
         AnswerTooLate, SessionLost, TooManySessions,
-        PageUnreachable, BrowserUnavailable, PageUnresponsive, PageLoadTimeout,
+        PageUnreachable, BrowserUnavailable, QueueTimeout, PageUnresponsive, PageLoadTimeout,
     )
 }

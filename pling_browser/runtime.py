@@ -29,7 +29,7 @@ class Runtime:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.controller = Controller(settings)
-        self.sessions = Sessions(self.controller, settings.max_sessions)
+        self.sessions = Sessions(self.controller, settings.max_sessions, settings.queue, settings.queue_timeout_s)
         self.gates = Gates()
         self.resumes = Resumes()
         self.confirmer = HttpConfirmer(self.gates, settings.confirm_timeout_s) if settings.confirm == "http" else None
@@ -45,10 +45,24 @@ class Runtime:
 
         self.loop = asyncio.get_running_loop()
         self.store = Store(self.settings.data_dir)
+        self._reaper = asyncio.create_task(self._reap_forever())
 
         await self.controller.start()
 
+    async def _reap_forever(self) -> None:
+        every = max(0.2, min(self.settings.idle_timeout_s, self.settings.max_lifetime_s) / 10)
+        while True:
+            await asyncio.sleep(every)
+            try:
+                for sid in await self.sessions.reap(self.settings.idle_timeout_s, self.settings.max_lifetime_s):
+                    self.gates.withdraw_session(sid)
+            except Exception:  # the reaper must outlive any one session's trouble
+                pass
+
     async def stop(self) -> None:
+        reaper = getattr(self, "_reaper", None)
+        if reaper is not None:
+            reaper.cancel()
         await self.sessions.close_all()
         await self.controller.stop()
         if self.store is not None:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .bridge import Bridge
-from .errors import SessionNotFound, TooManySessions
+from .errors import QueueTimeout, SessionLost, SessionNotFound, TooManySessions
 from .models import SessionInfo
 
 if TYPE_CHECKING:
@@ -44,16 +44,30 @@ class Session:
 
 
 class Sessions:
-    """The open sessions of one service."""
+    """The open sessions of one service, at most `max_sessions` at once. Past that, up to `queue`
+    requests wait for a slot (`queue_timeout_s`, then 503); more are refused at once (429). Closed
+    sessions leave a tombstone, so a late request learns why (410) instead of 'not found'."""
 
-    def __init__(self, controller: "Controller", max_sessions: int) -> None:
+    TOMBSTONES = 1000
+
+    def __init__(self, controller: "Controller", max_sessions: int, queue: int | None = None,
+                 queue_timeout_s: float = 30.0) -> None:
         self.controller = controller
         self.max_sessions = max_sessions
+        self.queue = max_sessions if queue is None else queue
+        self.queue_timeout_s = queue_timeout_s
         self._sessions: dict[str, Session] = {}
+        self._tombstones: dict[str, str] = {}
         self._opening = 0
+        self._waiting = 0
+        self._freed = asyncio.Condition()
 
     def __len__(self) -> int:
         return len(self._sessions)
+
+    @property
+    def waiting(self) -> int:
+        return self._waiting
 
     def list(self) -> list[Session]:
         return list(self._sessions.values())
@@ -61,12 +75,35 @@ class Sessions:
     def get(self, sid: str) -> Session:
         session = self._sessions.get(sid)
         if session is None:
+            if sid in self._tombstones:
+                raise SessionLost(f"Session {sid!r} is closed: {self._tombstones[sid]}")
             raise SessionNotFound(f"No session {sid!r} is open")
         return session
 
+    def _full(self) -> bool:
+        return len(self._sessions) + self._opening >= self.max_sessions
+
+    async def _slot(self) -> None:
+        if not self._full():
+            return
+        if self._waiting >= self.queue:
+            raise TooManySessions(f"{self.max_sessions} sessions are open and {self._waiting} requests wait already",
+                                  retry_after=5)
+        self._waiting += 1
+        try:
+            async with self._freed:
+                await asyncio.wait_for(self._freed.wait_for(lambda: not self._full()), self.queue_timeout_s)
+        except asyncio.TimeoutError:
+            raise QueueTimeout(f"No session slot was free within {self.queue_timeout_s:g} s") from None
+        finally:
+            self._waiting -= 1
+
+    async def _notify(self) -> None:
+        async with self._freed:
+            self._freed.notify_all()
+
     async def open(self, url: str, timeout_ms: int) -> Session:
-        if len(self._sessions) + self._opening >= self.max_sessions:
-            raise TooManySessions(f"{self.max_sessions} sessions are open already", retry_after=5)
+        await self._slot()
         self._opening += 1
         try:
             context = await self.controller.new_context()
@@ -76,7 +113,7 @@ class Sessions:
                 session = Session(id="s_" + secrets.token_urlsafe(9), context=context, page=page, bridge=bridge)
                 await bridge.settle(min(1_000, self.controller.settings.settle_cap_ms))
                 with contextlib.suppress(Exception):
-                    session.title = await page.title()
+                    session.title = await asyncio.wait_for(page.title(), 5)
             except BaseException:
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(context.close(), 5)
@@ -85,15 +122,47 @@ class Sessions:
             return session
         finally:
             self._opening -= 1
+            await self._notify()
 
-    async def close(self, sid: str) -> None:
+    async def close(self, sid: str, reason: str = "closed by a DELETE request") -> None:
         session = self._sessions.pop(sid, None)
         if session is None:
-            raise SessionNotFound(f"No session {sid!r} is open")
+            self.get(sid)  # raises the right error
+            return
+        self._bury(sid, reason)
         with contextlib.suppress(Exception):
             await asyncio.wait_for(session.context.close(), 5)
+        await self._notify()
+
+    def lose_all(self, reason: str) -> list[str]:
+        """The browser is gone: every session is lost at once (their contexts died with it)."""
+        lost = list(self._sessions)
+        for sid in lost:
+            del self._sessions[sid]
+            self._bury(sid, reason)
+        return lost
+
+    def _bury(self, sid: str, reason: str) -> None:
+        self._tombstones[sid] = reason
+        while len(self._tombstones) > self.TOMBSTONES:
+            del self._tombstones[next(iter(self._tombstones))]
 
     async def close_all(self) -> None:
         for sid in list(self._sessions):
             with contextlib.suppress(Exception):
-                await self.close(sid)
+                await self.close(sid, "the service stopped")
+
+    async def reap(self, idle_s: float, lifetime_s: float) -> list[str]:
+        """Close sessions idle too long (not while an invocation runs) or past their lifetime."""
+        now = time.time()
+        closed = []
+        for session in list(self._sessions.values()):
+            if now - session.created > lifetime_s:
+                reason = f"it reached the maximum lifetime of {lifetime_s:g} s"
+            elif now - session.last_used > idle_s and not session.lock.locked():
+                reason = f"it was idle for more than {idle_s:g} s"
+            else:
+                continue
+            await self.close(session.id, reason)
+            closed.append(session.id)
+        return closed

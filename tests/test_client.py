@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pling_browser import Client, Receipt
-from pling_browser.errors import NavigationRefused, SessionNotFound
+from pling_browser.errors import NavigationRefused, SessionLost
 
 from .conftest import ServiceThread
 from .server import FixtureServer
@@ -27,7 +27,7 @@ def test_client_round_trip(service: ServiceThread, fixtures: FixtureServer) -> N
         assert [entry["receipt"]["action"]["id"] for entry in page.receipts()] == ["add_todo", "remove@nope", "toggle@t2"]
         assert page.screenshot()[:4] == b"\x89PNG"
         page.close()
-        with pytest.raises(SessionNotFound):
+        with pytest.raises(SessionLost):
             page.invoke("add_todo", {"text": "gone"})
         with pytest.raises(NavigationRefused) as refused:
             pling.open("file:///etc/passwd")

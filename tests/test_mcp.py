@@ -46,4 +46,4 @@ def test_mcp_rejects_a_foreign_host_header(service: ServiceThread) -> None:
             "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
     answer = httpx.post(f"{service.url}/mcp", json=body, headers={"Host": "evil.example:80",
                                                                  "Accept": "application/json, text/event-stream"})
-    assert answer.status_code in (400, 421)
+    assert answer.status_code == 403 and answer.json()["error"]["code"] == "FORBIDDEN"

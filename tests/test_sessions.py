@@ -35,9 +35,11 @@ def test_open_list_read_close(client: httpx.Client, pages: Pages) -> None:
     info = client.get(f"/sessions/{page.id}").json()
     assert info["title"] == "Tasks" and info["url"].endswith("/demo/todos.html")
     assert client.delete(f"/sessions/{page.id}").json() == {"closed": page.id}
-    _problem(client.get(f"/sessions/{page.id}"), 404, "SESSION_NOT_FOUND")
-    _problem(client.get(f"/sessions/{page.id}/model"), 404, "SESSION_NOT_FOUND")
-    _problem(client.post(f"/sessions/{page.id}/invoke", json={"action": "add_todo"}), 404, "SESSION_NOT_FOUND")
+    # A closed session says why, and a session that never existed is not found.
+    assert "DELETE" in _problem(client.get(f"/sessions/{page.id}"), 410, "SESSION_LOST")["message"]
+    _problem(client.get(f"/sessions/{page.id}/model"), 410, "SESSION_LOST")
+    _problem(client.post(f"/sessions/{page.id}/invoke", json={"action": "add_todo"}), 410, "SESSION_LOST")
+    _problem(client.get("/sessions/s_never"), 404, "SESSION_NOT_FOUND")
 
 
 def test_default_session_is_the_services_own_demo(client: httpx.Client, service: ServiceThread) -> None:

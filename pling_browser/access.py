@@ -1,0 +1,106 @@
+"""Who may call the service: one ASGI middleware in front of every route (REST and MCP alike).
+
+- Host and Origin: without a token the service listens on loopback only, and a request must name a
+  loopback host; an Origin, when sent, must be a loopback origin or the request's own. This stops DNS
+  rebinding: a web page cannot make the agent's browser talk to this service under its own name.
+- Token: with PLING_TOKEN set, every route but /healthz and the public demo files needs
+  `Authorization: Bearer <token>`, compared in constant time.
+- Size: request bodies over 1 MiB are refused with 413 before they are read.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+from typing import Any, Awaitable, Callable
+from urllib.parse import urlsplit
+
+Scope = dict[str, Any]
+Receive = Callable[[], Awaitable[dict[str, Any]]]
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+
+MAX_BODY = 1024 * 1024
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]", "::1")
+PUBLIC_PATHS = ("/healthz", "/pling.js", "/demo/")
+
+
+def _hostname(host: str) -> str:
+    if host.startswith("["):
+        return host[: host.find("]") + 1]
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
+class AccessGuard:
+    def __init__(self, app: Any, token: str | None) -> None:
+        self.app = app
+        self.token = token.encode() if token else None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = {key.decode("latin-1").lower(): value.decode("latin-1") for key, value in scope.get("headers", [])}
+        path = scope.get("path", "")
+        host = headers.get("host", "")
+        refusal = self._refuse(path, host, headers)
+        if refusal is not None:
+            await self._answer(send, *refusal)
+            return
+        length = headers.get("content-length")
+        if length is not None and length.isdigit() and int(length) > MAX_BODY:
+            await self._answer(send, 413, "PAYLOAD_TOO_LARGE", f"The body is {length} bytes; at most {MAX_BODY} are accepted",
+                               "Send a smaller body.")
+            return
+        if length is None and scope.get("method") in ("POST", "PUT", "PATCH"):
+            # No declared length (chunked): read the body first, so an oversized one is refused
+            # before the app sees any of it.
+            body, more = b"", True
+            while more:
+                message = await receive()
+                if message["type"] != "http.request":
+                    return
+                body += message.get("body", b"")
+                more = message.get("more_body", False)
+                if len(body) > MAX_BODY:
+                    await self._answer(send, 413, "PAYLOAD_TOO_LARGE", f"The body is over {MAX_BODY} bytes",
+                                       "Send a smaller body.")
+                    return
+            replayed = False
+
+            async def replay() -> dict[str, Any]:
+                nonlocal replayed
+                if not replayed:
+                    replayed = True
+                    return {"type": "http.request", "body": body, "more_body": False}
+                return await receive()
+
+            await self.app(scope, replay, send)
+            return
+        await self.app(scope, receive, send)
+
+    def _refuse(self, path: str, host: str, headers: dict[str, str]) -> tuple[int, str, str, str] | None:
+        if self.token is None and _hostname(host.lower()) not in LOOPBACK_HOSTS:
+            return (403, "FORBIDDEN", f"Host {host[:100]!r} is not this service's loopback address",
+                    "Call the service as 127.0.0.1 or localhost (set PLING_TOKEN to serve other addresses).")
+        origin = headers.get("origin")
+        if origin and origin != "null":
+            parts = urlsplit(origin)
+            own = f"{parts.scheme}://{parts.netloc}".lower() in (f"http://{host}".lower(), f"https://{host}".lower())
+            if not own and _hostname((parts.netloc or "").lower()) not in LOOPBACK_HOSTS:
+                return (403, "FORBIDDEN", f"Requests from {origin[:100]!r} are not accepted",
+                        "Call the API from a server or from the service's own origin.")
+        if self.token is not None and not any(path == p or (p.endswith("/") and path.startswith(p)) for p in PUBLIC_PATHS):
+            given = headers.get("authorization", "")
+            scheme, _, credential = given.partition(" ")
+            if scheme.lower() != "bearer" or not hmac.compare_digest(credential.strip().encode(), self.token):
+                return (401, "UNAUTHORIZED", "A valid bearer token is required", "Send `Authorization: Bearer <PLING_TOKEN>`.")
+        return None
+
+    @staticmethod
+    async def _answer(send: Send, status: int, code: str, message: str, hint: str) -> None:
+        body = json.dumps({"error": {"code": code, "status": status, "message": message, "hint": hint}}).encode()
+        headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+        if status == 401:
+            headers.append((b"www-authenticate", b"Bearer"))
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": body})

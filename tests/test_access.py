@@ -1,0 +1,125 @@
+"""Access and limits: the token, Host and Origin checks, body size, the session queue, idle timeout
+and lifetime. Each case runs its own service with the setting under test."""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any, Iterator
+
+import httpx
+import pytest
+
+from .conftest import ServiceThread, service_settings
+from .server import FixtureServer
+
+TOKEN = "s3cret-token-for-tests"
+
+
+@pytest.fixture(scope="module")
+def guarded() -> Iterator[ServiceThread]:
+    svc = ServiceThread(service_settings(token=TOKEN)).start()
+    yield svc
+    svc.stop()
+
+
+def _code(answer: httpx.Response) -> tuple[int, str]:
+    return answer.status_code, answer.json()["error"]["code"]
+
+
+def test_a_token_guards_every_route_but_health_and_the_demo(guarded: ServiceThread) -> None:
+    url = guarded.url
+    assert _code(httpx.get(f"{url}/sessions")) == (401, "UNAUTHORIZED")
+    assert _code(httpx.get(f"{url}/sessions", headers={"Authorization": "Bearer wrong"})) == (401, "UNAUTHORIZED")
+    assert _code(httpx.post(f"{url}/mcp", json={})) == (401, "UNAUTHORIZED")
+    assert httpx.get(f"{url}/healthz").status_code == 200
+    assert httpx.get(f"{url}/demo/todos.html").status_code == 200  # the browser fetches it without a token
+    auth = {"Authorization": f"Bearer {TOKEN}"}
+    opened = httpx.post(f"{url}/sessions", json={}, headers=auth, timeout=60)
+    assert opened.status_code == 201, opened.text
+    sid = opened.json()["session"]["id"]
+    assert httpx.get(f"{url}/sessions/{sid}/model", headers=auth).json()["page"]["id"] == "todos"
+    httpx.delete(f"{url}/sessions/{sid}", headers=auth)
+
+
+def test_host_and_origin_checks_stop_dns_rebinding(service: ServiceThread) -> None:
+    url = service.url
+    assert _code(httpx.get(f"{url}/sessions", headers={"Host": "attacker.example"})) == (403, "FORBIDDEN")
+    assert _code(httpx.get(f"{url}/sessions", headers={"Origin": "http://attacker.example"})) == (403, "FORBIDDEN")
+    assert httpx.get(f"{url}/sessions", headers={"Host": f"localhost:{service.port}"}).status_code == 200
+    assert httpx.get(f"{url}/sessions", headers={"Origin": f"http://127.0.0.1:{service.port}"}).status_code == 200
+
+
+def test_bodies_over_one_mebibyte_are_413(service: ServiceThread) -> None:
+    big = b'{"url": "' + b"a" * (1024 * 1024 + 10) + b'"}'
+    answer = httpx.post(f"{service.url}/sessions", content=big, headers={"content-type": "application/json"})
+    assert _code(answer) == (413, "PAYLOAD_TOO_LARGE")
+
+    def chunks() -> Iterator[bytes]:  # no Content-Length: counted as it arrives
+        yield b'{"url": "'
+        for _ in range(40):
+            yield b"a" * 32768
+        yield b'"}'
+
+    answer = httpx.post(f"{service.url}/sessions", content=chunks(), headers={"content-type": "application/json"})
+    assert _code(answer) == (413, "PAYLOAD_TOO_LARGE")
+
+
+def test_the_session_queue_answers_429_at_once_and_503_after_waiting(fixtures: FixtureServer) -> None:
+    svc = ServiceThread(service_settings(max_sessions=2, queue=1, queue_timeout_s=1.5)).start()
+    page = fixtures.url("demo/todos.html")
+    try:
+        with httpx.Client(base_url=svc.url, timeout=60) as client:
+            for _ in range(2):
+                assert client.post("/sessions", json={"url": page}).status_code == 201
+            waited: dict[str, Any] = {}
+
+            def queued() -> None:
+                started = time.monotonic()
+                with httpx.Client(base_url=svc.url, timeout=60) as own:
+                    waited["answer"] = own.post("/sessions", json={"url": page})
+                waited["seconds"] = time.monotonic() - started
+
+            thread = threading.Thread(target=queued)
+            thread.start()
+            time.sleep(0.4)  # the queued request is waiting now; the queue (1) is full
+            started = time.monotonic()
+            refused = client.post("/sessions", json={"url": page})
+            refused_in = time.monotonic() - started
+            thread.join(30)
+            assert _code(refused) == (429, "TOO_MANY_SESSIONS") and refused.headers["retry-after"] == "5"
+            assert _code(waited["answer"]) == (503, "QUEUE_TIMEOUT")
+            print(f"\n  queue: 429 answered in {refused_in * 1000:.0f} ms; queued request got 503 after {waited['seconds']:.2f} s")
+            # A freed slot lets a queued request through.
+            sid = client.get("/sessions").json()[0]["id"]
+
+            def later_close() -> None:
+                time.sleep(0.3)
+                client.delete(f"/sessions/{sid}")
+
+            closer = threading.Thread(target=later_close)
+            closer.start()
+            with httpx.Client(base_url=svc.url, timeout=60) as own:
+                assert own.post("/sessions", json={"url": page}).status_code == 201
+            closer.join()
+    finally:
+        svc.stop()
+
+
+def test_idle_sessions_and_old_sessions_are_closed_by_the_service(fixtures: FixtureServer) -> None:
+    svc = ServiceThread(service_settings(idle_timeout_s=1.0, max_lifetime_s=2.5)).start()
+    page = fixtures.url("demo/todos.html")
+    try:
+        with httpx.Client(base_url=svc.url, timeout=60) as client:
+            idle = client.post("/sessions", json={"url": page}).json()["session"]["id"]
+            busy = client.post("/sessions", json={"url": page}).json()["session"]["id"]
+            deadline = time.monotonic() + 6
+            while time.monotonic() < deadline and client.get(f"/sessions/{busy}").status_code == 200:
+                client.post(f"/sessions/{busy}/invoke", json={"action": "set_filter", "args": {"filter": "all"}})
+                time.sleep(0.2)
+            idle_answer = client.get(f"/sessions/{idle}")
+            assert _code(idle_answer) == (410, "SESSION_LOST") and "idle" in idle_answer.json()["error"]["message"]
+            busy_answer = client.get(f"/sessions/{busy}")
+            assert _code(busy_answer) == (410, "SESSION_LOST") and "lifetime" in busy_answer.json()["error"]["message"]
+    finally:
+        svc.stop()
