@@ -94,7 +94,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post("/sessions", status_code=201, response_model=SessionOpened, tags=["sessions"])
     async def open_session(body: CreateSession, request: Request) -> Response:
         own = _own_origin(request)
-        session = await runtime.open(body.url or own + DEMO_PAGE, own_origin=own, timeout_ms=body.timeout_ms)
+        session = await runtime.open(body.url or own + DEMO_PAGE, timeout_ms=body.timeout_ms)
         model = await runtime.model_json(session)
         text = '{"session":' + session.info().model_dump_json() + ',"model":' + model + "}"
         return Response(text, status_code=201, media_type="application/json")

@@ -1,4 +1,5 @@
-"""``pling-browser``: serve the HTTP API, print a page's model, or run one action."""
+"""``pling-browser``: serve the HTTP API, print a page's model, run one action, check a page's model
+or run scenario files (the last two for CI: see docs/ci.md)."""
 
 from __future__ import annotations
 
@@ -29,6 +30,15 @@ def _parser() -> argparse.ArgumentParser:
     invoke.add_argument("action", help="ACTION or ACTION@RECORD")
     invoke.add_argument("--args", default=None, help="the arguments as JSON text")
     invoke.add_argument("--no-evidence", action="store_true", help="skip the before/after snapshots")
+    check = commands.add_parser("check", help="check a page's model against the invariants; exit 1 on errors")
+    check.add_argument("url")
+    check.add_argument("--json", action="store_true", help="print the findings as JSON")
+    check.add_argument("--strict", action="store_true", help="warnings fail the check too")
+    check.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report")
+    run = commands.add_parser("run", help="run scenario files; exit 1 when a scenario fails")
+    run.add_argument("scenarios", nargs="+", metavar="SCENARIO", help="a scenario file (.json, or .yaml with PyYAML)")
+    run.add_argument("--junit", metavar="FILE", help="write a JUnit XML report")
+    run.add_argument("--base-url", default=None, help="resolve relative page URLs against this (default: PLING_BASE_URL)")
     return parser
 
 
@@ -62,6 +72,66 @@ async def _one_shot(settings: Settings, url: str, action: str | None, args: str 
         await runtime.stop()
 
 
+async def _check(settings: Settings, url: str, strict: bool, as_json: bool, junit: str | None) -> int:
+    from .check import check, report
+    from .progress import Progress
+    from .runtime import Runtime, dumps
+
+    runtime = Runtime(settings)
+    progress = Progress()
+    try:
+        await runtime.start()
+        async with progress.ticking():
+            findings = await check(runtime, url, progress=progress)
+    finally:
+        await runtime.stop()
+    failed = any(f.severity == "error" or strict for f in findings)
+    if junit:
+        report(url, findings, junit, strict)
+    if as_json:
+        print(dumps({"url": url, "ok": not failed, "findings": [f.as_json() for f in findings]}))
+    else:
+        for finding in findings:
+            print(finding)
+        errors = sum(1 for f in findings if f.severity == "error")
+        print(f"{'FAILED' if failed else 'OK'}: {errors} error(s), {len(findings) - errors} warning(s) in {url}")
+    return 1 if failed else 0
+
+
+async def _run(settings: Settings, paths: list[str], junit: str | None, base_url: str | None) -> int:
+    import os
+    import time
+
+    from .junit import junit_xml
+    from .progress import Progress
+    from .runtime import Runtime
+    from .scenarios import load_suite, run_suite, suite_report
+
+    suites = [load_suite(path, base_url or os.environ.get("PLING_BASE_URL")) for path in paths]
+    progress = Progress()
+    total = sum(len(suite.scenarios) for suite in suites)
+    reports, counts, started, n = [], {"passed": 0, "failed": 0, "error": 0}, time.monotonic(), 1
+    for suite in suites:
+        # The operator named these pages and approvals (in the file): allowed for this run only.
+        runtime = Runtime(settings.with_(allow_hosts=settings.allow_hosts + tuple(sorted(suite.hosts())),
+                                         approve=settings.approve + suite.approve))
+        try:
+            await runtime.start()
+            results = await run_suite(runtime, suite, progress, first=n, total=total)
+        finally:
+            await runtime.stop()
+        n += len(suite.scenarios)
+        for result in results:
+            counts[result.status] += 1
+        reports.append(suite_report(suite, results))
+    if junit:
+        with open(junit, "w", encoding="utf-8") as out:
+            out.write(junit_xml(reports))
+    progress.line(f"{counts['passed']} passed, {counts['failed']} failed, {counts['error']} errors "
+                  f"in {time.monotonic() - started:.1f} s" + (f"; JUnit XML in {junit}" if junit else ""))
+    return 0 if counts["passed"] == total else 1
+
+
 def main(argv: list[str] | None = None) -> int:
     options = _parser().parse_args(argv)
     level = logging.INFO if options.command == "serve" else logging.WARNING
@@ -79,8 +149,21 @@ def main(argv: list[str] | None = None) -> int:
         app = create_app(settings.with_(headless=not options.headed))
         uvicorn.run(app, host=options.host, port=options.port, log_level="info")
         return 0
+    if options.command == "run":
+        from .scenarios import ScenarioFileError
+
+        try:
+            return asyncio.run(_run(settings, options.scenarios, options.junit, options.base_url))
+        except ScenarioFileError as error:
+            print(f"pling-browser run: {error}", file=sys.stderr)
+            return 2
+        except PlingError as error:
+            print(json.dumps({"error": error.to_dict()}, indent=2), file=sys.stderr)
+            return 2
     settings = _with_url_allowed(settings, options.url)
     try:
+        if options.command == "check":
+            return asyncio.run(_check(settings, options.url, options.strict, options.json, options.junit))
         if options.command == "model":
             code, text = asyncio.run(_one_shot(settings, options.url, None, None, True, options.limit))
         else:

@@ -10,7 +10,9 @@ from typing import TYPE_CHECKING, AsyncIterator
 
 from .bridge import bridge_source
 from .config import Settings
-from .errors import BrowserUnavailable, PageLoadTimeout, PageUnreachable, PageUnresponsive, PlingError, SessionLost
+from .egress import EgressProxy, Policy
+from .errors import (BrowserUnavailable, NavigationRefused, PageLoadTimeout, PageUnreachable, PageUnresponsive,
+                     PlingError, SessionLost)
 
 if TYPE_CHECKING:
     from playwright.async_api import Browser, BrowserContext, Page, Playwright
@@ -28,6 +30,7 @@ CHROMIUM_ARGS = (
     "--disable-component-update",
     "--disable-sync",
     "--disable-dev-shm-usage",
+    "--disable-features=AutofillServerCommunication,OptimizationHints,MediaRouter,Translate",
 )
 
 _CLOSED_MARKERS = ("Target page, context or browser has been closed", "Target closed", "Browser has been closed",
@@ -64,8 +67,9 @@ async def translate_playwright_errors() -> AsyncIterator[None]:
 class Controller:
     """One Playwright driver and one browser for the service; a fresh context for every session."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, policy: Policy | None = None) -> None:
         self.settings = settings
+        self.policy = policy or Policy(settings.allow_hosts)
         self._playwright: "Playwright | None" = None
         self._browser: "Browser | None" = None
         self._lock = asyncio.Lock()
@@ -114,13 +118,23 @@ class Controller:
             log.info("browser %s started (%s)", self._browser.version, self.settings.chromium or "bundled")
             return self._browser
 
-    async def new_context(self) -> "BrowserContext":
+    async def new_context(self) -> tuple["BrowserContext", EgressProxy]:
+        """A fresh context whose every connection goes through its own egress proxy."""
         browser = await self._ensure_browser()
-        async with translate_playwright_errors():
-            context = await browser.new_context(viewport={"width": 1280, "height": 800}, accept_downloads=False,
-                                                service_workers="block")
-            await context.add_init_script(bridge_source())
-        return context
+        proxy = await EgressProxy(self.policy).start()
+        try:
+            async with translate_playwright_errors():
+                context = await asyncio.wait_for(browser.new_context(
+                    viewport={"width": 1280, "height": 800}, accept_downloads=False, service_workers="block",
+                    proxy={"server": f"http://127.0.0.1:{proxy.port}", "bypass": "<-loopback>"}), 30)
+                await context.add_init_script(bridge_source())
+        except BaseException:
+            await proxy.stop()
+            raise
+        context.on("close", lambda _: asyncio.ensure_future(proxy.stop()))
+        # Popups are not followed: a page that floods window.open gets them closed at once.
+        context.on("page", _close_popup)
+        return context, proxy
 
     async def open_page(self, context: "BrowserContext", url: str, timeout_ms: int) -> "Page":
         async with translate_playwright_errors():
@@ -137,9 +151,19 @@ class Controller:
             raise PageLoadTimeout(f"{url} did not finish loading within {timeout_ms} ms") from None
         except PlaywrightError as error:
             raise translate(error) from error
+        if response is not None and response.headers.get("x-pling-refused"):
+            raise NavigationRefused(f"{response.url} was refused: {(await response.text())[:300]}")
+        if response is not None and response.headers.get("x-pling-unreachable"):
+            raise PageUnreachable(f"{response.url} could not be reached: {(await response.text())[:300]}")
         if response is not None and response.status >= 400:
             raise PageUnreachable(f"{url} answered HTTP {response.status}", status_code=response.status)
         return page
+
+
+async def _close_popup(page: "Page") -> None:
+    with contextlib.suppress(Exception):
+        if await page.opener() is not None:
+            await page.close()
 
 
 async def _dismiss_dialog(dialog: object) -> None:

@@ -31,8 +31,7 @@ def create_mcp(runtime: "Runtime") -> "MCPServer":
     async def open_page(url: str | None = None) -> dict[str, Any]:
         """Open a page in a new browser session; answers the session and the page's model. Without a
         url, the service's own demo todo app."""
-        own = runtime.own_origin
-        session = await runtime.open(url or own + "/demo/todos.html", own_origin=own)
+        session = await runtime.open(url or f"{runtime.own_origin}/demo/todos.html")
         return {"session": session.info().model_dump(), "model": json.loads(await runtime.model_json(session))}
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=True), structured_output=True)

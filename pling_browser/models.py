@@ -295,6 +295,7 @@ class SessionInfo(BaseModel):
     created: float
     last_used: float
     invocations: int
+    refused: list[dict[str, str]] = Field(default_factory=list, description="The last connections the page tried that the egress policy refused.")
 
 
 class SessionOpened(BaseModel):

@@ -15,7 +15,7 @@ from .gates import Gates, HttpConfirmer
 from .errors import IdempotencyMismatch, ResumeNotFound
 from .lifecycle import Resumes, invoke, resume
 from .models import PageModel, Receipt
-from .navigation import check_url
+from .egress import Policy
 from .sessions import Session, Sessions
 from .store import Store
 
@@ -28,14 +28,15 @@ def demo_dir() -> Path:
 class Runtime:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.controller = Controller(settings)
+        self.own_origin: str | None = None
+        self.policy = Policy(settings.allow_hosts, lambda: self.own_origin)
+        self.controller = Controller(settings, self.policy)
         self.sessions = Sessions(self.controller, settings.max_sessions, settings.queue, settings.queue_timeout_s)
         self.gates = Gates()
         self.resumes = Resumes()
         self.confirmer = HttpConfirmer(self.gates, settings.confirm_timeout_s) if settings.confirm == "http" else None
         self.operator_secrets = load_secrets(settings.secrets_file)
         self.store: Store | None = None
-        self.own_origin = "http://127.0.0.1:8000"
         self._inflight: dict[tuple[str, str], asyncio.Future[tuple[str, dict[str, Any]]]] = {}
 
     async def start(self) -> None:
@@ -68,8 +69,8 @@ class Runtime:
         if self.store is not None:
             self.store.close()
 
-    async def open(self, url: str, *, own_origin: str | None = None, timeout_ms: int | None = None) -> Session:
-        url = await check_url(url, self.settings.allow_hosts, own_origin)
+    async def open(self, url: str, *, timeout_ms: int | None = None) -> Session:
+        url = await self.policy.check_url(url)
         session = await self.sessions.open(url, timeout_ms or self.settings.navigation_timeout_ms)
         if self.settings.risks:
             await session.bridge.configure(dict(self.settings.risks))

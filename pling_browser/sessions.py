@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from playwright.async_api import BrowserContext, Page
 
     from .controller import Controller
+    from .egress import EgressProxy
 
 
 @dataclass
@@ -25,6 +26,7 @@ class Session:
     context: "BrowserContext"
     page: "Page"
     bridge: Bridge
+    proxy: "EgressProxy | None" = None
     created: float = field(default_factory=time.time)
     last_used: float = field(default_factory=time.time)
     invocations: int = 0
@@ -36,8 +38,9 @@ class Session:
             url = self.page.url
         except Exception:  # a closed page still has a last URL in practice; never fail a listing
             url = ""
+        refused = [{"target": r.target, "reason": r.reason} for r in (self.proxy.refused[-10:] if self.proxy else [])]
         return SessionInfo(id=self.id, url=url, title=self.title, created=self.created,
-                           last_used=self.last_used, invocations=self.invocations)
+                           last_used=self.last_used, invocations=self.invocations, refused=refused)
 
     def touch(self) -> None:
         self.last_used = time.time()
@@ -106,11 +109,12 @@ class Sessions:
         await self._slot()
         self._opening += 1
         try:
-            context = await self.controller.new_context()
+            context, proxy = await self.controller.new_context()
             try:
                 page = await self.controller.open_page(context, url, timeout_ms)
                 bridge = await Bridge.attach(page, self.controller.settings.bridge_grace_s)
-                session = Session(id="s_" + secrets.token_urlsafe(9), context=context, page=page, bridge=bridge)
+                session = Session(id="s_" + secrets.token_urlsafe(9), context=context, page=page, bridge=bridge,
+                                  proxy=proxy)
                 await bridge.settle(min(1_000, self.controller.settings.settle_cap_ms))
                 with contextlib.suppress(Exception):
                     session.title = await asyncio.wait_for(page.title(), 5)

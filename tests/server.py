@@ -3,6 +3,7 @@ dynamic routes that pages call to make the network observable.
 
     /api/echo?delay=MS&status=CODE   answers {"ok": status < 400} after MS milliseconds
     /hang                            never answers (until the server stops)
+    /redirect?to=URL                 302 to URL
     /pages/…                         fixtures/pages/…
 """
 
@@ -36,6 +37,12 @@ class _Handler(SimpleHTTPRequestHandler):
             return self._send(200, bridge_source().encode(), "text/javascript")
         if parts.path == "/api/echo":
             return self._echo(query)
+        if parts.path == "/redirect":
+            self.send_response(302)
+            self.send_header("Location", query.get("to", "/"))
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return None
         if parts.path == "/hang":
             self.server.stopping.wait(60)
             return None
