@@ -10,6 +10,7 @@ stuck: that is ``PageUnresponsive``, never a hang of the service.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from functools import lru_cache
 from pathlib import Path
@@ -60,32 +61,40 @@ class Bridge:
     ``Array.prototype[Symbol.iterator]``; a plain expression with the arguments as JSON literals
     does not depend on anything the page can patch."""
 
-    def __init__(self, page: "Page", cdp: "CDPSession", grace_s: float) -> None:
+    def __init__(self, page: "Page", cdp: "CDPSession", grace_s: float, budget_ms: float = 5_000) -> None:
         self.page = page
         self.cdp = cdp
         self.grace_s = grace_s
+        self.budget_ms = budget_ms
 
     @classmethod
-    async def attach(cls, page: "Page", grace_s: float) -> "Bridge":
+    async def attach(cls, page: "Page", grace_s: float, budget_ms: float = 5_000) -> "Bridge":
         from .controller import translate_playwright_errors
 
         async with translate_playwright_errors():
-            cdp = await page.context.new_cdp_session(page)
-        return cls(page, cdp, grace_s)
+            cdp = await asyncio.wait_for(page.context.new_cdp_session(page), 10 + grace_s)
+        return cls(page, cdp, grace_s, budget_ms)
 
-    async def raw(self, name: str, arg: Any = None, budget_ms: float = 5_000) -> str:
+    async def raw(self, name: str, arg: Any = None, budget_ms: float | None = None) -> str:
         """The answer's JSON text as the bridge wrote it (the model is passed on without re-encoding)."""
         from .controller import translate_playwright_errors
 
         payload = json.dumps(json.dumps(arg, ensure_ascii=False, allow_nan=False), ensure_ascii=False)
         expression = f"window.__plingBridge.call({json.dumps(name)}, {payload})"
-        timeout = budget_ms / 1000 + self.grace_s
+        timeout = (budget_ms or self.budget_ms) / 1000 + self.grace_s
         async with translate_playwright_errors():
             try:
                 answer = await asyncio.wait_for(self.cdp.send("Runtime.evaluate", {
                     "expression": expression, "awaitPromise": True, "returnByValue": True}), timeout)
             except asyncio.TimeoutError:
-                raise PageUnresponsive(f"The page did not answer the bridge's {name} call within {timeout:.0f} s") from None
+                # The page's script is stuck (an endless loop): stop it, so the page lives on.
+                terminated = False
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(self.cdp.send("Runtime.terminateExecution"), 2)
+                    terminated = True
+                raise PageUnresponsive(f"The page did not answer the bridge's {name} call within {timeout:.0f} s"
+                                       + ("; its script was stopped" if terminated else ""),
+                                       terminated=terminated) from None
         if "exceptionDetails" in answer:
             detail = answer["exceptionDetails"].get("exception", {}).get("description") or answer["exceptionDetails"].get("text")
             raise SessionLost(f"The bridge is not in the page (the document was replaced by one it could not enter): "
@@ -95,7 +104,7 @@ class Bridge:
             raise SessionLost("The bridge answered nothing (the page navigated during the call)")
         return text
 
-    async def _call(self, name: str, arg: Any = None, budget_ms: float = 5_000) -> dict[str, Any]:
+    async def _call(self, name: str, arg: Any = None, budget_ms: float | None = None) -> dict[str, Any]:
         answer = json.loads(await self.raw(name, arg, budget_ms))
         if not answer.get("ok"):
             raise BridgeError(str(answer.get("code")), answer)

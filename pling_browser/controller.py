@@ -6,8 +6,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import TYPE_CHECKING, AsyncIterator
+import os
+import time
+from typing import TYPE_CHECKING, AsyncIterator, Callable
 
+from . import processes
 from .bridge import bridge_source
 from .config import Settings
 from .egress import EgressProxy, Policy
@@ -74,6 +77,9 @@ class Controller:
         self._browser: "Browser | None" = None
         self._lock = asyncio.Lock()
         self.launches = 0
+        self.driver_pid: int | None = None
+        self._browser_pids: list[int] = []
+        self.on_browser_lost: Callable[[str], None] | None = None
 
     @property
     def browser_status(self) -> dict[str, object]:
@@ -83,6 +89,7 @@ class Controller:
             "version": browser.version if browser and browser.is_connected() else None,
             "executable": self.settings.chromium or "playwright's chromium",
             "launches": self.launches,
+            "processes": len(self.browser_pids()),
         }
 
     async def start(self) -> None:
@@ -92,31 +99,77 @@ class Controller:
         browser, self._browser = self._browser, None
         if browser is not None:
             with contextlib.suppress(Exception):
-                await browser.close()
+                await asyncio.wait_for(browser.close(), 10)
+        await self._stop_playwright()
+        processes.kill(self._browser_pids)
+
+    async def _stop_playwright(self) -> None:
         playwright, self._playwright = self._playwright, None
         if playwright is not None:
             with contextlib.suppress(Exception):
-                await playwright.stop()
+                await asyncio.wait_for(playwright.stop(), 10)
+        if self.driver_pid is not None:
+            processes.kill([self.driver_pid])
+            self.driver_pid = None
+
+    def browser_pids(self) -> list[int]:
+        """The Chromium processes of the current browser (descendants of our driver)."""
+        if self.driver_pid is None:
+            return []
+        return [pid for pid in processes.descendants(self.driver_pid) if processes.alive(pid)]
+
+    async def _start_playwright(self) -> None:
+        from playwright.async_api import async_playwright
+
+        before = set(processes.children(os.getpid()))
+        self._playwright = await async_playwright().start()
+        drivers = [pid for pid in processes.children(os.getpid())
+                   if pid not in before and "run-driver" in processes.cmdline(pid)]
+        self.driver_pid = drivers[0] if drivers else None
 
     async def _ensure_browser(self) -> "Browser":
         async with self._lock:
             if self._browser is not None and self._browser.is_connected():
                 return self._browser
             from playwright.async_api import Error as PlaywrightError
-            from playwright.async_api import async_playwright
 
-            try:
-                if self._playwright is None:
-                    self._playwright = await async_playwright().start()
-                options: dict[str, object] = {"headless": self.settings.headless, "args": list(CHROMIUM_ARGS)}
-                if self.settings.chromium:
-                    options["executable_path"] = self.settings.chromium
-                self._browser = await self._playwright.chromium.launch(**options)  # type: ignore[arg-type]
-            except PlaywrightError as error:
-                raise BrowserUnavailable(f"Chromium could not be started: {str(error).splitlines()[0]}") from error
+            options: dict[str, object] = {"headless": self.settings.headless, "args": list(CHROMIUM_ARGS)}
+            if self.settings.chromium:
+                options["executable_path"] = self.settings.chromium
+            for attempt in (1, 2):
+                try:
+                    if self._playwright is None:
+                        await self._start_playwright()
+                    assert self._playwright is not None
+                    self._browser = await asyncio.wait_for(self._playwright.chromium.launch(**options), 60)  # type: ignore[arg-type]
+                    break
+                except (PlaywrightError, asyncio.TimeoutError, OSError) as error:
+                    # A dead driver fails every call: start a new one and try once more.
+                    await self._stop_playwright()
+                    if attempt == 2:
+                        message = str(error).splitlines()[0] if str(error) else type(error).__name__
+                        raise BrowserUnavailable(f"Chromium could not be started: {message}") from error
             self.launches += 1
+            self._browser.on("disconnected", self._lost)
+            self._browser_pids = self.browser_pids()
             log.info("browser %s started (%s)", self._browser.version, self.settings.chromium or "bundled")
             return self._browser
+
+    def _lost(self, browser: "Browser") -> None:
+        if browser is not self._browser:
+            return
+        self._browser = None
+        self.lost_at = time.monotonic()
+        log.warning("the browser disconnected; its sessions are lost, and a new browser is being started")
+        if self.on_browser_lost is not None:
+            self.on_browser_lost("the browser process exited")
+        asyncio.ensure_future(self._relaunch(list(self._browser_pids)))
+
+    async def _relaunch(self, old_pids: list[int]) -> None:
+        await asyncio.sleep(0.5)  # let the old tree exit by itself first
+        processes.kill(old_pids)  # whatever did not: only PIDs we started
+        with contextlib.suppress(Exception):
+            await self._ensure_browser()
 
     async def new_context(self) -> tuple["BrowserContext", EgressProxy]:
         """A fresh context whose every connection goes through its own egress proxy."""

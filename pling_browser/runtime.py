@@ -31,6 +31,7 @@ class Runtime:
         self.own_origin: str | None = None
         self.policy = Policy(settings.allow_hosts, lambda: self.own_origin)
         self.controller = Controller(settings, self.policy)
+        self.controller.on_browser_lost = self._browser_lost
         self.sessions = Sessions(self.controller, settings.max_sessions, settings.queue, settings.queue_timeout_s)
         self.gates = Gates()
         self.resumes = Resumes()
@@ -49,6 +50,10 @@ class Runtime:
         self._reaper = asyncio.create_task(self._reap_forever())
 
         await self.controller.start()
+
+    def _browser_lost(self, reason: str) -> None:
+        for sid in self.sessions.lose_all(reason):
+            self.gates.withdraw_session(sid)
 
     async def _reap_forever(self) -> None:
         every = max(0.2, min(self.settings.idle_timeout_s, self.settings.max_lifetime_s) / 10)

@@ -323,6 +323,7 @@ async def run_suite(runtime: "Runtime", suite: Suite, progress: "Progress", *, f
                 progress.line(f"{label}")
             result = await _run_scenario(runtime, scenario, label, progress)
             out.append(result)
+            progress.clear()
             steps = f"{len(result.steps)}/{len(scenario.steps)} steps"
             if result.status == "passed":
                 progress.line(f"PASS  {label} ({steps}, {result.seconds:.1f} s)")

@@ -112,7 +112,8 @@ class Sessions:
             context, proxy = await self.controller.new_context()
             try:
                 page = await self.controller.open_page(context, url, timeout_ms)
-                bridge = await Bridge.attach(page, self.controller.settings.bridge_grace_s)
+                settings = self.controller.settings
+                bridge = await Bridge.attach(page, settings.bridge_grace_s, settings.action_timeout_ms)
                 session = Session(id="s_" + secrets.token_urlsafe(9), context=context, page=page, bridge=bridge,
                                   proxy=proxy)
                 await bridge.settle(min(1_000, self.controller.settings.settle_cap_ms))
