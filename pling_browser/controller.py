@@ -173,6 +173,22 @@ class Controller:
 
     async def new_context(self) -> tuple["BrowserContext", EgressProxy]:
         """A fresh context whose every connection goes through its own egress proxy."""
+        try:
+            return await self._new_context()
+        except SessionLost:
+            # The browser or its driver died without telling us: start over once.
+            await self._reset("the browser or its driver stopped answering")
+            return await self._new_context()
+
+    async def _reset(self, reason: str) -> None:
+        old_pids = list(self._browser_pids)
+        browser, self._browser = self._browser, None
+        if browser is not None and self.on_browser_lost is not None:
+            self.on_browser_lost(reason)
+        await self._stop_playwright()
+        processes.kill(old_pids)
+
+    async def _new_context(self) -> tuple["BrowserContext", EgressProxy]:
         browser = await self._ensure_browser()
         proxy = await EgressProxy(self.policy).start()
         try:

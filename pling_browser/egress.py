@@ -198,9 +198,12 @@ class EgressProxy:
         upstream = await self._open("https", host, int(port_text), None, f"CONNECT {target}", writer)
         if upstream is None:
             return
-        writer.write(b"HTTP/1.1 200 Connection Established\r\n\r\n")
-        await writer.drain()
-        await _pipe_both(reader, writer, *upstream)
+        try:
+            writer.write(b"HTTP/1.1 200 Connection Established\r\n\r\n")
+            await writer.drain()
+            await _pipe_both(reader, writer, *upstream)
+        finally:
+            upstream[1].close()
 
     async def _forward(self, method: str, target: str, rest: str, reader: asyncio.StreamReader,
                        writer: asyncio.StreamWriter) -> None:
@@ -217,9 +220,12 @@ class EgressProxy:
         headers = [h for h in rest.split("\r\n") if h and not h.lower().startswith(("proxy-", "connection:", "keep-alive:"))]
         origin_form = path + (f"?{parts.query}" if parts.query else "")
         request = f"{method} {origin_form} HTTP/1.1\r\n" + "".join(h + "\r\n" for h in headers) + "Connection: close\r\n\r\n"
-        upstream[1].write(request.encode("latin-1"))
-        await upstream[1].drain()
-        await _pipe_both(reader, writer, *upstream)
+        try:
+            upstream[1].write(request.encode("latin-1"))
+            await upstream[1].drain()
+            await _pipe_both(reader, writer, *upstream)
+        finally:
+            upstream[1].close()
 
 
 async def _pipe(source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:

@@ -122,6 +122,7 @@ class Sessions:
             except BaseException:
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(context.close(), 5)
+                await proxy.stop()
                 raise
             self._sessions[session.id] = session
             return session
@@ -137,14 +138,18 @@ class Sessions:
         self._bury(sid, reason)
         with contextlib.suppress(Exception):
             await asyncio.wait_for(session.context.close(), 5)
+        if session.proxy is not None:
+            await session.proxy.stop()
         await self._notify()
 
     def lose_all(self, reason: str) -> list[str]:
         """The browser is gone: every session is lost at once (their contexts died with it)."""
         lost = list(self._sessions)
         for sid in lost:
-            del self._sessions[sid]
+            session = self._sessions.pop(sid)
             self._bury(sid, reason)
+            if session.proxy is not None:
+                asyncio.ensure_future(session.proxy.stop())
         return lost
 
     def _bury(self, sid: str, reason: str) -> None:

@@ -1,0 +1,92 @@
+"""The browser process, or the Playwright driver, killed mid-action: the invocation answers, the
+sessions on that browser say they are lost, a new browser serves new sessions, and nothing is left
+behind. Only PIDs this test's own service started are signalled."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+from typing import Any, Iterator
+
+import httpx
+import pytest
+
+from pling_browser import processes
+
+from .conftest import ServiceThread, service_settings
+from .server import FixtureServer
+
+
+@pytest.fixture
+def crashable() -> Iterator[ServiceThread]:
+    svc = ServiceThread(service_settings(action_timeout_ms=20_000)).start()
+    yield svc
+    svc.stop()
+
+
+def _zombies(pid: int) -> list[int]:
+    return [child for child in processes.descendants(pid) if processes.state(child) == "Z"]
+
+
+def _crash_and_recover(svc: ServiceThread, fixtures: FixtureServer, victim: str) -> None:
+    controller = svc.app.state.runtime.controller
+    with httpx.Client(base_url=svc.url, timeout=60) as client:
+        open_url = fixtures.url("pages/crash.html")
+        busy = client.post("/sessions", json={"url": open_url}).json()["session"]["id"]
+        idle = client.post("/sessions", json={"url": open_url}).json()["session"]["id"]
+        old_tree = controller.browser_pids()
+        old_driver = controller.driver_pid
+        assert old_tree and old_driver
+        result: dict[str, Any] = {}
+
+        def invoke() -> None:
+            with httpx.Client(base_url=svc.url, timeout=60) as own:
+                result["receipt"] = own.post(f"/sessions/{busy}/invoke", json={"action": "hang"}).json()["result"]
+                result["at"] = time.monotonic()
+
+        runner = threading.Thread(target=invoke)
+        runner.start()
+        time.sleep(0.5)  # the action is running in the page now
+        killed_at = time.monotonic()
+        if victim == "browser":
+            browser_main = [pid for pid in processes.children(old_driver) if pid in old_tree][0]
+            os.kill(browser_main, signal.SIGKILL)
+        else:
+            os.kill(old_driver, signal.SIGKILL)
+        runner.join(30)
+        answered_in = result["at"] - killed_at
+        error = result["receipt"]["error"]
+        assert error["code"] == "EXECUTION_FAILED" and error["started"] is True and error["outcome"] == "unknown"
+        assert answered_in < 2.0
+        lost = client.get(f"/sessions/{idle}/model")
+        assert lost.status_code == 410 and lost.json()["error"]["code"] == "SESSION_LOST"
+        # A new browser serves new sessions.
+        started = time.monotonic()
+        while True:
+            fresh = client.post("/sessions", json={"url": fixtures.url("demo/todos.html")})
+            if fresh.status_code == 201 or time.monotonic() - started > 15:
+                break
+            time.sleep(0.2)
+        recovered_in = time.monotonic() - started
+        assert fresh.status_code == 201, fresh.text
+        assert recovered_in < 10
+        sid = fresh.json()["session"]["id"]
+        assert client.post(f"/sessions/{sid}/invoke", json={"action": "add_todo", "args": {"text": "after"}}).json()["result"]["ok"]
+        # Nothing of the old browser is left: no orphans, no zombies.
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline and any(processes.alive(pid) for pid in old_tree):
+            time.sleep(0.1)
+        assert not [pid for pid in old_tree if processes.alive(pid)]
+        assert not _zombies(os.getpid())
+        print(f"\n  {victim} killed: invocation answered in {answered_in * 1000:.0f} ms, "
+              f"new session in {recovered_in:.2f} s, {len(old_tree)} old processes gone")
+
+
+def test_browser_killed_mid_action(crashable: ServiceThread, fixtures: FixtureServer) -> None:
+    _crash_and_recover(crashable, fixtures, "browser")
+
+
+def test_driver_killed_mid_action(crashable: ServiceThread, fixtures: FixtureServer) -> None:
+    _crash_and_recover(crashable, fixtures, "driver")
