@@ -11,12 +11,14 @@ from fastapi import FastAPI, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from . import __version__
 from .access import AccessGuard
 from .bridge import bridge_source
 from .config import Settings
-from .errors import BadRequest, ServiceError, ToolNotFound
+from .errors import BadRequest, MethodNotAllowed, NotFound, ServiceError, SessionNotFound, ToolNotFound
+from .models import Problem as ProblemModel
 from .models import (ConfirmationAnswer, CreateSession, HandoffAnswer, InvokeAnswer, InvokeRequest, PageModel,
                      PendingList, Receipt, ReceiptLog, ResumeRequest, SessionInfo, SessionOpened, ToolCall)
 from .sessions import Session
@@ -68,8 +70,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             await runtime.stop()
 
+    problem = {"model": ProblemModel, "description": "A problem with the request or the session"}
     app = FastAPI(title="Pling browser", version=__version__, lifespan=lifespan,
-                  description="Operate web pages through their declared capability model.")
+                  description="Operate web pages through their declared capability model.",
+                  responses={status: problem for status in (400, 401, 403, 404, 405, 409, 410, 413, 422, 429, 502, 503, 504)})
 
     @app.middleware("http")
     async def remember_origin(request: Request, call_next: Any) -> Any:
@@ -80,6 +84,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.exception_handler(ServiceError)
     async def service_error(request: Request, error: ServiceError) -> JSONResponse:
         return _problem(error)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:
+        # Errors raised by the framework itself (a body that is not JSON, an unknown path) in our shape.
+        codes = {400: BadRequest, 404: SessionNotFound}
+        if error.status_code == 404:
+            return _problem(NotFound(f"No route {request.url.path[:200]!r}"))
+        if error.status_code == 405:
+            return _problem(MethodNotAllowed(f"{request.method} is not allowed on {request.url.path[:200]!r}"))
+        return _problem(codes.get(error.status_code, BadRequest)(str(error.detail)[:300]))
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, error: RequestValidationError) -> JSONResponse:
@@ -138,7 +152,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse({"result": receipt})
 
     @app.get("/sessions/{sid}/receipts", response_model=ReceiptLog, tags=["actions"])
-    async def receipt_log(sid: str, after: int = Query(0, ge=0), limit: int = Query(50, ge=1, le=500)) -> dict[str, Any]:
+    async def receipt_log(sid: str, after: int = Query(0, ge=0, le=2**62), limit: int = Query(50, ge=1, le=500)) -> dict[str, Any]:
         assert runtime.store is not None
         entries = runtime.store.receipts(sid, after, limit)
         return {"session": sid, "receipts": entries, "next": entries[-1]["seq"] if entries else after}

@@ -542,12 +542,12 @@ def _stability_of_model(first: dict[str, Any], second: dict[str, Any], unstable_
                            "state and labels (a read action can answer them as data)"))
 
 
-def report(url: str, findings: list[Finding], path: str, strict: bool = False) -> None:
+def report(url: str, findings: list[Finding], path: str, strict: bool = False, seconds: float = 0.0) -> None:
     """Write `check`'s JUnit XML: one testcase per code; it fails on an error finding (on any finding
     with `strict`), and its warnings are in the testcase's output."""
     from .junit import Case, SuiteReport, junit_xml
 
-    suite = SuiteReport(name=f"pling-browser check {url}")
+    suite = SuiteReport(name=f"pling-browser check {url}", seconds=seconds)
     for code, what in CODES.items():
         mine = [f for f in findings if f.code == code]
         failing = [f for f in mine if f.severity == "error" or strict]

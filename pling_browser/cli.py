@@ -9,6 +9,7 @@ import ipaddress
 import json
 import logging
 import sys
+import time
 from urllib.parse import urlsplit
 
 from .config import Settings
@@ -79,6 +80,7 @@ async def _check(settings: Settings, url: str, strict: bool, as_json: bool, juni
 
     runtime = Runtime(settings)
     progress = Progress()
+    started = time.monotonic()
     try:
         await runtime.start()
         async with progress.ticking():
@@ -87,7 +89,7 @@ async def _check(settings: Settings, url: str, strict: bool, as_json: bool, juni
         await runtime.stop()
     failed = any(f.severity == "error" or strict for f in findings)
     if junit:
-        report(url, findings, junit, strict)
+        report(url, findings, junit, strict, time.monotonic() - started)
     if as_json:
         print(dumps({"url": url, "ok": not failed, "findings": [f.as_json() for f in findings]}))
     else:
@@ -100,7 +102,6 @@ async def _check(settings: Settings, url: str, strict: bool, as_json: bool, juni
 
 async def _run(settings: Settings, paths: list[str], junit: str | None, base_url: str | None) -> int:
     import os
-    import time
 
     from .junit import junit_xml
     from .progress import Progress

@@ -22,6 +22,8 @@ and carry the lifecycle ``stage`` where they arose and whether the page's write 
         ├── NavigationRefused       URL_REFUSED           400
         ├── Unauthorized            UNAUTHORIZED          401
         ├── Forbidden               FORBIDDEN             403
+        ├── NotFound                NOT_FOUND             404
+        ├── MethodNotAllowed        METHOD_NOT_ALLOWED    405
         ├── SessionNotFound         SESSION_NOT_FOUND     404
         ├── PendingNotFound         PENDING_NOT_FOUND     404
         ├── ResumeNotFound          RESUME_NOT_FOUND      404
@@ -59,7 +61,9 @@ __all__ = [
     "InvalidArgs",
     "InvalidParams",
     "InvocationError",
+    "MethodNotAllowed",
     "NavigationRefused",
+    "NotFound",
     "PageLoadTimeout",
     "PayloadTooLarge",
     "PageUnreachable",
@@ -226,6 +230,18 @@ class PayloadTooLarge(ServiceError):
     default_hint = "Send a smaller body (at most 1 MiB)."
 
 
+class NotFound(ServiceError):
+    code = "NOT_FOUND"
+    status = 404
+    default_hint = "See /docs for the routes."
+
+
+class MethodNotAllowed(ServiceError):
+    code = "METHOD_NOT_ALLOWED"
+    status = 405
+    default_hint = "See /docs for the methods each route takes."
+
+
 class SessionNotFound(ServiceError):
     code = "SESSION_NOT_FOUND"
     status = 404
@@ -321,7 +337,7 @@ INVOCATION_CODES: dict[str, type[InvocationError]] = {
 SERVICE_CODES: dict[str, type[ServiceError]] = {
     cls.code: cls
     for cls in (
-        BadRequest, NavigationRefused, Unauthorized, Forbidden, PayloadTooLarge, SessionNotFound, PendingNotFound, ResumeNotFound, ToolNotFound,
+        BadRequest, NavigationRefused, Unauthorized, Forbidden, PayloadTooLarge, NotFound, MethodNotAllowed, SessionNotFound, PendingNotFound, ResumeNotFound, ToolNotFound,
         PendingAlreadyAnswered, IdempotencyMismatch,
         AnswerTooLate, SessionLost, TooManySessions,
         PageUnreachable, BrowserUnavailable, QueueTimeout, PageUnresponsive, PageLoadTimeout,

@@ -303,5 +303,19 @@ class SessionOpened(BaseModel):
     model: PageModel
 
 
+class ProblemDetail(BaseModel):
+    code: str
+    status: int
+    message: str
+    hint: str | None = None
+    model_config = ConfigDict(extra="allow")
+
+
+class Problem(BaseModel):
+    """Every HTTP error: the request or the session, never an action (actions answer receipts)."""
+
+    error: ProblemDetail
+
+
 class InvokeAnswer(BaseModel):
     result: Receipt

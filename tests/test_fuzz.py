@@ -1,0 +1,158 @@
+"""Bad input, generated: schemathesis drives every operation of the service's own OpenAPI document
+(no 5xx, responses as documented), and hypothesis drives argument decoding, validation and secret
+references through the lifecycle's pure stages."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import httpx
+import schemathesis
+from hypothesis import HealthCheck, given, settings
+from hypothesis.errors import Unsatisfiable
+from hypothesis import strategies as st
+from schemathesis import Case
+from schemathesis.checks import not_a_server_error, positive_data_acceptance
+from schemathesis.core.failures import FailureGroup
+
+from pling_browser.errors import InvalidArgs, InvalidParams
+from pling_browser.lifecycle.decode import SECRET_REF, decode, references, substitute
+from pling_browser.lifecycle.validate import apply_defaults
+
+from .conftest import ServiceThread, service_settings
+
+EXAMPLES = {"positive": 60, "negative": 30}  # per operation: 13 operations give over 1,000 requests
+
+
+def test_the_api_answers_every_generated_request_as_documented() -> None:
+    """schemathesis's pytest plugin does not load under this pytest, so its strategies are driven
+    with hypothesis directly: every operation, valid and invalid data, every response validated."""
+    from schemathesis.generation import GenerationMode
+
+    # Few sessions and no queue: past the limit, 429 at once instead of waiting for a slot.
+    service = ServiceThread(service_settings(max_sessions=3, queue=0, navigation_timeout_ms=3000)).start()
+    try:
+        _fuzz(service, GenerationMode)
+    finally:
+        service.stop()
+
+
+def _fuzz(service: ServiceThread, GenerationMode: Any) -> None:
+    document = httpx.get(f"{service.url}/openapi.json").json()
+    api = schemathesis.openapi.from_dict(document)
+    count: dict[str, Any] = {"requests": 0, "by_status": {}}
+    failures: list[str] = []
+    for result in api.get_all_operations():
+        operation = result.ok()
+        for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE):
+
+            @given(case=operation.as_strategy(generation_mode=mode))
+            @settings(max_examples=EXAMPLES[mode.value], deadline=None, database=None,
+                      suppress_health_check=list(HealthCheck))
+            def run(case: Case) -> None:
+                response = case.call(base_url=service.url, timeout=60)
+                count["requests"] += 1
+                count["by_status"][response.status_code] = count["by_status"].get(response.status_code, 0) + 1
+                if response.status_code >= 500 and response.status_code not in (502, 503, 504):
+                    failures.append(f"{operation.label}: {response.status_code} {response.text[:200]}")
+                try:
+                    # 502/503/504 are documented answers about the page or capacity (a 100 ms navigation
+                    # timeout is a valid request that times out), so the server-error check is ours above.
+                    # Well-formed requests may still be refused on purpose (a URL the egress policy
+                    # refuses, an unknown session), so "valid data must be accepted" does not apply.
+                    case.validate_response(response, excluded_checks=[not_a_server_error, positive_data_acceptance])
+                except FailureGroup as group:  # checks failed: keep the first line of each
+                    for failure in group.exceptions:
+                        failures.append(f"{operation.label} ({mode.value}): {str(failure).splitlines()[0][:200]}"
+                                        f" [{response.status_code} {response.text[:120]}]")
+
+            try:
+                run()
+            except Unsatisfiable:  # no invalid input exists for an operation without parameters
+                pass
+    print(f"\n  schemathesis: {count['requests']} requests, statuses {dict(sorted(count['by_status'].items()))}")
+    # Close what the generated requests opened.
+    with httpx.Client(base_url=service.url, timeout=60) as client:
+        for session in client.get("/sessions").json():
+            client.delete(f"/sessions/{session['id']}")
+    assert count["requests"] >= 1000
+    assert not failures, "\n".join(sorted(set(failures))[:20])
+
+
+class _Inv:
+    def __init__(self, raw: Any) -> None:
+        self.raw_args = raw
+        self.args: dict[str, Any] = {}
+        self.log: list[str] = []
+
+    def note(self, line: str) -> None:
+        self.log.append(line)
+
+
+json_values = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+                           lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+                           max_leaves=20)
+
+
+@given(st.one_of(st.text(max_size=200), json_values, st.binary(max_size=50)))
+@settings(max_examples=300, deadline=None)
+def test_decode_answers_an_object_or_invalid_args(raw: Any) -> None:
+    inv = _Inv(raw)
+    try:
+        decode(inv)  # type: ignore[arg-type]
+    except InvalidArgs as error:
+        assert error.stage == "decode" and error.started is False and error.message
+    else:
+        assert isinstance(inv.args, dict)
+
+
+@given(st.dictionaries(st.text(max_size=10), json_values, max_size=6))
+@settings(max_examples=200, deadline=None)
+def test_json_text_and_objects_decode_alike(value: dict[str, Any]) -> None:
+    as_text, as_object = _Inv(json.dumps(value)), _Inv(value)
+    decode(as_text)  # type: ignore[arg-type]
+    decode(as_object)  # type: ignore[arg-type]
+    assert as_text.args == as_object.args
+
+
+@given(st.dictionaries(st.text(max_size=10), json_values, max_size=6),
+       st.dictionaries(st.from_regex(r"[A-Za-z0-9_]{1,12}", fullmatch=True), st.text(min_size=1, max_size=20), max_size=4))
+@settings(max_examples=200, deadline=None)
+def test_references_are_found_and_restored_everywhere_a_string_goes(args: dict[str, Any], secrets: dict[str, str]) -> None:
+    names = list(secrets)
+    planted = {**args, "nested": {"list": [f"<secret>{name}</secret>" for name in names]}, "inline": " ".join(f"x<secret>{n}</secret>" for n in names)}
+    found: set[str] = set()
+    references(planted, found)
+    assert set(names) <= found
+    restored = substitute(planted, {**{name: "" for name in found}, **secrets})
+    assert restored["nested"]["list"] == [secrets[name] for name in names]
+    assert restored["inline"] == " ".join(f"x{secrets[name]}" for name in names)
+
+
+@given(json_values)
+@settings(max_examples=200, deadline=None)
+def test_defaults_never_replace_given_values(value: Any) -> None:
+    schema = {"type": "object", "properties": {"a": {"default": 1}, "b": {"type": "object", "properties": {"c": {"default": 2}}}}}
+    out = apply_defaults(schema, value)
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key != "b" or not isinstance(item, dict):
+                assert out[key] == item
+        assert "a" in out
+    else:
+        assert out == value
+
+
+def test_invalid_params_never_echo_the_value(service: ServiceThread, fixtures: Any) -> None:
+    secret = "VALUE-THAT-MUST-NOT-BE-ECHOED-1234"
+    with httpx.Client(base_url=service.url, timeout=60) as client:
+        sid = client.post("/sessions", json={"url": fixtures.url("pages/lifecycle/params.html")}).json()["session"]["id"]
+        try:
+            for args in ({"name": secret, "size": secret, "tags": [secret] * 30}, {"name": 5, "extra": secret}):
+                receipt = client.post(f"/sessions/{sid}/invoke", json={"action": "echo", "args": args}).json()["result"]
+                assert receipt["error"]["code"] == "INVALID_PARAMS"
+                assert secret not in json.dumps(receipt)
+        finally:
+            client.delete(f"/sessions/{sid}")
+    assert InvalidParams("x").stage == "validate"
