@@ -22,10 +22,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("pling_browser")
 
-# Chromium needs these on a closed network as root: no sandbox (root), no GPU, and none of the
-# background connections that the machine's network would refuse many times a second.
+# Chromium needs these on a closed network: no GPU, and none of the background connections that the
+# machine's network would refuse many times a second. As root, Chromium's sandbox cannot start, so
+# `--no-sandbox` is added then (SECURITY.md says what that means).
 CHROMIUM_ARGS = (
-    "--no-sandbox",
     "--disable-gpu",
     "--disable-quic",
     "--no-first-run",
@@ -35,6 +35,10 @@ CHROMIUM_ARGS = (
     "--disable-dev-shm-usage",
     "--disable-features=AutofillServerCommunication,OptimizationHints,MediaRouter,Translate",
 )
+
+def chromium_args() -> list[str]:
+    return list(CHROMIUM_ARGS) + (["--no-sandbox"] if os.geteuid() == 0 else [])
+
 
 _CLOSED_MARKERS = ("Target page, context or browser has been closed", "Target closed", "Browser has been closed",
                    "Connection closed", "browser has disconnected", "Execution context was destroyed")
@@ -133,7 +137,7 @@ class Controller:
                 return self._browser
             from playwright.async_api import Error as PlaywrightError
 
-            options: dict[str, object] = {"headless": self.settings.headless, "args": list(CHROMIUM_ARGS)}
+            options: dict[str, object] = {"headless": self.settings.headless, "args": chromium_args()}
             if self.settings.chromium:
                 options["executable_path"] = self.settings.chromium
             for attempt in (1, 2):

@@ -1,0 +1,95 @@
+"""The floor: the same operations with bare Playwright on the same page, in the same Chromium build
+with the same flags as the service (``chromium_args()``, ``find_chromium``), no evidence, no HTTP."""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Any
+
+from pling_browser.config import find_chromium
+from pling_browser.controller import chromium_args
+
+# The cheapest plain selector for the button measured here: Playwright evaluates selectors in the page
+# on every attempt of an action, and on 10,000 rows '#list li[data-id="t9"] button.destroy' costs
+# some 30 ms more per click than this child combinator (or than Pling's own one-time mark attribute).
+T9_DELETE = 'li[data-id="t9"] > button.destroy'
+
+
+def chromium_executable() -> str | None:
+    # As the service resolves it (Settings.from_env): PLING_CHROMIUM, else the system's Chromium.
+    return find_chromium(os.environ.get("PLING_CHROMIUM") or None)
+
+
+class FloorBrowser:
+    def __init__(self) -> None:
+        self._playwright: Any = None
+        self.browser: Any = None
+
+    async def start(self) -> "FloorBrowser":
+        from playwright.async_api import async_playwright
+
+        self._playwright = await async_playwright().start()
+        options: dict[str, Any] = {"headless": True, "args": chromium_args()}
+        executable = chromium_executable()
+        if executable:
+            options["executable_path"] = executable
+        self.browser = await self._playwright.chromium.launch(**options)
+        return self
+
+    async def open(self, url: str) -> "FloorPage":
+        # The context as the service makes it (controller.new_context), less the bridge's init script:
+        # the bench page loads the bridge itself, so both sides run the same page code.
+        context = await self.browser.new_context(viewport={"width": 1280, "height": 800}, accept_downloads=False,
+                                                 service_workers="block")
+        page = await context.new_page()
+        await page.goto(url, wait_until="load")
+        floor_page = FloorPage(context, page)
+        await floor_page.settle()
+        return floor_page
+
+    async def stop(self) -> None:
+        if self.browser is not None:
+            await self.browser.close()
+        if self._playwright is not None:
+            await self._playwright.stop()
+
+
+class FloorPage:
+    def __init__(self, context: Any, page: Any) -> None:
+        self.context = context
+        self.page = page
+
+    async def settle(self) -> None:
+        """Let the page render a frame (not timed), so that layout owed by the untimed work before is
+        not paid inside the next timed operation; Pling's invocations end settled in the same way."""
+        await self.page.evaluate("() => new Promise(done => requestAnimationFrame(() => setTimeout(done, 0)))")
+
+    async def reset(self) -> dict[str, int]:
+        answer = await self.page.evaluate("() => reset()")
+        await self.settle()
+        return answer
+
+    async def click_t9(self) -> float:
+        """A trusted click on t9's delete button; t9 is put back afterwards (not timed)."""
+        start = time.perf_counter()
+        await self.page.locator(T9_DELETE).click()
+        ms = (time.perf_counter() - start) * 1000
+        if (await self.reset())["restored"] != 1:
+            raise RuntimeError("the floor's click did not delete t9")
+        return ms
+
+    async def add(self, text: str) -> float:
+        start = time.perf_counter()
+        await self.page.evaluate("text => addItem(text).id", text)
+        ms = (time.perf_counter() - start) * 1000
+        await self.reset()
+        return ms
+
+    async def read(self) -> float:
+        start = time.perf_counter()
+        await self.page.evaluate("() => summary()")
+        return (time.perf_counter() - start) * 1000
+
+    async def close(self) -> None:
+        await self.context.close()

@@ -1,0 +1,153 @@
+"""One page size: the floor and Pling, interleaved operation by operation so that drift on the machine
+touches both sides alike; evidence on and off alternate which goes first."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from .fixtures import FixtureServer
+from .floor import FloorBrowser
+from .pling_api import Call, PlingApi
+from .stats import median, summary
+
+# What each Pling operation is compared with: the floor of the same operation on the same page.
+OPS = {
+    "remove": {"label": "remove@t9", "kind": "element action", "floor": "click"},
+    "add": {"label": "add", "kind": "function write", "floor": "add"},
+    "summary": {"label": "summary", "kind": "read", "floor": "read"},
+    "invalid": {"label": 'add {"text": ""}', "kind": "validation failure", "floor": "read"},
+}
+FLOORS = {
+    "click": "trusted locator.click() on t9's delete button",
+    "add": "page.evaluate(addItem(text))",
+    "read": "page.evaluate(summary())",
+}
+STAGES = ("resolve", "decode", "validate", "confirm", "reveal", "execute", "expect", "diff")
+
+
+def _check(op: str, evidence: bool, call: Call) -> str | None:
+    if call.status != 200:
+        return f"HTTP {call.status}: {str(call.body)[:200]}"
+    result = call.result
+    error = result.get("error") or {}
+    if op == "invalid":
+        if result.get("ok") is False and error.get("code") == "INVALID_PARAMS":
+            return None
+        return f"expected INVALID_PARAMS, got ok={result.get('ok')} {error.get('code')}"
+    if not result.get("ok"):
+        return f"{error.get('code')}: {str(error.get('message'))[:200]}"
+    if op == "remove" and evidence:
+        removed = ((result.get("changed") or {}).get("records") or {}).get("removed")
+        if removed != ["t9"]:
+            return f"changed.records.removed was {removed!r}, expected ['t9']"
+    if op == "add" and not str((result.get("data") or {}).get("id", "")).startswith("t"):
+        return f"add answered no id: {str(result.get('data'))[:100]}"
+    if op == "summary" and "total" not in (result.get("data") or {}):
+        return f"summary answered no total: {str(result.get('data'))[:100]}"
+    return None
+
+
+class SizeRun:
+    def __init__(self, n: int, reps: int, warmup: int) -> None:
+        self.n = n
+        self.reps = reps
+        self.warmup = warmup
+        self.times: dict[str, list[float]] = defaultdict(list)
+        self.bytes: dict[str, list[int]] = defaultdict(list)
+        self.stages: dict[str, list[dict[str, float]]] = defaultdict(list)
+        self.errors: dict[str, list[str]] = defaultdict(list)
+        self.extra: dict[str, Any] = {}
+
+    def pling(self, op: str, evidence: bool, call: Call, keep: bool) -> None:
+        key = f"pling.{op}.{'ev' if evidence else 'noev'}"
+        problem = _check(op, evidence, call)
+        if problem:
+            self.errors[key].append(problem)
+        if not keep:
+            return
+        self.times[key].append(call.ms)
+        self.bytes[key].append(call.bytes)
+        timings = call.result.get("timings_ms")
+        if isinstance(timings, dict):
+            self.stages[key].append(timings)
+
+    def as_json(self) -> dict[str, Any]:
+        ops: dict[str, Any] = {}
+        for key, values in self.times.items():
+            entry: dict[str, Any] = summary(values)
+            if key in self.bytes:
+                entry["bytes"] = int(median(self.bytes[key]) or 0)
+                entry["bytes_max"] = max(self.bytes[key])
+            if self.stages.get(key):
+                names = [s for s in STAGES if any(s in t for t in self.stages[key])]
+                names += sorted({s for t in self.stages[key] for s in t} - set(names))
+                entry["stages_ms"] = {s: round(median([t.get(s, 0.0) for t in self.stages[key]]) or 0.0, 2) for s in names}
+                entry["stages_sum_ms"] = round(median([sum(t.values()) for t in self.stages[key]]) or 0.0, 2)
+            entry["errors"] = len(self.errors.get(key, []))
+            if self.errors.get(key):
+                entry["first_error"] = self.errors[key][0]
+            ops[key] = entry
+        for key, problems in self.errors.items():
+            if key not in ops:
+                ops[key] = {"n": 0, "errors": len(problems), "first_error": problems[0]}
+        return {"records": self.n, "reps": self.reps, "warmup": self.warmup, "ops": ops, **self.extra}
+
+
+async def _reset(api: PlingApi, sid: str, run: SizeRun, **expected: int) -> None:
+    """Untimed: the page back to its N records (t9 in place, added records gone), through `reset`."""
+    call = await api.invoke(sid, "reset", evidence=False)
+    data = call.result.get("data") or {}
+    if not call.result.get("ok") or any(data.get(k) != v for k, v in expected.items()):
+        run.errors["reset"].append(f"reset expected {expected}, answered {str(call.body)[:200]}")
+
+
+async def measure_size(n: int, reps: int, warmup: int, fixtures: FixtureServer, floor: FloorBrowser,
+                       api: PlingApi, progress: Any = print) -> dict[str, Any]:
+    run = SizeRun(n, reps, warmup)
+    url = fixtures.page(n)
+    floor_page = await floor.open(url)
+    sid, opened = await api.open(url)
+    run.extra["open"] = {"ms": round(opened.ms, 1), "bytes": opened.bytes}
+    try:
+        for i in range(warmup + reps):
+            keep = i >= warmup
+            modes = (True, False) if i % 2 == 0 else (False, True)
+
+            ms = await floor_page.click_t9()
+            if keep:
+                run.times["floor.click"].append(ms)
+            for evidence in modes:
+                run.pling("remove", evidence, await api.invoke(sid, "remove@t9", evidence=evidence), keep)
+                await _reset(api, sid, run, restored=1)
+
+            ms = await floor_page.add(f"floor {i}")
+            if keep:
+                run.times["floor.add"].append(ms)
+            for evidence in modes:
+                run.pling("add", evidence, await api.invoke(sid, "add", {"text": f"pling {i} {int(evidence)}"},
+                                                            evidence=evidence), keep)
+                await _reset(api, sid, run, dropped=1)
+
+            await floor_page.settle()
+            ms = await floor_page.read()
+            if keep:
+                run.times["floor.read"].append(ms)
+            for evidence in modes:
+                run.pling("summary", evidence, await api.invoke(sid, "summary", evidence=evidence), keep)
+            for evidence in modes:
+                run.pling("invalid", evidence, await api.invoke(sid, "add", {"text": ""}, evidence=evidence), keep)
+            if i + 1 == warmup or (keep and (i - warmup + 1) % 10 == 0):
+                progress(f"  {n} records: {i + 1 - warmup if keep else 'warm-up'}"
+                         f"{'/' + str(reps) if keep else ' done'}")
+
+        models = [await api.model(sid) for _ in range(5)]
+        run.extra["model"] = {"bytes": models[-1].bytes, "status": models[-1].status,
+                              "ms": summary([m.ms for m in models]),
+                              "ids": len(((models[-1].body or {}).get("records") or {}).get("item", {}).get("ids", []))}
+        full = await api.model(sid, limit=1000)
+        run.extra["model_limit_1000"] = {"bytes": full.bytes, "status": full.status, "ms": round(full.ms, 1)}
+    finally:
+        await api.close(sid)
+        await floor_page.close()
+    return run.as_json()

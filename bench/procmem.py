@@ -1,0 +1,133 @@
+"""Memory of a process tree, read from /proc: RSS (VmRSS of /proc/PID/status) and PSS (smaps_rollup,
+which shares pages out among the processes that map them, so a tree's PSS sum does not count shared
+libraries and Chromium's shared memory several times over as its RSS sum does)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+
+def _children_map() -> dict[int, list[int]]:
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as f:
+                stat = f.read().decode(errors="replace")
+        except OSError:
+            continue
+        # The command may contain spaces and parentheses: the fields start after the last ')'.
+        rest = stat[stat.rfind(")") + 2:].split()
+        children.setdefault(int(rest[1]), []).append(int(entry))
+    return children
+
+
+def tree(pid: int) -> list[int]:
+    """pid and all its descendants."""
+    children = _children_map()
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        todo.extend(children.get(p, []))
+    return out
+
+
+def _comm(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/comm") as f:
+            return f.read().strip()
+    except OSError:
+        return "?"
+
+
+def _rss_kb(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def _pss_kb(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as f:
+            for line in f:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+@dataclass
+class TreeMemory:
+    processes: int = 0
+    rss_kb: int = 0
+    pss_kb: int = 0
+    by_kind: dict[str, dict[str, int]] = field(default_factory=dict)
+
+    @property
+    def rss_mb(self) -> float:
+        return self.rss_kb / 1024
+
+    @property
+    def pss_mb(self) -> float:
+        return self.pss_kb / 1024
+
+    def as_json(self) -> dict[str, object]:
+        return {"processes": self.processes, "rss_mb": round(self.rss_mb, 1), "pss_mb": round(self.pss_mb, 1),
+                "by_kind": {k: {"processes": v["processes"], "rss_mb": round(v["rss_kb"] / 1024, 1),
+                                "pss_mb": round(v["pss_kb"] / 1024, 1)} for k, v in self.by_kind.items()}}
+
+
+def _kind(pid: int, root: int) -> str:
+    if pid == root:
+        return "service"
+    comm = _comm(pid).lower()
+    if "chrom" in comm or comm.startswith("headless"):
+        return "chromium"
+    if comm.startswith("node"):
+        return "driver"
+    return "other"
+
+
+def measure(root: int) -> TreeMemory:
+    out = TreeMemory()
+    for pid in tree(root):
+        rss, pss = _rss_kb(pid), _pss_kb(pid)
+        if rss == 0 and pss == 0:
+            continue
+        kind = _kind(pid, root)
+        slot = out.by_kind.setdefault(kind, {"processes": 0, "rss_kb": 0, "pss_kb": 0})
+        slot["processes"] += 1
+        slot["rss_kb"] += rss
+        slot["pss_kb"] += pss
+        out.processes += 1
+        out.rss_kb += rss
+        out.pss_kb += pss
+    return out
+
+
+_TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def cpu_ms(root: int) -> dict[str, float]:
+    """CPU time (user + system) so far of every live process in the tree, in ms, by kind."""
+    out: dict[str, float] = {}
+    for pid in tree(root):
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as f:
+                stat = f.read().decode(errors="replace")
+        except OSError:
+            continue
+        rest = stat[stat.rfind(")") + 2:].split()
+        ticks = int(rest[11]) + int(rest[12])  # utime, stime (fields 14 and 15)
+        kind = _kind(pid, root)
+        out[kind] = out.get(kind, 0.0) + ticks * 1000 / _TICK
+    return out
