@@ -169,11 +169,64 @@ function animationFrame(capMs) {
   });
 }
 
-// Settled: no request started since `since` is still waiting for its answer, and a rendering frame
-// plus a task went by without a DOM mutation. Capped; the answer says whether it settled.
+// Work the page queued for later: animation frames, and timers of at most 50 ms. Settling waits for
+// what was queued since the action began (a render scheduled for the next frame), for a few rounds,
+// so an endless animation or a polling timer does not hold the receipt.
+const queuedWork = create(null);
+const SHORT_TIMER_MS = 50;
+
+(function trackQueuedWork() {
+  const wrapScheduler = (name, cancelName, track) => {
+    const schedule = G[name];
+    const cancel = G[cancelName];
+    if (typeof schedule !== 'function') return;
+    const wrapped = {
+      [name](callback, delay) {
+        if (typeof callback !== 'function' || !track(delay)) return ReflectApply(schedule, G, arguments);
+        let key = null;
+        const args = arguments;
+        args[0] = function () {
+          if (key !== null) delete queuedWork[key];
+          return ReflectApply(callback, this, arguments);
+        };
+        const id = ReflectApply(schedule, G, args);
+        key = name + id;
+        queuedWork[key] = now();
+        return id;
+      },
+    }[name];
+    try { G[name] = wrapped; } catch (e) { return; }
+    if (typeof cancel === 'function') {
+      try {
+        G[cancelName] = {
+          [cancelName](id) {
+            delete queuedWork[name + id];
+            return ReflectApply(cancel, G, arguments);
+          },
+        }[cancelName];
+      } catch (e) { /* a frozen global: cancelled work is forgotten when it would have run */ }
+    }
+  };
+  wrapScheduler('requestAnimationFrame', 'cancelAnimationFrame', () => true);
+  wrapScheduler('setTimeout', 'clearTimeout', (delay) => !(delay > SHORT_TIMER_MS));
+})();
+
+function queuedSince(since) {
+  const ids = keys(queuedWork);
+  let n = 0;
+  for (let i = 0; i < ids.length; i++) if (queuedWork[ids[i]] >= since) n += 1;
+  return n;
+}
+
+const QUEUED_ROUNDS = 3;
+
+// Settled: no request started since `since` is still waiting for its answer, a rendering frame plus a
+// task went by without a DOM mutation, and no frame or short timer queued since `since` is still due
+// (waited for at most a few rounds). Capped; the answer says whether it settled.
 async function settle(since, capMs) {
   startObserving();
   const started = now();
+  let rounds = 0;
   let frames = 0;
   try {
     for (;;) {
@@ -182,9 +235,15 @@ async function settle(since, capMs) {
       await tick();
       frames += 1;
       const pending = pendingSince(since);
-      if (pending === 0 && mutationCount === before) return { settled: true, ms: now() - started, frames };
-      if (now() - started >= capMs) return { settled: false, ms: now() - started, frames, pending };
-      if (pending > 0) await nextChange(MathMin(50, MathMax(1, capMs - (now() - started))));
+      const queued = queuedSince(since);
+      const quiet = mutationCount === before;
+      if (pending === 0 && quiet && (queued === 0 || rounds >= QUEUED_ROUNDS)) {
+        return { settled: true, ms: now() - started, frames };
+      }
+      const elapsed = now() - started;
+      if (elapsed >= capMs) return { settled: false, ms: elapsed, frames, pending };
+      rounds = quiet && pending === 0 ? rounds + 1 : 0;
+      if (pending > 0) await nextChange(MathMin(50, MathMax(1, capMs - elapsed)));
     }
   } finally {
     stopObserving();

@@ -101,3 +101,12 @@ def test_a_rollback_decided_by_the_response_body_is_not_a_success(pages: Pages, 
     changed = receipt["changed"]
     assert {"kind": "error", "text": "Could not approve inv-102: the server refused"} in changed["feedback"]["added"]
     assert all(update["id"] != "inv-102" for update in changed["records"]["updated"]), changed["records"]
+
+
+def test_settling_waits_for_work_queued_in_timers_and_frames(pages) -> None:
+    page = pages.open("pages/lifecycle/deferred.html")
+    timed = page.invoke("bump_later")
+    assert timed["ok"] is True and timed["changed"]["state"]["changed"] == {"timed": {"from": 0, "to": 1}}
+    framed = page.invoke("bump_next_frame")
+    assert framed["ok"] is True and framed["changed"]["state"]["changed"] == {"framed": {"from": 0, "to": 1}}
+    assert "warning" not in timed and "warning" not in framed
