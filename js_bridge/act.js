@@ -140,7 +140,18 @@ function findTarget(action, recordId) {
   return { el, visible: isVisible(el) };
 }
 
+// The last pre-check: on success the before snapshot is taken here (or, without evidence, the start
+// of the action is marked), so an invocation needs no separate call for it.
 async function prepare(args) {
+  const answer = await prepareTarget(args);
+  if (answer.ok) {
+    if (args.evidence === true) beginEvidence(); else markStart();
+    answer.evidence = args.evidence === true;
+  }
+  return answer;
+}
+
+async function prepareTarget(args) {
   const ref = splitRef(args.ref);
   const action = findAction(ref.id);
   if (!action) return { ok: false, code: 'gone', reason: 'The action ' + ref.id + ' is no longer declared' };

@@ -116,8 +116,9 @@ class Bridge:
     async def describe(self, ref: str) -> dict[str, Any]:
         return await self._call("describe", {"ref": ref})
 
-    async def prepare(self, ref: str, cap_ms: float) -> dict[str, Any]:
-        return await self._call("prepare", {"ref": ref, "capMs": cap_ms}, budget_ms=cap_ms * 2 + 1_000)
+    async def prepare(self, ref: str, cap_ms: float, evidence: bool) -> dict[str, Any]:
+        """Availability, reveal and target; on success also the before snapshot (or the start mark)."""
+        return await self._call("prepare", {"ref": ref, "capMs": cap_ms, "evidence": evidence}, budget_ms=cap_ms * 2 + 1_000)
 
     def target(self, mark: str) -> "Locator":
         """The element `prepare` marked, found from Playwright's isolated world."""
@@ -125,12 +126,6 @@ class Bridge:
 
     async def release(self) -> None:
         await self._call("release", {})
-
-    async def begin(self) -> dict[str, Any]:
-        return await self._call("begin", {})
-
-    async def mark(self) -> dict[str, Any]:
-        return await self._call("mark", {})
 
     async def run(self, ref: str, args: dict[str, Any], timeout_ms: float) -> dict[str, Any]:
         return await self._call("run", {"ref": ref, "args": args, "timeoutMs": timeout_ms}, budget_ms=timeout_ms)

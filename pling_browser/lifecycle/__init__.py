@@ -11,7 +11,7 @@ from ..models import Receipt
 from .confirm import confirm
 from .context import Invocation
 from .decode import decode, restore_references
-from .evidence import diff
+from .evidence import diff, discard
 from .execute import execute
 from .expect import expect
 from .flow import FlowState, Resumes, run_flow
@@ -80,7 +80,9 @@ async def resume(session: "Session", state: FlowState, *, settings: "Settings", 
 
 async def _finish(inv: Invocation) -> Receipt:
     try:
-        if inv.evidence_begun:
+        if inv.evidence_begun and not inv.started:
+            await discard(inv)  # a pre-check failed after the snapshot: nothing ran, nothing to diff
+        elif inv.evidence_begun:
             with inv.stage("diff"):
                 await diff(inv)
     except InvocationError as error:

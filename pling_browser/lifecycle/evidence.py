@@ -38,3 +38,11 @@ async def diff(inv: Invocation) -> None:
         raise
     inv.changed = Changed.model_validate(answer["changed"])
     inv.note(f"diff: {_summary(inv.changed)}")
+
+
+async def discard(inv: Invocation) -> None:
+    """Drop a before snapshot that no action followed (its feedback watch stops with it)."""
+    try:
+        await inv.session.bridge.end()
+    except Exception:  # nothing depends on it
+        pass

@@ -15,17 +15,9 @@ from .handoff import handoff
 _VERB = {"button": "clicked", "link": "clicked", "checkbox": "toggled", "text": "filled", "select": "selected an option in"}
 
 
-async def begin_evidence(inv: Invocation) -> None:
-    if inv.evidence:
-        await inv.session.bridge.begin()
-        inv.evidence_begun = True
-    else:
-        await inv.session.bridge.mark()
-
-
 async def execute(inv: Invocation) -> None:
+    """The before snapshot was taken by the reveal stage's last call, after every pre-check."""
     assert inv.decl is not None
-    await begin_evidence(inv)
     inv.started = True
     if inv.control == "handoff":
         await handoff(inv)

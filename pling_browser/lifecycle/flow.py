@@ -16,7 +16,7 @@ from ..errors import InvocationError, PermissionDenied, StepFailed
 from .confirm import approved_by_policy, confirmation_request, needs_confirmation
 from .context import Invocation
 from .decode import decode, restore_references
-from .execute import begin_evidence, execute
+from .execute import execute
 from .expect import expect
 from .resolve import resolve
 from .reveal import reveal
@@ -165,7 +165,6 @@ async def run_flow(inv: Invocation, start: int = 0, ledger: list[dict[str, Any]]
     """Run the steps from `start`; raise StepFailed with the ledger and a resume handle on failure."""
     steps = plan(inv)
     ledger = list(ledger or [])
-    await begin_evidence(inv)
     inv.started = True
     for index in range(start, len(steps)):
         child = await _run_step(inv, steps[index])

@@ -1,6 +1,7 @@
 """Stage 5, reveal: make the target available. Declared availability first (a reason when it says
 no), then the target element: when it is missing or hidden and a ``reveal`` is declared (the
-action's, else the record type's), call it, let the page settle and look again."""
+action's, else the record type's), call it, let the page settle and look again. When everything
+passed, the bridge takes the before snapshot in the same call: only now, after every pre-check."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ def fill_value(args: dict[str, object]) -> object:
 async def reveal(inv: Invocation) -> None:
     assert inv.decl is not None
     try:
-        answer = await inv.session.bridge.prepare(inv.ref, inv.settings.settle_cap_ms)
+        answer = await inv.session.bridge.prepare(inv.ref, inv.settings.settle_cap_ms, inv.evidence)
     except BridgeError as error:
         for line in error.payload.get("log") or []:
             inv.note(line)
@@ -32,6 +33,8 @@ async def reveal(inv: Invocation) -> None:
         raise ActionUnavailable(reason or f"{inv.ref} is not available now (the page gives no reason)", reason=reason) from None
     for line in answer.get("log") or []:
         inv.note(line)
+    # Every pre-check passed: the bridge took the before snapshot (evidence on) in the same call.
+    inv.evidence_begun = bool(answer.get("evidence"))
     inv.control = answer["control"]
     inv.fidelity = answer["fidelity"]
     inv.target_mark = answer.get("mark")
