@@ -211,6 +211,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def bridge_script() -> PlainTextResponse:
         return PlainTextResponse(bridge_source(), media_type="text/javascript")
 
+    from .console import console_router
+
+    app.include_router(console_router(runtime))
     app.router.routes.extend(mcp_routes)
     app.add_middleware(AccessGuard, token=settings.token)
     app.mount("/demo", StaticFiles(directory=demo_dir(), html=True), name="demo")

@@ -8,7 +8,7 @@ import asyncio
 import secrets
 import time
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Callable, Literal
 
 from .errors import AnswerTooLate, PendingAlreadyAnswered, PendingNotFound
 
@@ -38,8 +38,13 @@ class Gates:
 
     KEEP_S = 3600
 
-    def __init__(self) -> None:
+    def __init__(self, on_change: "Callable[[str, Pending], None] | None" = None) -> None:
         self._all: dict[str, Pending] = {}
+        self.on_change = on_change
+
+    def _changed(self, what: str, pending: Pending) -> None:
+        if self.on_change is not None:
+            self.on_change(what, pending)
 
     def _prune(self) -> None:
         cutoff = time.time() - self.KEEP_S
@@ -51,6 +56,7 @@ class Gates:
         prefix = "c_" if kind == "confirmation" else "h_"
         pending = Pending(id=prefix + secrets.token_urlsafe(9), kind=kind, session=session, request=request, timeout_s=timeout_s)
         self._all[pending.id] = pending
+        self._changed("pending", pending)
         return pending
 
     def waiting(self, session: str | None = None) -> list[Pending]:
@@ -68,6 +74,7 @@ class Gates:
         pending.answer = answer
         if not pending.future.done():
             pending.future.set_result(answer)
+        self._changed("answered", pending)
         return pending
 
     async def wait(self, pending: Pending, also: "asyncio.Future[Any] | None" = None) -> tuple[str, Any]:
@@ -81,6 +88,7 @@ class Gates:
         finally:
             if pending.status == "waiting":
                 pending.status = "withdrawn"
+                self._changed("withdrawn", pending)
         if pending.future in done:
             if pending.future.cancelled():
                 return "withdrawn", None
@@ -89,6 +97,7 @@ class Gates:
             pending.status = "answered"
             return "page", also.result()
         pending.status = "expired"
+        self._changed("expired", pending)
         return "expired", None
 
     def withdraw_session(self, session: str) -> None:

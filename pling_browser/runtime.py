@@ -11,6 +11,7 @@ from typing import Any, Awaitable, Callable
 
 from .config import Settings, load_secrets
 from .controller import Controller
+from .events import Events
 from .gates import Gates, HttpConfirmer
 from .errors import IdempotencyMismatch, ResumeNotFound
 from .lifecycle import Resumes, invoke, resume
@@ -33,7 +34,8 @@ class Runtime:
         self.controller = Controller(settings, self.policy)
         self.controller.on_browser_lost = self._browser_lost
         self.sessions = Sessions(self.controller, settings.max_sessions, settings.queue, settings.queue_timeout_s)
-        self.gates = Gates()
+        self.events = Events()
+        self.gates = Gates(lambda what, p: self.events.publish(what, id=p.id, session=p.session, request=p.view()))
         self.resumes = Resumes()
         self.confirmer = HttpConfirmer(self.gates, settings.confirm_timeout_s) if settings.confirm == "http" else None
         self.operator_secrets = load_secrets(settings.secrets_file)
@@ -79,11 +81,13 @@ class Runtime:
         session = await self.sessions.open(url, timeout_ms or self.settings.navigation_timeout_ms)
         if self.settings.risks:
             await session.bridge.configure(dict(self.settings.risks))
+        self.events.publish("session", session=session.id, info=session.info().model_dump())
         return session
 
     async def close(self, sid: str) -> None:
         self.gates.withdraw_session(sid)
         await self.sessions.close(sid)
+        self.events.publish("closed", session=sid)
 
     async def model_json(self, session: Session, window: dict[str, Any] | None = None) -> str:
         """The model as the bridge wrote it, checked against PageModel (the text is passed on as is)."""
@@ -134,7 +138,8 @@ class Runtime:
         try:
             session = self.sessions.get(sid)
             receipt = (await work(session)).as_json()
-            self.store.append(sid, receipt, key, fingerprint)
+            seq = self.store.append(sid, receipt, key, fingerprint)
+            self.events.publish("receipt", session=sid, receipt_seq=seq, receipt=receipt)
             if future is not None:
                 future.set_result((fingerprint, receipt))
             return receipt

@@ -1,0 +1,34 @@
+"""What happened in the runtime, for whoever watches (the operator console): sessions opened and
+closed, requests waiting for a person and their answers, receipts. In memory, per process; a slow
+watcher loses the oldest events rather than slowing the runtime."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any, AsyncIterator
+
+QUEUE = 256
+
+
+class Events:
+    def __init__(self) -> None:
+        self._watchers: set[asyncio.Queue[dict[str, Any]]] = set()
+        self.seq = 0
+
+    def publish(self, kind: str, **data: Any) -> None:
+        self.seq += 1
+        event = {"seq": self.seq, "kind": kind, "at": time.time(), **data}
+        for queue in list(self._watchers):
+            if queue.full():
+                queue.get_nowait()
+            queue.put_nowait(event)
+
+    async def watch(self) -> AsyncIterator[dict[str, Any]]:
+        queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(QUEUE)
+        self._watchers.add(queue)
+        try:
+            while True:
+                yield await queue.get()
+        finally:
+            self._watchers.discard(queue)
