@@ -105,6 +105,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         status = runtime.controller.browser_status
         return {"ok": bool(status["connected"]), "browser": status, "sessions": len(runtime.sessions)}
 
+    @app.get("/metrics", tags=["service"], response_class=PlainTextResponse,
+             responses={200: {"content": {"text/plain": {}}}})
+    async def metrics() -> PlainTextResponse:
+        return PlainTextResponse(runtime.metrics.text(), media_type="text/plain; version=0.0.4; charset=utf-8")
+
     @app.post("/sessions", status_code=201, response_model=SessionOpened, tags=["sessions"])
     async def open_session(body: CreateSession, request: Request) -> Response:
         own = _own_origin(request)

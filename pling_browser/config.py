@@ -70,6 +70,10 @@ class Settings:
     secrets_file: str | None = None
     chromium: str | None = None
     browser_endpoints: tuple[str, ...] = ()
+    # Where each context's egress proxy listens, and the host a (remote) browser reaches it at.
+    egress_bind: str = "127.0.0.1"
+    egress_advertise: str | None = None
+    replica: str | None = None
     data_dir: Path = field(default_factory=_default_data_dir)
     max_sessions: int = 8
     queue: int | None = None  # requests that may wait for a session slot; default max_sessions
@@ -100,6 +104,9 @@ class Settings:
             secrets_file=env.get("PLING_SECRETS") or None,
             chromium=find_chromium(env.get("PLING_CHROMIUM")),
             browser_endpoints=_split(env.get("PLING_BROWSER_ENDPOINT")),
+            egress_bind=env.get("PLING_EGRESS_BIND") or "127.0.0.1",
+            egress_advertise=env.get("PLING_EGRESS_ADVERTISE") or None,
+            replica=env.get("PLING_REPLICA") or None,
             data_dir=Path(env["PLING_DATA_DIR"]) if env.get("PLING_DATA_DIR") else _default_data_dir(),
             max_sessions=int(env.get("PLING_MAX_SESSIONS") or max(2, cpus * 4)),
             queue=int(env["PLING_QUEUE"]) if env.get("PLING_QUEUE") else None,

@@ -8,7 +8,8 @@ import contextlib
 import logging
 import os
 import time
-from typing import TYPE_CHECKING, AsyncIterator, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, AsyncIterator, Callable
 
 from . import processes
 from .bridge import bridge_source
@@ -71,41 +72,92 @@ async def translate_playwright_errors() -> AsyncIterator[None]:
         raise translate(error) from error
 
 
+@dataclass
+class Endpoint:
+    """Where browsers come from: the local launch (`url` None) or a remote Playwright browser server.
+    A lost endpoint fails only its own sessions and is retried with backoff."""
+
+    url: str | None
+    browser: "Browser | None" = None
+    sessions: int = 0
+    failures: int = 0
+    retry_at: float = 0.0
+    last_error: str | None = None
+    launches: int = 0
+    pids: list[int] = field(default_factory=list)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    @property
+    def name(self) -> str:
+        return self.url or "local"
+
+    @property
+    def up(self) -> bool:
+        return self.browser is not None and self.browser.is_connected()
+
+    def status(self) -> dict[str, object]:
+        return {"endpoint": self.name, "up": self.up, "sessions": self.sessions, "launches": self.launches,
+                "version": self.browser.version if self.up and self.browser else None, "last_error": self.last_error}
+
+
+BACKOFF_S = (0.5, 1, 2, 4, 8, 15, 30)
+
+
 class Controller:
-    """One Playwright driver and one browser for the service; a fresh context for every session."""
+    """One Playwright driver; browsers from the local launch or from remote browser servers
+    (PLING_BROWSER_ENDPOINT); a fresh context for every session, on the endpoint with the fewest."""
 
     def __init__(self, settings: Settings, policy: Policy | None = None) -> None:
         self.settings = settings
         self.policy = policy or Policy(settings.allow_hosts)
         self._playwright: "Playwright | None" = None
-        self._browser: "Browser | None" = None
-        self._lock = asyncio.Lock()
-        self.launches = 0
+        self._driver_lock = asyncio.Lock()
         self.driver_pid: int | None = None
-        self._browser_pids: list[int] = []
-        self.on_browser_lost: Callable[[str], None] | None = None
+        self.endpoints = [Endpoint(url) for url in settings.browser_endpoints] or [Endpoint(None)]
+        self.on_browser_lost: Callable[[str, str | None], None] | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    @property
+    def launches(self) -> int:
+        return sum(endpoint.launches for endpoint in self.endpoints)
 
     @property
     def browser_status(self) -> dict[str, object]:
-        browser = self._browser
+        up = [endpoint for endpoint in self.endpoints if endpoint.up]
         return {
-            "connected": bool(browser and browser.is_connected()),
-            "version": browser.version if browser and browser.is_connected() else None,
+            "connected": bool(up),
+            "version": up[0].browser.version if up and up[0].browser else None,
             "executable": self.settings.chromium or "playwright's chromium",
             "launches": self.launches,
             "processes": len(self.browser_pids()),
+            "endpoints": [endpoint.status() for endpoint in self.endpoints],
         }
 
     async def start(self) -> None:
-        await self._ensure_browser()
+        errors = []
+        for endpoint in self.endpoints:
+            try:
+                await self._ensure(endpoint)
+            except BrowserUnavailable as error:
+                errors.append(error)
+                self._retry_later(endpoint)
+        # A missing local Chromium is a setup problem to say at once; remote servers may come later.
+        if errors and self.endpoints[0].url is None:
+            raise errors[0]
+        for error in errors:
+            log.error("%s", error.message)
 
     async def stop(self) -> None:
-        browser, self._browser = self._browser, None
-        if browser is not None:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(browser.close(), 10)
+        for task in list(self._tasks):
+            task.cancel()
+        for endpoint in self.endpoints:
+            browser, endpoint.browser = endpoint.browser, None
+            if browser is not None:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(browser.close(), 10)
         await self._stop_playwright()
-        processes.kill(self._browser_pids)
+        for endpoint in self.endpoints:
+            processes.kill(endpoint.pids)
 
     async def _stop_playwright(self) -> None:
         playwright, self._playwright = self._playwright, None
@@ -117,97 +169,145 @@ class Controller:
             self.driver_pid = None
 
     def browser_pids(self) -> list[int]:
-        """The Chromium processes of the current browser (descendants of our driver)."""
+        """The Chromium processes this service launched itself (descendants of our driver)."""
         if self.driver_pid is None:
             return []
         return [pid for pid in processes.descendants(self.driver_pid) if processes.alive(pid)]
 
-    async def _start_playwright(self) -> None:
-        from playwright.async_api import async_playwright
+    async def _driver(self) -> "Playwright":
+        async with self._driver_lock:
+            if self._playwright is None:
+                from playwright.async_api import async_playwright
 
-        before = set(processes.children(os.getpid()))
-        self._playwright = await async_playwright().start()
-        drivers = [pid for pid in processes.children(os.getpid())
-                   if pid not in before and "run-driver" in processes.cmdline(pid)]
-        self.driver_pid = drivers[0] if drivers else None
+                before = set(processes.children(os.getpid()))
+                self._playwright = await async_playwright().start()
+                drivers = [pid for pid in processes.children(os.getpid())
+                           if pid not in before and "run-driver" in processes.cmdline(pid)]
+                self.driver_pid = drivers[0] if drivers else None
+            return self._playwright
 
-    async def _ensure_browser(self) -> "Browser":
-        async with self._lock:
-            if self._browser is not None and self._browser.is_connected():
-                return self._browser
+    async def _ensure(self, endpoint: Endpoint) -> "Browser":
+        async with endpoint.lock:
+            if endpoint.up:
+                assert endpoint.browser is not None
+                return endpoint.browser
             from playwright.async_api import Error as PlaywrightError
 
-            options: dict[str, object] = {"headless": self.settings.headless, "args": chromium_args()}
-            if self.settings.chromium:
-                options["executable_path"] = self.settings.chromium
             for attempt in (1, 2):
                 try:
-                    if self._playwright is None:
-                        await self._start_playwright()
-                    assert self._playwright is not None
-                    self._browser = await asyncio.wait_for(self._playwright.chromium.launch(**options), 60)  # type: ignore[arg-type]
+                    playwright = await self._driver()
+                    endpoint.browser = await asyncio.wait_for(self._open_browser(playwright, endpoint), 60)
                     break
                 except (PlaywrightError, asyncio.TimeoutError, OSError) as error:
+                    message = str(error).splitlines()[0] if str(error) else type(error).__name__
+                    endpoint.last_error = message[:300]
+                    if endpoint.url is not None:
+                        raise BrowserUnavailable(_endpoint_problem(endpoint.url, message)) from error
                     # A dead driver fails every call: start a new one and try once more.
                     await self._stop_playwright()
                     if attempt == 2:
-                        message = str(error).splitlines()[0] if str(error) else type(error).__name__
                         raise BrowserUnavailable(f"Chromium could not be started: {message}") from error
-            self.launches += 1
-            self._browser.on("disconnected", self._lost)
-            self._browser_pids = self.browser_pids()
-            log.info("browser %s started (%s)", self._browser.version, self.settings.chromium or "bundled")
-            return self._browser
+            assert endpoint.browser is not None
+            endpoint.launches += 1
+            endpoint.failures = 0
+            endpoint.last_error = None
+            browser = endpoint.browser
+            browser.on("disconnected", lambda _: self._lost(endpoint, browser))
+            if endpoint.url is None:
+                endpoint.pids = self.browser_pids()
+            log.info("browser %s ready on %s", browser.version, endpoint.name)
+            return browser
 
-    def _lost(self, browser: "Browser") -> None:
-        if browser is not self._browser:
+    async def _open_browser(self, playwright: "Playwright", endpoint: Endpoint) -> "Browser":
+        if endpoint.url is not None:
+            return await playwright.chromium.connect(endpoint.url, timeout=30_000)
+        options: dict[str, object] = {"headless": self.settings.headless, "args": chromium_args()}
+        if self.settings.chromium:
+            options["executable_path"] = self.settings.chromium
+        return await playwright.chromium.launch(**options)  # type: ignore[arg-type]
+
+    def _lost(self, endpoint: Endpoint, browser: "Browser") -> None:
+        if endpoint.browser is not browser:
             return
-        self._browser = None
-        self.lost_at = time.monotonic()
-        log.warning("the browser disconnected; its sessions are lost, and a new browser is being started")
+        endpoint.browser = None
+        endpoint.last_error = "the browser disconnected"
+        log.warning("the browser on %s disconnected; its sessions are lost", endpoint.name)
         if self.on_browser_lost is not None:
-            self.on_browser_lost("the browser process exited")
-        asyncio.ensure_future(self._relaunch(list(self._browser_pids)))
+            self.on_browser_lost(f"the browser on {endpoint.name} is gone", endpoint.name)
+        self._spawn(self._recover(endpoint, list(endpoint.pids)))
 
-    async def _relaunch(self, old_pids: list[int]) -> None:
-        await asyncio.sleep(0.5)  # let the old tree exit by itself first
-        processes.kill(old_pids)  # whatever did not: only PIDs we started
-        with contextlib.suppress(Exception):
-            await self._ensure_browser()
+    def _spawn(self, work: "Any") -> None:
+        task = asyncio.ensure_future(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
-    async def new_context(self) -> tuple["BrowserContext", EgressProxy]:
-        """A fresh context whose every connection goes through its own egress proxy."""
-        try:
-            return await self._new_context()
-        except SessionLost:
-            # The browser or its driver died without telling us: start over once.
-            await self._reset("the browser or its driver stopped answering")
-            return await self._new_context()
+    def _retry_later(self, endpoint: Endpoint) -> None:
+        self._spawn(self._recover(endpoint, []))
 
-    async def _reset(self, reason: str) -> None:
-        old_pids = list(self._browser_pids)
-        browser, self._browser = self._browser, None
+    async def _recover(self, endpoint: Endpoint, old_pids: list[int]) -> None:
+        """Reap what is left of the old browser, then bring the endpoint back, with backoff."""
+        await asyncio.sleep(0.5)
+        processes.kill(old_pids)  # only PIDs we started, whatever did not exit by itself
+        while not endpoint.up:
+            try:
+                await self._ensure(endpoint)
+            except Exception:
+                endpoint.failures += 1
+                delay = BACKOFF_S[min(endpoint.failures, len(BACKOFF_S)) - 1]
+                endpoint.retry_at = time.monotonic() + delay
+                await asyncio.sleep(delay)
+
+    def _pick(self) -> list[Endpoint]:
+        """Endpoints to try, fewest sessions first; those backing off come last."""
+        now = time.monotonic()
+        return sorted(self.endpoints, key=lambda e: (not e.up and e.retry_at > now, e.sessions))
+
+    async def new_context(self) -> tuple["BrowserContext", EgressProxy, Endpoint]:
+        """A fresh context on the least busy endpoint; its every connection goes through its own proxy."""
+        problem: BrowserUnavailable | None = None
+        for endpoint in self._pick():
+            try:
+                try:
+                    return await self._new_context(endpoint)
+                except SessionLost:
+                    # The browser or its driver died without telling us: start over once.
+                    await self._reset(endpoint, "the browser or its driver stopped answering")
+                    return await self._new_context(endpoint)
+            except BrowserUnavailable as error:
+                problem = error
+                self._retry_later(endpoint)
+        raise problem or BrowserUnavailable("No browser endpoint is configured")
+
+    async def _reset(self, endpoint: Endpoint, reason: str) -> None:
+        browser, endpoint.browser = endpoint.browser, None
         if browser is not None and self.on_browser_lost is not None:
-            self.on_browser_lost(reason)
+            self.on_browser_lost(reason, None)
         await self._stop_playwright()
-        processes.kill(old_pids)
+        processes.kill(endpoint.pids)
 
-    async def _new_context(self) -> tuple["BrowserContext", EgressProxy]:
-        browser = await self._ensure_browser()
-        proxy = await EgressProxy(self.policy).start()
+    async def _new_context(self, endpoint: Endpoint) -> tuple["BrowserContext", EgressProxy, Endpoint]:
+        browser = await self._ensure(endpoint)
+        proxy = await EgressProxy(self.policy, bind=self.settings.egress_bind).start()
         try:
             async with translate_playwright_errors():
                 context = await asyncio.wait_for(browser.new_context(
                     viewport={"width": 1280, "height": 800}, accept_downloads=False, service_workers="block",
-                    proxy={"server": f"http://127.0.0.1:{proxy.port}", "bypass": "<-loopback>"}), 30)
+                    proxy={"server": f"http://{self.settings.egress_advertise or '127.0.0.1'}:{proxy.port}",
+                           "bypass": "<-loopback>"}), 30)
                 await context.add_init_script(bridge_source())
         except BaseException:
             await proxy.stop()
             raise
-        context.on("close", lambda _: asyncio.ensure_future(proxy.stop()))
+        endpoint.sessions += 1
+
+        def closed(_: object) -> None:
+            endpoint.sessions = max(0, endpoint.sessions - 1)
+            self._spawn(proxy.stop())
+
+        context.on("close", closed)
         # Popups are not followed: a page that floods window.open gets them closed at once.
         context.on("page", _close_popup)
-        return context, proxy
+        return context, proxy, endpoint
 
     async def open_page(self, context: "BrowserContext", url: str, timeout_ms: int) -> "Page":
         async with translate_playwright_errors():
@@ -231,6 +331,16 @@ class Controller:
         if response is not None and response.status >= 400:
             raise PageUnreachable(f"{url} answered HTTP {response.status}", status_code=response.status)
         return page
+
+
+def _endpoint_problem(url: str, message: str) -> str:
+    from importlib.metadata import version
+
+    ours = version("playwright")
+    if "428" in message or "version" in message.lower():
+        return (f"The browser server at {url} runs a different Playwright version than this service "
+                f"(client {ours}; major.minor must match): {message}")
+    return f"The browser server at {url} cannot be reached: {message}"
 
 
 async def _close_popup(page: "Page") -> None:

@@ -112,6 +112,7 @@ class EgressProxy:
     """An HTTP proxy for one browser context: CONNECT tunnels and plain HTTP requests, each checked."""
 
     policy: Policy
+    bind: str = "127.0.0.1"
     refused: list[Refusal] = field(default_factory=list)
     requests: int = 0
     _tasks: set[asyncio.Task[None]] = field(default_factory=set)
@@ -123,7 +124,7 @@ class EgressProxy:
         return int(self._server.sockets[0].getsockname()[1])
 
     async def start(self) -> "EgressProxy":
-        self._server = await asyncio.start_server(self._handle, "127.0.0.1", 0)
+        self._server = await asyncio.start_server(self._handle, self.bind, 0)
         return self
 
     async def stop(self) -> None:

@@ -295,6 +295,7 @@ class SessionInfo(BaseModel):
     created: float
     last_used: float
     invocations: int
+    endpoint: str = Field(default="local", description="The browser endpoint the session lives on.")
     refused: list[dict[str, str]] = Field(default_factory=list, description="The last connections the page tried that the egress policy refused.")
 
 

@@ -35,6 +35,9 @@ class Runtime:
         self.controller.on_browser_lost = self._browser_lost
         self.sessions = Sessions(self.controller, settings.max_sessions, settings.queue, settings.queue_timeout_s)
         self.events = Events()
+        from .metrics import Metrics
+
+        self.metrics = Metrics(self)
         self.gates = Gates(lambda what, p: self.events.publish(what, id=p.id, session=p.session, request=p.view()))
         self.resumes = Resumes()
         self.confirmer = HttpConfirmer(self.gates, settings.confirm_timeout_s) if settings.confirm == "http" else None
@@ -53,8 +56,8 @@ class Runtime:
 
         await self.controller.start()
 
-    def _browser_lost(self, reason: str) -> None:
-        for sid in self.sessions.lose_all(reason):
+    def _browser_lost(self, reason: str, endpoint: str | None) -> None:
+        for sid in self.sessions.lose_all(reason, endpoint):
             self.gates.withdraw_session(sid)
 
     async def _reap_forever(self) -> None:
@@ -139,6 +142,7 @@ class Runtime:
             session = self.sessions.get(sid)
             receipt = (await work(session)).as_json()
             seq = self.store.append(sid, receipt, key, fingerprint)
+            self.metrics.observe(receipt)
             self.events.publish("receipt", session=sid, receipt_seq=seq, receipt=receipt)
             if future is not None:
                 future.set_result((fingerprint, receipt))

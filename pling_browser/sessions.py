@@ -27,6 +27,7 @@ class Session:
     page: "Page"
     bridge: Bridge
     proxy: "EgressProxy | None" = None
+    endpoint: str = "local"
     created: float = field(default_factory=time.time)
     last_used: float = field(default_factory=time.time)
     invocations: int = 0
@@ -40,7 +41,8 @@ class Session:
             url = ""
         refused = [{"target": r.target, "reason": r.reason} for r in (self.proxy.refused[-10:] if self.proxy else [])]
         return SessionInfo(id=self.id, url=url, title=self.title, created=self.created,
-                           last_used=self.last_used, invocations=self.invocations, refused=refused)
+                           last_used=self.last_used, invocations=self.invocations, endpoint=self.endpoint,
+                           refused=refused)
 
     def touch(self) -> None:
         self.last_used = time.time()
@@ -109,13 +111,13 @@ class Sessions:
         await self._slot()
         self._opening += 1
         try:
-            context, proxy = await self.controller.new_context()
+            context, proxy, endpoint = await self.controller.new_context()
             try:
                 page = await self.controller.open_page(context, url, timeout_ms)
                 settings = self.controller.settings
                 bridge = await Bridge.attach(page, settings.bridge_grace_s, settings.action_timeout_ms)
-                session = Session(id="s_" + secrets.token_urlsafe(9), context=context, page=page, bridge=bridge,
-                                  proxy=proxy)
+                session = Session(id=self._new_id(), context=context, page=page, bridge=bridge, proxy=proxy,
+                                  endpoint=endpoint.name)
                 await bridge.settle(min(1_000, self.controller.settings.settle_cap_ms))
                 with contextlib.suppress(Exception):
                     session.title = await asyncio.wait_for(page.title(), 5)
@@ -142,9 +144,16 @@ class Sessions:
             await session.proxy.stop()
         await self._notify()
 
-    def lose_all(self, reason: str) -> list[str]:
-        """The browser is gone: every session is lost at once (their contexts died with it)."""
-        lost = list(self._sessions)
+    def _new_id(self) -> str:
+        # With PLING_REPLICA set, the id names the replica that owns the session, so an ingress can
+        # route every request about it there: s-<replica>-<random>.
+        replica = self.controller.settings.replica
+        return f"s-{replica}-{secrets.token_urlsafe(9)}" if replica else "s_" + secrets.token_urlsafe(9)
+
+    def lose_all(self, reason: str, endpoint: str | None = None) -> list[str]:
+        """A browser is gone: its sessions are lost at once (their contexts died with it); with no
+        endpoint named, every session is."""
+        lost = [sid for sid, s in self._sessions.items() if endpoint is None or s.endpoint == endpoint]
         for sid in lost:
             session = self._sessions.pop(sid)
             self._bury(sid, reason)

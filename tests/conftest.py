@@ -4,6 +4,7 @@ real Chromium. Tests talk to the service over HTTP, as an agent does."""
 from __future__ import annotations
 
 import asyncio
+import os
 import socket
 import tempfile
 import threading
@@ -64,6 +65,9 @@ def service_settings(**changes: Any) -> Settings:
         allow_hosts=("127.0.0.1",), approve=APPROVED, navigation_timeout_ms=5_000, action_timeout_ms=3_000,
         settle_cap_ms=2_000, bridge_grace_s=3.0, max_sessions=16,
         data_dir=Path(tempfile.mkdtemp(prefix="pling-test-")))
+    remote = os.environ.get("PLING_TEST_BROWSER_ENDPOINT")
+    if remote:  # run the same tests against a remote Playwright browser server
+        base = base.with_(browser_endpoints=(remote,))
     return base.with_(**changes)
 
 
