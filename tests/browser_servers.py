@@ -12,9 +12,13 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 
 from pling_browser.config import find_chromium
 from pling_browser.controller import chromium_args
+
+
+CONFIG = Path(__file__).resolve().parent.parent / "docker" / "browser-server.json"
 
 
 def free_port() -> int:
@@ -34,7 +38,10 @@ class BrowserServer:
         return f"ws://127.0.0.1:{self.port}/{self.path}"
 
     def start(self) -> "BrowserServer":
-        config = {"headless": True, "args": chromium_args(), "port": self.port, "wsPath": self.path}
+        # The same configuration the containers use (docker/browser-server.json), on a free port.
+        config = json.loads(CONFIG.read_text())
+        config.update({"port": self.port, "host": "127.0.0.1", "wsPath": self.path})
+        config["args"] = sorted(set(config["args"]) | set(chromium_args()))
         chromium = find_chromium(os.environ.get("PLING_CHROMIUM"))
         if chromium:
             config["executablePath"] = chromium
