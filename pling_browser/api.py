@@ -18,8 +18,7 @@ from .access import AccessGuard
 from .bridge import bridge_source
 from .config import Settings
 from .errors import BadRequest, MethodNotAllowed, NotFound, ServiceError, SessionNotFound, ToolNotFound
-from .models import Problem as ProblemModel
-from .models import (ConfirmationAnswer, CreateSession, HandoffAnswer, InvokeAnswer, InvokeRequest, PageModel,
+from .models import (ConfirmationAnswer, HTTPProblem, CreateSession, HandoffAnswer, InvokeAnswer, InvokeRequest, PageModel,
                      PendingList, Receipt, ReceiptLog, ResumeRequest, SessionInfo, SessionOpened, ToolCall)
 from .sessions import Session
 from .runtime import Runtime, demo_dir
@@ -70,7 +69,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             await runtime.stop()
 
-    problem = {"model": ProblemModel, "description": "A problem with the request or the session"}
+    problem = {"model": HTTPProblem, "description": "A problem with the request or the session"}
     app = FastAPI(title="Pling browser", version=__version__, lifespan=lifespan,
                   description="Operate web pages through their declared capability model.",
                   responses={status: problem for status in (400, 401, 403, 404, 405, 409, 410, 413, 422, 429, 502, 503, 504)})

@@ -312,7 +312,7 @@ class ProblemDetail(BaseModel):
     model_config = ConfigDict(extra="allow")
 
 
-class Problem(BaseModel):
+class HTTPProblem(BaseModel):
     """Every HTTP error: the request or the session, never an action (actions answer receipts)."""
 
     error: ProblemDetail

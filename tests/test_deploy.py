@@ -1,14 +1,10 @@
 """The container and cluster files stay valid and true to the code. No Docker engine runs here, so
 what they run is run without it: the service command and the browser-server configuration (the
-latter by every remote-endpoint test, through tests/browser_servers.py)."""
+latter by every remote-endpoint test, through tests/spawn.py)."""
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
-import time
 from importlib.metadata import version
 from pathlib import Path
 
@@ -17,7 +13,7 @@ import yaml
 
 from pling_browser.api import create_app
 
-from .browser_servers import free_port
+from .spawn import kill_group, serve
 
 DOCKER = Path(__file__).resolve().parent.parent / "docker"
 
@@ -70,21 +66,8 @@ def test_kubernetes_manifests_match_the_service() -> None:
 
 
 def test_the_container_command_serves_on_all_addresses_with_a_token() -> None:
-    port = free_port()
-    env = {**os.environ, "PLING_TOKEN": "container-token", "PLING_DATA_DIR": "/tmp/pling-deploy-test"}
-    process = subprocess.Popen([sys.executable, "-m", "pling_browser", "serve", "--host", "0.0.0.0", "--port", str(port)],
-                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    process, url = serve("--host", "0.0.0.0", env={"PLING_TOKEN": "container-token", "PLING_DATA_DIR": "/tmp/pling-deploy-test"})
     try:
-        deadline = time.monotonic() + 60
-        health = None
-        while time.monotonic() < deadline:
-            try:
-                health = httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2)
-                break
-            except httpx.HTTPError:
-                time.sleep(0.2)
-        assert health is not None and health.status_code == 200
-        assert httpx.get(f"http://127.0.0.1:{port}/sessions").status_code == 401
+        assert httpx.get(f"{url}/sessions").status_code == 401  # served, and guarded by the token
     finally:
-        os.killpg(process.pid, 9)
-        process.wait(10)
+        kill_group(process)

@@ -3,46 +3,22 @@ The service runs as a real process here, so it can be killed for real."""
 
 from __future__ import annotations
 
-import os
-import signal
-import socket
 import subprocess
-import sys
-import time
 from pathlib import Path
 
 import httpx
 
 from .server import FixtureServer
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+from .spawn import kill_group, serve
 
 
 def _serve(data: Path, allow: str) -> tuple[subprocess.Popen[bytes], str]:
-    port = _free_port()
-    env = {**os.environ, "PLING_DATA_DIR": str(data), "PLING_ALLOW_HOSTS": allow}
-    process = subprocess.Popen([sys.executable, "-m", "pling_browser", "serve", "--port", str(port)], env=env,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"{url}/healthz", timeout=2).status_code == 200:
-                return process, url
-        except httpx.HTTPError:
-            time.sleep(0.2)
-    process.kill()
-    raise RuntimeError("the service did not start")
+    return serve(env={"PLING_DATA_DIR": str(data), "PLING_ALLOW_HOSTS": allow})
 
 
 def _kill_tree(process: subprocess.Popen[bytes]) -> None:
     # The service and everything it started (its driver and Chromium) are in its own process group.
-    os.killpg(process.pid, signal.SIGKILL)
-    process.wait(10)
+    kill_group(process)
 
 
 def test_receipts_and_keys_survive_kill_9(fixtures: FixtureServer, tmp_path: Path) -> None:

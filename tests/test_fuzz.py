@@ -17,7 +17,7 @@ from schemathesis.checks import not_a_server_error, positive_data_acceptance
 from schemathesis.core.failures import FailureGroup
 
 from pling_browser.errors import InvalidArgs, InvalidParams
-from pling_browser.lifecycle.decode import SECRET_REF, decode, references, substitute
+from pling_browser.lifecycle.decode import decode, references, substitute
 from pling_browser.lifecycle.validate import apply_defaults
 
 from .conftest import ServiceThread, service_settings

@@ -7,7 +7,6 @@ import json
 import logging
 import threading
 import time
-from pathlib import Path
 from typing import Any, Iterator
 
 import httpx

@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx
 
-from .browser_servers import BrowserServer
+from .spawn import BrowserServer
 from .conftest import ServiceThread, service_settings
 from .server import FixtureServer
 

@@ -6,30 +6,18 @@ from __future__ import annotations
 
 import os
 import signal
-import subprocess
-import sys
 import time
 
 import httpx
 
 from pling_browser import processes
 
-from .browser_servers import free_port
+from .spawn import kill_group, serve
 
 
 def test_a_killed_service_leaves_no_driver_or_chromium() -> None:
-    port = free_port()
-    service = subprocess.Popen([sys.executable, "-m", "pling_browser", "serve", "--port", str(port)],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    service, url = serve()
     try:
-        url = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(f"{url}/healthz", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.2)
         assert httpx.post(f"{url}/sessions", json={}, timeout=60).status_code == 201
         tree = processes.descendants(service.pid)
         assert any("run-driver" in processes.cmdline(pid) for pid in tree)
@@ -43,6 +31,4 @@ def test_a_killed_service_leaves_no_driver_or_chromium() -> None:
         print(f"\n  service killed: its {len(tree)} processes gone in {time.monotonic() - killed_at:.2f} s")
         assert not left, [processes.cmdline(pid)[:80] for pid in left]
     finally:
-        if service.poll() is None:
-            os.killpg(service.pid, signal.SIGKILL)
-            service.wait(10)
+        kill_group(service)

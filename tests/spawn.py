@@ -1,5 +1,6 @@
-"""Playwright browser servers (`playwright launch-server`) running the system Chromium, for tests
-of remote endpoints. Each runs in its own process group, so the test can kill exactly it."""
+"""Processes the tests start for real: the service (`pling-browser serve`) and Playwright browser
+servers (`playwright launch-server` with the system Chromium). Each runs in its own process group,
+so a test can kill exactly what it started."""
 
 from __future__ import annotations
 
@@ -70,3 +71,29 @@ class BrowserServer:
             self.process.wait(10)
         if self.process.stdout is not None:
             self.process.stdout.close()
+
+
+def serve(*args: str, env: dict[str, str] | None = None, port: int | None = None) -> tuple[subprocess.Popen[bytes], str]:
+    """`pling-browser serve` as a process of its own; answers it and its URL once /healthz answers."""
+    import httpx
+
+    port = port or free_port()
+    process = subprocess.Popen([sys.executable, "-m", "pling_browser", "serve", "--port", str(port), *args],
+                               env={**os.environ, **(env or {})}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"{url}/healthz", timeout=2).status_code == 200:
+                return process, url
+        except httpx.HTTPError:
+            time.sleep(0.2)
+    kill_group(process)
+    raise RuntimeError("the service did not start")
+
+
+def kill_group(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGKILL)
+    process.wait(10)
