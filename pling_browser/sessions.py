@@ -115,7 +115,8 @@ class Sessions:
             try:
                 page = await self.controller.open_page(context, url, timeout_ms)
                 settings = self.controller.settings
-                bridge = await Bridge.attach(page, settings.bridge_grace_s, settings.action_timeout_ms)
+                # Calls that are not an action's own (the model, snapshots) get at least 5 s.
+                bridge = await Bridge.attach(page, settings.bridge_grace_s, max(5_000, settings.action_timeout_ms))
                 session = Session(id=self._new_id(), context=context, page=page, bridge=bridge, proxy=proxy,
                                   endpoint=endpoint.name)
                 await bridge.settle(min(1_000, self.controller.settings.settle_cap_ms))

@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 import httpx
+import requests
 import schemathesis
 from hypothesis import HealthCheck, given, settings
 from hypothesis.errors import Unsatisfiable
@@ -42,6 +43,7 @@ def _fuzz(service: ServiceThread, GenerationMode: Any) -> None:
     document = httpx.get(f"{service.url}/openapi.json").json()
     api = schemathesis.openapi.from_dict(document)
     count: dict[str, Any] = {"requests": 0, "by_status": {}}
+    http = requests.Session()  # one connection pool, closed at the end (no sockets left to the GC)
     failures: list[str] = []
     for result in api.get_all_operations():
         operation = result.ok()
@@ -51,7 +53,7 @@ def _fuzz(service: ServiceThread, GenerationMode: Any) -> None:
             @settings(max_examples=EXAMPLES[mode.value], deadline=None, database=None,
                       suppress_health_check=list(HealthCheck))
             def run(case: Case) -> None:
-                response = case.call(base_url=service.url, timeout=60)
+                response = case.call(base_url=service.url, session=http, timeout=60)
                 count["requests"] += 1
                 count["by_status"][response.status_code] = count["by_status"].get(response.status_code, 0) + 1
                 if response.status_code >= 500 and response.status_code not in (502, 503, 504):
@@ -71,6 +73,7 @@ def _fuzz(service: ServiceThread, GenerationMode: Any) -> None:
                 run()
             except Unsatisfiable:  # no invalid input exists for an operation without parameters
                 pass
+    http.close()
     print(f"\n  schemathesis: {count['requests']} requests, statuses {dict(sorted(count['by_status'].items()))}")
     # Close what the generated requests opened.
     with httpx.Client(base_url=service.url, timeout=60) as client:
