@@ -4,16 +4,22 @@
   loopback host; an Origin, when sent, must be a loopback origin or the request's own. This stops DNS
   rebinding: a web page cannot make the agent's browser talk to this service under its own name.
 - Token: with PLING_TOKEN set, every route but /healthz and the public demo files needs
-  `Authorization: Bearer <token>`, compared in constant time.
+  `Authorization: Bearer <token>`, compared in constant time. A browser cannot put that header on an
+  EventSource or an <img>, so the operator console's credentials are also accepted: the token as a
+  `token` query parameter (taken out of the query before anything else, logs included, sees it), or
+  the HttpOnly, SameSite=Strict cookie that `GET /console?token=…` sets (an HMAC of the token, never
+  the token itself). The browser sends a cookie by itself, so the cookie counts for GET and HEAD, and
+  for other methods only with the service's own Origin.
 - Size: request bodies over 1 MiB are refused with 413 before they are read.
 """
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import json
 from typing import Any, Awaitable, Callable
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 Scope = dict[str, Any]
 Receive = Callable[[], Awaitable[dict[str, Any]]]
@@ -22,6 +28,21 @@ Send = Callable[[dict[str, Any]], Awaitable[None]]
 MAX_BODY = 1024 * 1024
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]", "::1")
 PUBLIC_PATHS = ("/healthz", "/pling.js", "/demo/")
+COOKIE = "pling_console"
+
+
+def cookie_value(token: str | bytes) -> str:
+    """The console cookie for a token: an HMAC of it, so the cookie never carries the token itself."""
+    key = token.encode() if isinstance(token, str) else token
+    return hmac.new(key, b"pling console cookie v1", hashlib.sha256).hexdigest()
+
+
+def _cookie(header: str, name: str) -> str | None:
+    for part in header.split(";"):
+        key, _, value = part.strip().partition("=")
+        if key == name:
+            return value.strip()
+    return None
 
 
 def _hostname(host: str) -> str:
@@ -42,7 +63,8 @@ class AccessGuard:
         headers = {key.decode("latin-1").lower(): value.decode("latin-1") for key, value in scope.get("headers", [])}
         path = scope.get("path", "")
         host = headers.get("host", "")
-        refusal = self._refuse(path, host, headers)
+        query_token = _take_query_token(scope)
+        refusal = self._refuse(path, host, headers, scope.get("method", ""), query_token)
         if refusal is not None:
             await self._answer(send, *refusal)
             return
@@ -78,7 +100,8 @@ class AccessGuard:
             return
         await self.app(scope, receive, send)
 
-    def _refuse(self, path: str, host: str, headers: dict[str, str]) -> tuple[int, str, str, str] | None:
+    def _refuse(self, path: str, host: str, headers: dict[str, str], method: str = "GET",
+                query_token: str | None = None) -> tuple[int, str, str, str] | None:
         if self.token is None and _hostname(host.lower()) not in LOOPBACK_HOSTS:
             return (403, "FORBIDDEN", f"Host {host[:100]!r} is not this service's loopback address",
                     "Call the service as 127.0.0.1 or localhost (set PLING_TOKEN to serve other addresses).")
@@ -90,11 +113,24 @@ class AccessGuard:
                 return (403, "FORBIDDEN", f"Requests from {origin[:100]!r} are not accepted",
                         "Call the API from a server or from the service's own origin.")
         if self.token is not None and not any(path == p or (p.endswith("/") and path.startswith(p)) for p in PUBLIC_PATHS):
-            given = headers.get("authorization", "")
-            scheme, _, credential = given.partition(" ")
-            if scheme.lower() != "bearer" or not hmac.compare_digest(credential.strip().encode(), self.token):
-                return (401, "UNAUTHORIZED", "A valid bearer token is required", "Send `Authorization: Bearer <PLING_TOKEN>`.")
+            if not self._token_given(host, headers, method, query_token):
+                return (401, "UNAUTHORIZED", "A valid bearer token is required",
+                        "Send `Authorization: Bearer <PLING_TOKEN>` (in a browser, open /console?token=<PLING_TOKEN> once).")
         return None
+
+    def _token_given(self, host: str, headers: dict[str, str], method: str, query_token: str | None) -> bool:
+        assert self.token is not None
+        scheme, _, credential = headers.get("authorization", "").partition(" ")
+        if scheme.lower() == "bearer" and hmac.compare_digest(credential.strip().encode(), self.token):
+            return True
+        if query_token is not None and hmac.compare_digest(query_token.encode(), self.token):
+            return True
+        cookie = _cookie(headers.get("cookie", ""), COOKIE)
+        if cookie is None or not hmac.compare_digest(cookie.encode(), cookie_value(self.token).encode()):
+            return False
+        origin = headers.get("origin")
+        own = origin is not None and origin.lower() in (f"http://{host}".lower(), f"https://{host}".lower())
+        return method in ("GET", "HEAD") or own
 
     @staticmethod
     async def _answer(send: Send, status: int, code: str, message: str, hint: str) -> None:
@@ -104,3 +140,18 @@ class AccessGuard:
             headers.append((b"www-authenticate", b"Bearer"))
         await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": body})
+
+
+def _take_query_token(scope: Scope) -> str | None:
+    """The `token` query parameter, removed from the request's query (so no log line shows it). The
+    console's page handler learns from `state["token_in_query"]` that it came, to set the cookie."""
+    raw = scope.get("query_string", b"")
+    if b"token=" not in raw:
+        return None
+    pairs = parse_qsl(raw.decode("latin-1"), keep_blank_values=True)
+    tokens = [value for key, value in pairs if key == "token"]
+    if not tokens:
+        return None
+    scope["query_string"] = urlencode([(key, value) for key, value in pairs if key != "token"]).encode("latin-1")
+    scope.setdefault("state", {})["token_in_query"] = True
+    return tokens[0]

@@ -81,3 +81,10 @@ class Store:
             rows = self._db.execute("SELECT seq, created, body FROM receipts WHERE session = ? AND seq > ? "
                                     "ORDER BY seq LIMIT ?", (session, after, limit)).fetchall()
         return [{"seq": seq, "created": created, "receipt": json.loads(body)} for seq, created, body in rows]
+
+    def latest(self, session: str, limit: int = 50) -> list[dict[str, Any]]:
+        """The last `limit` receipts of a session, oldest first (the operator console's log)."""
+        with self._lock:
+            rows = self._db.execute("SELECT seq, created, body FROM receipts WHERE session = ? "
+                                    "ORDER BY seq DESC LIMIT ?", (session, limit)).fetchall()
+        return [{"seq": seq, "created": created, "receipt": json.loads(body)} for seq, created, body in reversed(rows)]

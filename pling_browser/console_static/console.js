@@ -1,0 +1,612 @@
+// Pling operator console: plain JavaScript, no build step, no dependencies.
+// State comes from GET console/events (server-sent events); answers go to the API's own routes
+// (POST sessions/{sid}/confirmations/{cid}, POST sessions/{sid}/handoffs/{hid}); the live view is
+// GET console/sessions/{sid}/view (server-sent JPEG frames), and the person's input goes to
+// POST console/sessions/{sid}/input. Everything is rendered with DOM calls and textContent: no
+// value from a page or an agent is ever parsed as HTML.
+'use strict';
+
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const state = {
+    sessions: new Map(),   // sid -> session view (info + last receipts)
+    pending: new Map(),    // id -> pending request
+    receipts: [],          // receipt entries of the selected session, oldest first
+    selected: null,
+    seenReceipts: new Set(),
+    lastSeq: 0,
+    ready: false,
+  };
+  const MAX_RECEIPTS = 100;
+
+  // ---- small helpers ----------------------------------------------------------------------
+
+  function h(tag, attrs, ...children) {
+    const el = document.createElement(tag);
+    for (const [key, value] of Object.entries(attrs || {})) {
+      if (value === null || value === undefined || value === false) continue;
+      if (key === 'class') el.className = value;
+      else if (key === 'text') el.textContent = value;
+      else if (key.startsWith('on')) el.addEventListener(key.slice(2), value);
+      else el.setAttribute(key, value === true ? '' : String(value));
+    }
+    for (const child of children.flat()) {
+      if (child === null || child === undefined || child === false) continue;
+      el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+    return el;
+  }
+
+  function short(value, max = 80) {
+    let text;
+    try { text = typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value); } catch (e) { text = String(value); }
+    if (text === undefined) text = String(value);
+    return text.length > max ? text.slice(0, max - 1) + '…' : text;
+  }
+
+  function age(seconds) {
+    seconds = Math.max(0, Math.round(seconds));
+    if (seconds < 60) return seconds + ' s';
+    if (seconds < 3600) return Math.round(seconds / 60) + ' min';
+    const hours = Math.floor(seconds / 3600);
+    return hours + ' h ' + Math.round((seconds % 3600) / 60) + ' min';
+  }
+
+  function clock(epoch) {
+    return new Date(epoch * 1000).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  }
+
+  function place(url) {
+    try { const u = new URL(url); return u.host + u.pathname + u.search; } catch (e) { return url || ''; }
+  }
+
+  function sessionName(sid) {
+    const s = state.sessions.get(sid);
+    return s ? (s.title || place(s.url) || sid) : sid;
+  }
+
+  const announcer = $('announcer');
+  function announce(text) {
+    announcer.textContent = '';
+    window.setTimeout(() => { announcer.textContent = text; }, 50);
+  }
+
+  async function api(method, path, body) {
+    const answer = await fetch(path, {
+      method, credentials: 'same-origin',
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    let data = null;
+    try { data = await answer.json(); } catch (e) { data = null; }
+    if (!answer.ok) {
+      const error = (data && data.error) || {};
+      const problem = new Error(error.message || ('HTTP ' + answer.status));
+      problem.code = error.code;
+      problem.status = answer.status;
+      throw problem;
+    }
+    return data;
+  }
+
+  // ---- the event stream -------------------------------------------------------------------
+
+  const connection = $('connection');
+  function connected(mode, text) {
+    connection.dataset.state = mode;
+    connection.textContent = text;
+  }
+
+  let source = null;
+  function connect() {
+    if (source) source.close();
+    source = new EventSource('console/events');
+    source.addEventListener('open', () => connected('live', 'Live'));
+    source.addEventListener('error', () => {
+      if (source.readyState === EventSource.CLOSED) {
+        // Refused (401, 403) or gone: find out which, then try again later.
+        fetch('console/state', { credentials: 'same-origin' }).then((answer) => {
+          if (answer.status === 401) connected('refused', 'Not signed in: open /console?token=… with the service\'s token');
+          else if (answer.status === 403) connected('refused', 'Refused by the service (host or origin)');
+          else connected('lost', 'Reconnecting…');
+        }).catch(() => connected('lost', 'The service does not answer; reconnecting…'));
+        window.setTimeout(connect, 3000);
+      } else {
+        connected('lost', 'Reconnecting…');
+      }
+    });
+    source.addEventListener('state', (e) => applyState(JSON.parse(e.data)));
+    source.addEventListener('session', (e) => { upsertSession(JSON.parse(e.data)); renderSessions(); autoSelect(); });
+    source.addEventListener('closed', (e) => closed(JSON.parse(e.data).session));
+    source.addEventListener('pending', (e) => addPending(JSON.parse(e.data), true));
+    source.addEventListener('resolved', (e) => removePending(JSON.parse(e.data).id));
+    source.addEventListener('receipt', (e) => addReceipt(JSON.parse(e.data)));
+    // The service ends each stream after a while (so it can stop promptly); open the next at once.
+    source.addEventListener('bye', () => connect());
+  }
+
+  function applyState(data) {
+    const before = new Set(state.pending.keys());
+    state.sessions = new Map(data.sessions.map((s) => [s.id, s]));
+    state.pending = new Map();
+    for (const request of data.pending) addPending(request, state.ready && !before.has(request.id), false);
+    renderSessions();
+    renderPending();
+    if (state.selected && !state.sessions.has(state.selected)) select(null);
+    if (state.ready && state.selected) catchUpReceipts();
+    state.ready = true;
+    autoSelect();
+  }
+
+  function upsertSession(view) {
+    state.sessions.set(view.id, view);
+  }
+
+  function closed(sid) {
+    state.sessions.delete(sid);
+    for (const [id, request] of state.pending) if (request.session === sid) state.pending.delete(id);
+    renderSessions();
+    renderPending();
+    if (state.selected === sid) {
+      viewStatus('The session was closed.');
+      select(null);
+    }
+    autoSelect();
+  }
+
+  function autoSelect() {
+    if (state.selected || state.sessions.size === 0) return;
+    const wanted = new URLSearchParams(location.hash.slice(1)).get('session');
+    const waiting = [...state.pending.values()].find((p) => state.sessions.has(p.session));
+    const sid = (wanted && state.sessions.has(wanted) && wanted) || (waiting && waiting.session) || state.sessions.keys().next().value;
+    select(sid);
+  }
+
+  // ---- sessions -------------------------------------------------------------------------------
+
+  function renderSessions() {
+    const list = $('sessions');
+    const now = Date.now() / 1000;
+    list.replaceChildren(...[...state.sessions.values()].map((s) => {
+      const waiting = [...state.pending.values()].filter((p) => p.session === s.id).length;
+      const recent = (s.receipts || []).slice(-3).reverse();
+      const button = h('button', {
+        type: 'button', class: 'session', 'aria-current': s.id === state.selected ? 'true' : 'false',
+        'data-session': s.id, onclick: () => select(s.id),
+      },
+      h('span', { class: 'title' }, s.title || '(untitled page)',
+        waiting ? h('span', { class: 'waiting' }, waiting + ' waiting') : null),
+      h('span', { class: 'url' }, place(s.url)),
+      h('span', { class: 'meta' },
+        h('span', { 'data-since': s.created }, 'opened ' + age(now - s.created) + ' ago'),
+        ' · ' + s.invocations + (s.invocations === 1 ? ' action' : ' actions')),
+      recent.length ? h('span', { class: 'recent' }, h('span', { class: 'visually-hidden' }, 'Last receipts: '),
+        recent.map((r) => h('span', { class: 'chip ' + (r.ok ? 'ok' : 'fail') },
+          (r.ok ? '✓ ' : '✗ ') + r.action + (r.ok ? '' : ' ' + r.code)))) : null);
+      return h('li', {}, button);
+    }));
+    $('session-count').textContent = String(state.sessions.size);
+    $('sessions-empty').hidden = state.sessions.size > 0;
+  }
+
+  function select(sid) {
+    if (state.selected === sid && sid !== null) return;
+    state.selected = sid;
+    history.replaceState(null, '', sid ? '#session=' + encodeURIComponent(sid) : location.pathname);
+    renderSessions();
+    state.receipts = [];
+    state.seenReceipts = new Set();
+    renderReceipts();
+    $('receipts-of').textContent = sid ? '— ' + sessionName(sid) : '';
+    watch(sid);
+    if (sid) loadReceipts(sid);
+  }
+
+  // ---- waiting requests -----------------------------------------------------------------------
+
+  function addPending(request, fresh, render = true) {
+    const known = state.pending.has(request.id);
+    state.pending.set(request.id, request);
+    if (render) { renderPending(); renderSessions(); }
+    if (fresh && !known) {
+      const what = request.kind === 'handoff' ? 'Handoff: do a step in the page' : 'Confirmation needed';
+      announce(`${what}: ${request.action}, ${request.description || ''}${request.risk ? ', risk ' + request.risk : ''}, in ${sessionName(request.session)}.`);
+      if (request.kind === 'handoff' && !state.selected) select(request.session);
+    }
+  }
+
+  function removePending(id) {
+    if (!state.pending.delete(id)) return;
+    const card = document.querySelector(`[data-pending="${CSS.escape(id)}"]`);
+    const hadFocus = card && card.contains(document.activeElement);
+    renderPending();
+    renderSessions();
+    if (hadFocus) focusNextPending();
+  }
+
+  function focusNextPending() {
+    const next = document.querySelector('#pending button.btn');
+    (next || $('pending-heading')).focus();
+  }
+
+  function renderPending() {
+    const list = $('pending');
+    const items = [...state.pending.values()].sort((a, b) => a.created - b.created);
+    list.replaceChildren(...items.map(pendingCard));
+    $('pending-count').textContent = String(items.length);
+    $('pending-empty').hidden = items.length > 0;
+    $('pending-panel').classList.toggle('has-items', items.length > 0);
+    document.title = (items.length ? `(${items.length}) ` : '') + 'Pling operator console';
+    tickExpiry();
+  }
+
+  function pendingCard(p) {
+    const titleId = 'pending-title-' + p.id;
+    const handoff = p.kind === 'handoff';
+    const facts = h('dl', { class: 'facts' });
+    const fact = (name, value) => { if (value !== null && value !== undefined && value !== '') facts.append(h('dt', {}, name), h('dd', {}, value)); };
+    fact('Session', sessionName(p.session));
+    if (p.record) fact('Record', h('span', {}, h('code', {}, (p.record.type ? p.record.type + ' ' : '') + p.record.id), ' ', p.record.label ? '“' + p.record.label + '”' : ''));
+    if (p.region) fact('Region', p.region);
+    const args = p.args && typeof p.args === 'object' && Object.keys(p.args).length ? p.args : null;
+    fact('Arguments', args ? h('pre', {}, JSON.stringify(args, null, 2)) : 'none');
+    if (!handoff) fact('Expectation', p.expect || 'none declared');
+    const problem = h('p', { class: 'problem', role: 'alert', hidden: true });
+    const named = (text) => [text, h('span', { class: 'visually-hidden' }, ' ' + p.action)];
+    let buttons;
+    if (handoff) {
+      buttons = [
+        h('button', { type: 'button', class: 'btn show', onclick: () => { select(p.session); $('screen').focus(); } }, 'Show the page'),
+        h('button', { type: 'button', class: 'btn done', onclick: (e) => answer(p, 'handoffs', { outcome: 'done' }, e.currentTarget, problem) }, named('Done')),
+        h('button', { type: 'button', class: 'btn cancel', onclick: (e) => answer(p, 'handoffs', { outcome: 'cancel' }, e.currentTarget, problem) }, named('Cancel')),
+      ];
+    } else {
+      buttons = [
+        h('button', { type: 'button', class: 'btn approve', onclick: (e) => answer(p, 'confirmations', { approve: true }, e.currentTarget, problem) }, named('Approve')),
+        h('button', { type: 'button', class: 'btn deny', onclick: (e) => answer(p, 'confirmations', { approve: false }, e.currentTarget, problem) }, named('Deny')),
+      ];
+    }
+    return h('li', { 'data-pending': p.id },
+      h('article', { class: 'card ' + (handoff ? 'handoff' : 'risk-' + (p.risk || 'write')), 'aria-labelledby': titleId },
+        h('div', { class: 'card-top' },
+          h('span', { class: 'tag kind' }, handoff ? 'Handoff' : 'Confirmation'),
+          p.risk ? h('span', { class: 'tag risk-' + p.risk }, p.risk) : null,
+          h('span', { class: 'expires', 'data-expires': p.expires })),
+        h('h3', { id: titleId }, h('code', {}, p.action), ' ', p.description || ''),
+        handoff ? h('p', { class: 'help' }, 'Do this step yourself in the live view, then say Done (or Cancel).') : null,
+        facts,
+        h('div', { class: 'buttons' }, buttons),
+        problem));
+  }
+
+  async function answer(p, kind, body, button, problem) {
+    // Busy, not disabled: a disabled button would drop the keyboard focus.
+    const row = button.closest('li');
+    if (row.dataset.busy) return;
+    row.dataset.busy = '1';
+    const buttons = row.querySelectorAll('button');
+    buttons.forEach((b) => b.setAttribute('aria-disabled', 'true'));
+    try {
+      await api('POST', `sessions/${encodeURIComponent(p.session)}/${kind}/${encodeURIComponent(p.id)}`, body);
+      const said = kind === 'handoffs' ? (body.outcome === 'done' ? 'Done: ' : 'Cancelled: ') : (body.approve ? 'Approved ' : 'Denied ');
+      announce(said + p.action + '.');
+      removePending(p.id);
+    } catch (error) {
+      delete row.dataset.busy;
+      buttons.forEach((b) => b.removeAttribute('aria-disabled'));
+      problem.hidden = false;
+      problem.textContent = error.message + (error.code ? ` (${error.code})` : '');
+      if (error.status === 409 || error.status === 410 || error.status === 404) {
+        window.setTimeout(() => removePending(p.id), 4000);
+      }
+    }
+  }
+
+  function tickExpiry() {
+    const now = Date.now() / 1000;
+    for (const el of document.querySelectorAll('[data-expires]')) {
+      const left = Math.max(0, Math.round(Number(el.dataset.expires) - now));
+      el.textContent = left >= 60 ? `${Math.floor(left / 60)} min ${String(left % 60).padStart(2, '0')} s left` : `${left} s left`;
+    }
+  }
+
+  // ---- receipts -------------------------------------------------------------------------------
+
+  async function loadReceipts(sid) {
+    try {
+      const data = await api('GET', `console/sessions/${encodeURIComponent(sid)}/receipts?limit=30`);
+      if (state.selected !== sid) return;
+      for (const entry of data.receipts) rememberReceipt(entry, false);
+      renderReceipts();
+    } catch (error) {
+      $('receipts-empty').textContent = 'The receipts could not be read: ' + error.message;
+    }
+  }
+
+  async function catchUpReceipts() {
+    // After a reconnect: what arrived while the stream was down (GET /sessions/{sid}/receipts?after).
+    const sid = state.selected;
+    const after = state.receipts.length ? state.receipts[state.receipts.length - 1].seq : 0;
+    if (!after) { loadReceipts(sid); return; }
+    try {
+      const data = await api('GET', `sessions/${encodeURIComponent(sid)}/receipts?after=${after}&limit=100`);
+      if (state.selected !== sid) return;
+      let added = false;
+      for (const entry of data.receipts) added = rememberReceipt(entry, true) || added;
+      if (added) renderReceipts();
+    } catch (error) { /* the next event brings it */ }
+  }
+
+  function rememberReceipt(entry, fresh) {
+    if (state.seenReceipts.has(entry.seq)) return false;
+    state.seenReceipts.add(entry.seq);
+    entry.fresh = fresh;
+    state.receipts.push(entry);
+    state.receipts.sort((a, b) => a.seq - b.seq);
+    if (state.receipts.length > MAX_RECEIPTS) state.receipts.splice(0, state.receipts.length - MAX_RECEIPTS);
+    return true;
+  }
+
+  function addReceipt(data) {
+    if (data.info) upsertSession(data.info);
+    renderSessions();
+    if (data.session === state.selected && rememberReceipt({ seq: data.seq, created: data.created, receipt: data.receipt }, true)) {
+      renderReceipts();
+    }
+  }
+
+  function renderReceipts() {
+    const list = $('receipts');
+    const entries = state.receipts.slice().reverse();
+    list.replaceChildren(...entries.map(receiptItem));
+    for (const entry of entries) entry.fresh = false;
+    $('receipts-empty').hidden = entries.length > 0;
+    $('receipts-empty').textContent = state.selected ? 'No receipts in this session yet.' : 'Choose a session to see its receipts.';
+  }
+
+  function changes(changed) {
+    const out = [];
+    if (!changed) return out;
+    if (changed.observed === false) out.push('no observable change');
+    const r = changed.records || {};
+    const ids = (list, omitted) => (list || []).join(', ') + (omitted ? ` and ${omitted} more` : '');
+    const om = r.omitted || {};
+    if ((r.added || []).length || om.added) out.push(['records added: ', h('code', {}, ids(r.added, om.added))]);
+    if ((r.removed || []).length || om.removed) out.push(['records removed: ', h('code', {}, ids(r.removed, om.removed))]);
+    for (const u of (r.updated || [])) {
+      const fields = Object.entries(u.changes || {}).map(([field, c]) => `${field} ${short(c.from, 40)} → ${short(c.to, 40)}`);
+      out.push(['record ', h('code', {}, String(u.id)), ' updated: ', fields.join('; ')]);
+    }
+    if (om.updated) out.push(`${om.updated} more records updated`);
+    if (r.reordered) out.push('records reordered');
+    if (r.total && r.total.from !== r.total.to) out.push(`records: ${r.total.from} → ${r.total.to}`);
+    const st = (changed.state || {}).changed || {};
+    for (const [key, change] of Object.entries(st)) {
+      out.push(['state ', h('code', {}, key), ': ', h('code', {}, short(change.from, 40)), ' → ', h('code', {}, short(change.to, 40))]);
+    }
+    const a = changed.actions || {};
+    if ((a.added || []).length) out.push(['actions added: ', h('code', {}, a.added.join(', '))]);
+    if ((a.removed || []).length) out.push(['actions removed: ', h('code', {}, a.removed.join(', '))]);
+    for (const [id, c] of Object.entries(a.availability || {})) {
+      const said = (v) => (v === true ? 'available' : 'unavailable' + (typeof v === 'string' ? ' (' + v + ')' : ''));
+      out.push(['action ', h('code', {}, id), ': ', said(c.from), ' → ', said(c.to)]);
+    }
+    for (const item of ((changed.feedback || {}).added || [])) out.push(`feedback (${item.kind}): “${item.text}”`);
+    return out;
+  }
+
+  function receiptItem(entry) {
+    const r = entry.receipt || {};
+    const error = r.error || null;
+    const action = (r.action && r.action.id) || '?';
+    const status = r.ok
+      ? h('span', { class: 'status ok' }, '✓ ok')
+      : h('span', { class: 'status fail' }, '✗ ' + (error ? error.code + (error.stage ? ' at ' + error.stage : '') : 'failed'));
+    const details = [];
+    if (r.expect && typeof r.verified === 'boolean') details.push(h('li', {}, `expectation ${r.verified ? 'held' : 'did not hold'}: “${r.expect}”`));
+    for (const line of changes(r.changed)) details.push(h('li', {}, line));
+    if (r.fidelity && r.fidelity !== 'high') details.push(h('li', {}, 'fidelity: ' + r.fidelity));
+    if (r.data !== undefined && r.data !== null) details.push(h('li', {}, ['data: ', h('code', {}, short(r.data, 120))]));
+    let message = null;
+    if (error) {
+      let text = error.message || '';
+      if (error.denied_by && !text.includes(error.denied_by)) text += ' (denied by ' + error.denied_by + ')';
+      if (error.reason && !text.includes(error.reason)) text += ' (' + error.reason + ')';
+      if (error.started === true) text += ' The page’s write path may have run.';
+      message = h('p', { class: 'message' }, text);
+    }
+    const sid = state.selected;
+    return h('li', { class: 'receipt ' + (r.ok ? 'ok' : 'fail') + (entry.fresh ? ' fresh' : ''), 'data-seq': entry.seq },
+      h('div', { class: 'r-head' }, status, h('code', {}, action),
+        r.action && r.action.description ? h('span', { class: 'desc' }, r.action.description) : null,
+        h('time', { datetime: new Date(entry.created * 1000).toISOString() }, clock(entry.created))),
+      message,
+      r.warning ? h('p', { class: 'warning' }, '⚠ ' + r.warning) : null,
+      details.length ? h('ul', { class: 'changes', 'aria-label': 'What changed' }, details) : null,
+      h('details', {},
+        h('summary', {}, 'Raw JSON', h('span', { class: 'visually-hidden' }, ' of receipt ' + entry.seq + ', ' + action)),
+        h('pre', {}, JSON.stringify(r, null, 2)),
+        h('a', { href: `sessions/${encodeURIComponent(sid)}/receipts?after=${entry.seq - 1}&limit=1`, target: '_blank', rel: 'noopener' },
+          'as stored (GET /sessions/…/receipts)')));
+  }
+
+  // ---- live view ------------------------------------------------------------------------------
+
+  const screen = $('screen');
+  const img = $('screen-img');
+  let viewSource = null;
+  let viewport = { width: 1280, height: 800 };
+
+  function viewStatus(text) { $('view-status').textContent = text; }
+
+  function watch(sid) {
+    if (viewSource) { viewSource.close(); viewSource = null; }
+    img.hidden = true;
+    $('screen-empty').hidden = false;
+    $('screen-empty').textContent = sid ? 'Connecting to the page…' : 'Choose a session to see its page.';
+    $('view-page').textContent = '';
+    screen.setAttribute('aria-label', sid ? 'Live view of ' + sessionName(sid) : 'Live view: no session chosen');
+    screen.dataset.masked = 'false';
+    viewStatus('');
+    if (!sid) return;
+    const open = () => {
+      const es = new EventSource(`console/sessions/${encodeURIComponent(sid)}/view`);
+      viewSource = es;
+      es.addEventListener('hello', (e) => {
+        const data = JSON.parse(e.data);
+        viewport = data.viewport || viewport;
+        $('view-page').textContent = (data.title ? data.title + ' — ' : '') + place(data.url);
+        viewStatus('');
+      });
+      es.addEventListener('frame', (e) => {
+        const data = JSON.parse(e.data);
+        viewport = data.viewport || viewport;
+        img.src = `data:${data.mime};base64,${data.data}`;
+        img.hidden = false;
+        $('screen-empty').hidden = true;
+        screen.dataset.masked = data.masked ? 'true' : 'false';
+        screen.dataset.frames = String(Number(screen.dataset.frames || 0) + 1);
+        $('view-page').textContent = (data.title ? data.title + ' — ' : '') + place(data.url);
+        viewStatus('');
+      });
+      es.addEventListener('paused', (e) => viewStatus(JSON.parse(e.data).reason));
+      es.addEventListener('gone', (e) => {
+        es.close();
+        viewStatus('The page is gone: ' + JSON.parse(e.data).reason);
+      });
+      es.addEventListener('bye', () => { es.close(); if (viewSource === es) open(); });
+      es.addEventListener('error', () => {
+        if (es.readyState === EventSource.CLOSED && viewSource === es) viewStatus('The live view is not available.');
+      });
+    };
+    open();
+  }
+
+  // The person's input, in order; moves and wheel turns coalesce while one is on its way.
+  const queue = [];
+  let sending = false;
+  function send(gesture) {
+    if (!state.selected) return;
+    gesture.session = state.selected;
+    const last = queue[queue.length - 1];
+    if (last && last.session === gesture.session && (gesture.type === 'move' && last.type === 'move')) {
+      queue[queue.length - 1] = gesture;
+    } else if (last && last.session === gesture.session && gesture.type === 'wheel' && last.type === 'wheel') {
+      last.dx += gesture.dx; last.dy += gesture.dy; last.x = gesture.x; last.y = gesture.y;
+    } else {
+      queue.push(gesture);
+    }
+    if (!sending) pump();
+  }
+
+  async function pump() {
+    sending = true;
+    while (queue.length) {
+      const gesture = queue.shift();
+      const sid = gesture.session;
+      delete gesture.session;
+      try {
+        await api('POST', `console/sessions/${encodeURIComponent(sid)}/input`, gesture);
+      } catch (error) {
+        viewStatus('Input not delivered: ' + error.message);
+      }
+    }
+    sending = false;
+  }
+
+  function point(event) {
+    const rect = img.hidden ? screen.getBoundingClientRect() : img.getBoundingClientRect();
+    // The image keeps its aspect ratio inside its box (object-fit: contain): find the picture in it.
+    const scale = Math.min(rect.width / viewport.width, rect.height / viewport.height);
+    const left = rect.left + (rect.width - viewport.width * scale) / 2;
+    const top = rect.top + (rect.height - viewport.height * scale) / 2;
+    return {
+      x: Math.round(((event.clientX - left) / scale) * 10) / 10,
+      y: Math.round(((event.clientY - top) / scale) * 10) / 10,
+    };
+  }
+
+  const BUTTONS = ['left', 'middle', 'right'];
+  let lastMove = 0;
+  // Double and triple clicks: counted here, as the page would count them (500 ms, a few pixels).
+  let streak = { count: 0, at: 0, x: 0, y: 0 };
+  screen.addEventListener('pointerdown', (event) => {
+    if (!state.selected || img.hidden) return;
+    event.preventDefault();
+    screen.focus({ preventScroll: true });
+    screen.setPointerCapture(event.pointerId);
+    const at = point(event);
+    const now = performance.now();
+    const near = Math.abs(at.x - streak.x) < 6 && Math.abs(at.y - streak.y) < 6;
+    streak = { count: now - streak.at < 500 && near ? Math.min(3, streak.count + 1) : 1, at: now, x: at.x, y: at.y };
+    send({ type: 'down', ...at, button: BUTTONS[event.button] || 'left', clicks: streak.count });
+  });
+  screen.addEventListener('pointerup', (event) => {
+    if (!state.selected || img.hidden) return;
+    event.preventDefault();
+    send({ type: 'up', ...point(event), button: BUTTONS[event.button] || 'left', clicks: streak.count || 1 });
+  });
+  screen.addEventListener('pointermove', (event) => {
+    if (!state.selected || img.hidden) return;
+    const now = performance.now();
+    if (now - lastMove < (event.buttons ? 30 : 100)) return;
+    lastMove = now;
+    send({ type: 'move', ...point(event) });
+  });
+  screen.addEventListener('contextmenu', (event) => event.preventDefault());
+  screen.addEventListener('wheel', (event) => {
+    if (!state.selected || img.hidden) return;
+    event.preventDefault();
+    const unit = event.deltaMode === 1 ? 40 : event.deltaMode === 2 ? viewport.height : 1;
+    send({ type: 'wheel', ...point(event), dx: event.deltaX * unit, dy: event.deltaY * unit });
+  }, { passive: false });
+
+  const MODIFIERS = new Set(['Shift', 'Control', 'Alt', 'Meta', 'AltGraph', 'CapsLock', 'Fn', 'OS']);
+  screen.addEventListener('keydown', (event) => {
+    if (!state.selected || event.isComposing) return;
+    if (event.key === 'Escape') {       // the way out of the view: never a keyboard trap
+      event.preventDefault();
+      $('send-escape').focus();
+      return;
+    }
+    if (MODIFIERS.has(event.key) || event.key === 'Unidentified' || event.key === 'Dead') return;
+    const command = event.ctrlKey || event.metaKey;
+    if (command && event.key.toLowerCase() === 'v') return;  // the paste event brings the text
+    event.preventDefault();
+    if (event.key.length === 1 && !command && !event.altKey) {
+      send({ type: 'text', text: event.key });
+      return;
+    }
+    const parts = [];
+    if (event.ctrlKey) parts.push('Control');
+    if (event.altKey) parts.push('Alt');
+    if (event.shiftKey && event.key.length !== 1) parts.push('Shift');
+    if (event.metaKey) parts.push('Meta');
+    parts.push(event.key === ' ' ? 'Space' : event.key);
+    send({ type: 'key', key: parts.join('+') });
+  });
+  screen.addEventListener('paste', (event) => {
+    if (!state.selected) return;
+    const text = (event.clipboardData && event.clipboardData.getData('text')) || '';
+    event.preventDefault();
+    if (text) send({ type: 'paste', text: text.slice(0, 2000) });
+  });
+  screen.addEventListener('compositionend', (event) => { if (event.data) send({ type: 'text', text: event.data }); });
+  screen.addEventListener('focus', () => screen.classList.add('active'));
+  screen.addEventListener('blur', () => screen.classList.remove('active'));
+  $('send-escape').addEventListener('click', () => send({ type: 'key', key: 'Escape' }));
+  $('view-size').addEventListener('click', (event) => {
+    const large = screen.classList.toggle('large');
+    event.currentTarget.setAttribute('aria-pressed', large ? 'true' : 'false');
+  });
+
+  // ---- clocks ----------------------------------------------------------------------------------
+
+  window.setInterval(tickExpiry, 1000);
+  window.setInterval(() => {
+    const now = Date.now() / 1000;
+    for (const el of document.querySelectorAll('[data-since]')) el.textContent = 'opened ' + age(now - Number(el.dataset.since)) + ' ago';
+  }, 10000);
+
+  connect();
+})();

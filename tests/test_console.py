@@ -1,0 +1,380 @@
+"""The operator console (/console), played by a person in a real browser: a second Chromium, launched
+here, opens the console of a gated service (the HTTP confirmation channel, no approvals, an operator
+secret) while an agent's invocations wait in threads."""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+import time
+from pathlib import Path
+from typing import Any, Iterator
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from pling_browser import console as console_module
+from pling_browser.access import COOKIE, AccessGuard
+from pling_browser.config import find_chromium
+from pling_browser.controller import chromium_args
+
+from .conftest import Pages, PageSession, ServiceThread, service_settings
+from .server import FixtureServer
+
+CARD = "4111111111111111"
+CHECKOUT = "pages/gates/checkout.html"
+TODOS = "demo/todos.html"
+TOKEN = "console-token-for-tests"
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+
+
+@pytest.fixture(scope="module")
+def gated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServiceThread]:
+    secrets = tmp_path_factory.mktemp("secrets") / "secrets.env"
+    secrets.write_text(f"CARD={CARD}\n")
+    svc = ServiceThread(service_settings(approve=(), confirm="http", confirm_timeout_s=20.0,
+                                         secrets_file=str(secrets))).start()
+    yield svc
+    svc.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=find_chromium(None), args=chromium_args())
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def agent(gated: ServiceThread, fixtures: FixtureServer) -> Iterator[Pages]:
+    with httpx.Client(base_url=gated.url, timeout=60) as client:
+        opened = Pages(client, fixtures)
+        yield opened
+        opened.close_all()
+
+
+@pytest.fixture
+def person(browser: Browser, gated: ServiceThread) -> Iterator[Page]:
+    """The console, open in the person's browser, on a laptop-sized window."""
+    context = browser.new_context(viewport={"width": 1440, "height": 900})
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    page.goto(gated.url + "/console")
+    expect(page.locator("#connection")).to_have_text("Live")
+    yield page
+    context.close()
+    assert problems == [], problems
+
+
+class Background:
+    """An agent's invoke that waits on a person, in a thread while the test plays the person."""
+
+    def __init__(self, page: PageSession, action: str, args: Any = None) -> None:
+        self.result: dict[str, Any] | None = None
+        self.thread = threading.Thread(target=self._run, args=(page, action, args), daemon=True)
+        self.thread.start()
+
+    def _run(self, page: PageSession, action: str, args: Any) -> None:
+        with httpx.Client(base_url=str(page.client.base_url), timeout=60) as own:
+            body: dict[str, Any] = {"action": action}
+            if args is not None:
+                body["args"] = args
+            self.result = own.post(f"/sessions/{page.id}/invoke", json=body).json()["result"]
+
+    def join(self) -> dict[str, Any]:
+        self.thread.join(30)
+        assert self.result is not None
+        return self.result
+
+
+def _choose(person: Page, sid: str) -> None:
+    person.locator(f'button.session[data-session="{sid}"]').click()
+    expect(person.locator(f'button.session[data-session="{sid}"]')).to_have_attribute("aria-current", "true")
+    expect(person.locator("#screen-img")).to_be_visible()
+
+
+def _newest_receipt(person: Page, action: str) -> Any:
+    receipt = person.locator("#receipts > li").first
+    expect(receipt.locator(".r-head code")).to_have_text(action)
+    return receipt
+
+
+def test_the_guard_takes_the_token_out_of_the_query() -> None:
+    """What the app (and uvicorn's access log, which reads the same scope) sees of `?token=`."""
+    seen: list[dict[str, Any]] = []
+
+    async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        seen.append(scope)
+
+    scope = {"type": "http", "method": "GET", "path": "/console", "query_string": f"token={TOKEN}&a=1".encode(),
+             "headers": [(b"host", b"127.0.0.1:8000")]}
+    with pytest.raises(StopIteration):  # nothing in the guard waits: run it without an event loop
+        AccessGuard(app, TOKEN)(scope, None, None).send(None)  # type: ignore[arg-type]
+    assert seen[0]["query_string"] == b"a=1" and seen[0]["state"]["token_in_query"] is True
+
+
+def test_a_person_sees_a_confirmation_arrive_approves_it_and_reads_the_receipt(person: Page, agent: Pages) -> None:
+    page = agent.open(CHECKOUT)
+    _choose(person, page.id)
+    # Landmarks and labels a screen reader finds.
+    expect(person.get_by_role("banner")).to_be_visible()
+    expect(person.get_by_role("navigation", name="Sessions")).to_be_visible()
+    expect(person.get_by_role("main")).to_be_visible()
+    expect(person.get_by_role("application", name="Live view of Checkout")).to_be_visible()
+    expect(person.get_by_text("Nothing is waiting for you.")).to_be_visible()
+
+    waiting = Background(page, "wipe")
+    card = person.get_by_role("article", name="wipe Empty the cart")
+    expect(card).to_be_visible()
+    expect(card).to_contain_text("Confirmation")
+    expect(card).to_contain_text("danger")
+    expect(card).to_contain_text("The cart is empty")  # the declared expectation
+    expect(person.locator("#announcer")).to_contain_text("Confirmation needed: wipe")
+    expect(person).to_have_title("(1) Pling operator console")
+    assert waiting.result is None  # the agent still waits for the person
+
+    person.get_by_role("button", name="Approve wipe").click()
+    receipt = waiting.join()
+    assert receipt["ok"] is True and receipt["changed"]["state"]["changed"]["wiped"] == {"from": False, "to": True}
+
+    shown = _newest_receipt(person, "wipe")
+    expect(shown.locator(".status")).to_have_text("✓ ok")
+    expect(shown).to_contain_text("Empty the cart")
+    expect(shown).to_contain_text("records removed: sku-1, sku-2")
+    expect(shown).to_contain_text("wiped: false → true")
+    expect(person.get_by_text("Nothing is waiting for you.")).to_be_visible()
+    # The raw receipt is one click away, and it is the agent's receipt.
+    shown.get_by_text("Raw JSON").click()
+    assert json.loads(shown.locator("pre").inner_text()) == receipt
+    # The sessions list shows the last receipts.
+    expect(person.locator(f'button.session[data-session="{page.id}"] .chip').first).to_have_text("✓ wipe")
+
+
+def test_a_person_denies_a_dangerous_action_and_cancels_a_handoff_from_the_keyboard(person: Page, agent: Pages) -> None:
+    todos = agent.open(TODOS)
+    _choose(person, todos.id)
+    waiting = Background(todos, "remove@t9")
+    card = person.get_by_role("article", name="remove@t9 Delete the task")
+    expect(card).to_contain_text("task t9")  # the record, by its business id and label
+    expect(card).to_contain_text("Send birthday card to Grandma")
+    deny = person.get_by_role("button", name="Deny remove@t9")
+    deny.focus()
+    person.keyboard.press("Enter")
+    error = waiting.join()["error"]
+    assert error["code"] == "PERMISSION_DENIED" and error["stage"] == "confirm" and error["started"] is False
+    assert "t9" in todos.model()["records"]["task"]["ids"]  # nothing ran
+    shown = _newest_receipt(person, "remove@t9")
+    expect(shown.locator(".status")).to_have_text("✗ PERMISSION_DENIED at confirm")
+    expect(shown).to_contain_text("was not confirmed (a person, through the confirmation channel)")
+    # The answered card is gone, and focus did not fall off the page.
+    expect(person.locator("#pending-heading")).to_be_focused()
+
+    checkout = agent.open(CHECKOUT)
+    waiting = Background(checkout, "enter_otp")
+    cancel = person.get_by_role("button", name="Cancel enter_otp")
+    expect(person.get_by_role("article", name="enter_otp Type the code sent to your phone")).to_contain_text("Handoff")
+    cancel.focus()
+    person.keyboard.press("Space")
+    assert waiting.join()["error"]["code"] == "HANDOFF_CANCELLED"
+
+
+def test_a_person_does_the_one_time_code_handoff_by_typing_into_the_live_view(
+        person: Page, agent: Pages, gated: ServiceThread) -> None:
+    page = agent.open(CHECKOUT)
+
+    async def spy(runtime: Any) -> dict[str, Any]:
+        # Record whether the page sees trusted events (a person's input, not script-made events).
+        target = runtime.sessions.get(page.id).page
+        await target.evaluate("""() => { window.__trusted = []; document.body.style.minHeight = '3000px';
+            for (const type of ['pointerdown', 'click', 'keydown', 'input'])
+              document.addEventListener(type, (e) => window.__trusted.push(e.isTrusted), true); }""")
+        return {name: await target.locator(name).bounding_box() for name in ("#otp", "#verify")}
+
+    boxes = gated.in_service(spy)
+    waiting = Background(page, "enter_otp")
+    handoff = person.get_by_role("article", name="enter_otp Type the code sent to your phone")
+    expect(handoff).to_contain_text("Do this step yourself in the live view")
+    handoff.get_by_role("button", name="Show the page").click()
+    screen = person.locator("#screen")
+    expect(screen).to_be_focused()
+    expect(person.locator("#screen-img")).to_be_visible()
+    picture = person.locator("#screen-img").bounding_box()
+    assert picture is not None
+
+    def at(name: str) -> tuple[float, float]:
+        box = boxes[name]
+        scale = picture["width"] / 1280
+        return picture["x"] + (box["x"] + box["width"] / 2) * scale, picture["y"] + (box["y"] + box["height"] / 2) * scale
+
+    person.mouse.click(*at("#otp"))
+    person.keyboard.type("1234567")
+    person.keyboard.press("Backspace")  # keys that are not characters reach the page too
+    person.mouse.click(*at("#verify"))
+    receipt = waiting.join()
+    assert receipt["ok"] is True, receipt
+    assert receipt["changed"]["state"]["changed"]["otp_accepted"] == {"from": False, "to": True}
+
+    async def seen(runtime: Any) -> Any:
+        target = runtime.sessions.get(page.id).page
+        return await target.evaluate("() => [document.querySelector('#otp').value, window.__trusted]")
+
+    value, trusted = gated.in_service(seen)
+    assert value == "123456" and len(trusted) >= 8 and all(trusted)
+
+    async def scrolled(runtime: Any) -> Any:
+        return await runtime.sessions.get(page.id).page.evaluate("() => window.scrollY")
+
+    person.mouse.wheel(0, 400)  # the wheel, over the view, scrolls the page
+    deadline = time.monotonic() + 5
+    while gated.in_service(scrolled) == 0 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert gated.in_service(scrolled) > 0
+    shown = _newest_receipt(person, "enter_otp")
+    expect(shown.locator(".status")).to_have_text("✓ ok")
+    expect(shown).to_contain_text('feedback (success): “Code accepted”')
+
+
+def _read_stream(url: str, path: str, until: str, cookies: dict[str, str] | None = None) -> str:
+    text = ""
+    with httpx.Client(base_url=url, timeout=20, cookies=cookies) as client:
+        with client.stream("GET", path) as answer:
+            assert answer.status_code == 200 and answer.headers["content-type"].startswith("text/event-stream")
+            for line in answer.iter_lines():
+                text += line + "\n"
+                if until in text and line == "":
+                    break
+    return text
+
+
+def _watchers(gated: ServiceThread) -> int:
+    async def count(runtime: Any) -> int:
+        return len(runtime.events._watchers)
+
+    return int(gated.in_service(count))
+
+
+def test_nothing_secret_reaches_the_console(person: Page, agent: Pages, gated: ServiceThread) -> None:
+    page = agent.open(CHECKOUT)
+    assert page.invoke("fill_card", {"value": "<secret>CARD</secret>"})["ok"] is True
+    paid = page.invoke("pay")
+    assert paid["ok"] is True and paid["changed"]["state"]["changed"]["paid_with"]["to"].startswith("<secret>")
+    _choose(person, page.id)
+    # The page shows the card in its field and in its text: the live view is masked screenshots.
+    expect(person.locator("#screen")).to_have_attribute("data-masked", "true")
+    for summary in person.locator("#receipts summary").all():
+        summary.click()
+    expect(person.locator("#receipts pre").first).to_be_visible()
+    written = [person.content(), person.locator("body").inner_text()]
+    written.append(httpx.get(gated.url + "/console/state").text)
+    written.append(httpx.get(f"{gated.url}/console/sessions/{page.id}/receipts").text)
+    written.append(_read_stream(gated.url, "/console/events", "event: state"))
+    view = _read_stream(gated.url, f"/console/sessions/{page.id}/view", "event: frame")
+    frame = json.loads(view.split("event: frame\ndata: ")[1].split("\n")[0])
+    assert frame["masked"] is True
+    written.append(view)
+    assert all(CARD not in text and CARD[-8:] not in text for text in written)
+    # The streams read above ended when their client went away: only the console's own stream is left.
+    deadline = time.monotonic() + 5
+    while _watchers(gated) > 1 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _watchers(gated) == 1
+
+
+def test_the_token_opens_the_console_once_and_a_cookie_keeps_it_open(browser: Browser) -> None:
+    svc = ServiceThread(service_settings(token=TOKEN)).start()
+    try:
+        url = svc.url
+        assert httpx.get(f"{url}/console").status_code == 401
+        assert httpx.get(f"{url}/console/events").status_code == 401
+        assert httpx.get(f"{url}/console?token=wrong").status_code == 401
+        opened = httpx.get(f"{url}/console?token={TOKEN}")
+        assert opened.status_code == 303 and opened.headers["location"] == "console"
+        cookie = opened.headers["set-cookie"]
+        assert cookie.startswith(f"{COOKIE}=") and "HttpOnly" in cookie and "SameSite=strict" in cookie
+        assert TOKEN not in cookie  # the cookie is an HMAC of the token, not the token
+        jar = {COOKIE: opened.cookies[COOKIE]}
+        page = httpx.get(f"{url}/console", cookies=jar)
+        assert page.status_code == 200 and "frame-ancestors 'none'" in page.headers["content-security-policy"]
+        assert httpx.get(f"{url}/sessions", cookies=jar).status_code == 200
+        assert httpx.get(f"{url}/sessions?token={TOKEN}").status_code == 200
+        assert "event: state" in _read_stream(url, "/console/events", "event: state", cookies=jar)
+        # The browser sends a cookie by itself: a write relying on it must come from the console's own origin.
+        answer = f"{url}/sessions/s_none/confirmations/c_none"
+        assert httpx.post(answer, json={"approve": True}, cookies=jar).status_code == 401
+        assert httpx.post(answer, json={"approve": True}, cookies=jar,
+                          headers={"Origin": "http://localhost:1"}).status_code == 401
+        assert httpx.post(answer, json={"approve": True}, cookies=jar, headers={"Origin": url}).status_code == 404
+        assert httpx.post(answer, json={"approve": True}, cookies={COOKIE: "0" * 64}, headers={"Origin": url}).status_code == 401
+
+        context = browser.new_context()
+        person = context.new_page()
+        person.goto(f"{url}/console?token={TOKEN}")
+        assert person.url == f"{url}/console"  # the token left the address bar
+        expect(person.locator("#connection")).to_have_text("Live")
+        # The console's own writes carry the cookie and its Origin: authorized (then not found here).
+        status = person.evaluate("""() => fetch('sessions/s_none/confirmations/c_none', {method: 'POST',
+            headers: {'content-type': 'application/json'}, body: '{"approve": true}'}).then((r) => r.status)""")
+        assert status == 404
+        context.close()
+    finally:
+        svc.stop()
+
+
+def test_event_streams_end_when_the_service_stops(monkeypatch: pytest.MonkeyPatch, fixtures: FixtureServer) -> None:
+    monkeypatch.setattr(console_module, "STREAM_S", 1.5)
+    svc = ServiceThread(service_settings()).start()
+    with httpx.Client(base_url=svc.url, timeout=60) as client:
+        sid = client.post("/sessions", json={"url": fixtures.url(CHECKOUT)}).json()["session"]["id"]
+    ended: dict[str, str] = {}
+
+    def listen(path: str) -> None:
+        ended[path] = ""
+        with httpx.Client(base_url=svc.url, timeout=20) as client, client.stream("GET", path) as answer:
+            for chunk in answer.iter_text():
+                ended[path] += chunk
+
+    paths = ("/console/events", f"/console/sessions/{sid}/view")
+    readers = [threading.Thread(target=listen, args=(path,), daemon=True) for path in paths]
+    for reader in readers:
+        reader.start()
+    try:
+        deadline = time.monotonic() + 10
+        while not ("event: state" in ended.get(paths[0], "") and "event: frame" in ended.get(paths[1], "")):
+            assert time.monotonic() < deadline, ended
+            time.sleep(0.05)
+    finally:
+        started = time.monotonic()
+        svc.stop()
+        stopped_in = time.monotonic() - started
+    for reader in readers:
+        reader.join(5)
+    assert not svc.thread.is_alive() and stopped_in < 5, stopped_in
+    assert not any(reader.is_alive() for reader in readers)
+    assert all(ended[path].rstrip().split("\n")[-2] == "event: bye" for path in paths), ended
+
+
+def test_console_screenshot_for_the_readme(person: Page, agent: Pages, tmp_path: Path) -> None:
+    """The picture in the README; written to docs/console.png with PLING_UPDATE_SNAPSHOTS=1."""
+    checkout = agent.open(CHECKOUT)
+    checkout.invoke("message_buyer", {"email": checkout.first_model["records"]["item"]["items"][0]["fields"]["buyer_email"]})
+    todos = agent.open(TODOS)
+    assert todos.invoke("add_todo", {"text": "Renew the car insurance", "due": "2026-12-04"})["ok"] is True
+    assert todos.invoke("toggle@t3")["ok"] is True
+    denied = Background(todos, "clear_done")
+    person.get_by_role("button", name="Deny clear_done").click()
+    assert denied.join()["error"]["code"] == "PERMISSION_DENIED"
+    _choose(person, todos.id)
+    waiting = Background(todos, "remove@t9")
+    expect(person.get_by_role("button", name="Approve remove@t9")).to_be_visible()
+    expect(person.locator("#receipts > li")).to_have_count(3)
+    person.mouse.move(0, 0)
+    time.sleep(0.3)  # the newest receipt's highlight fades
+    target = DOCS / "console.png" if os.environ.get("PLING_UPDATE_SNAPSHOTS") == "1" else tmp_path / "console.png"
+    person.screenshot(path=str(target))
+    person.get_by_role("button", name="Deny remove@t9").click()
+    assert waiting.join()["error"]["code"] == "PERMISSION_DENIED"
+    assert target.stat().st_size > 20_000
