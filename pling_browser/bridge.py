@@ -75,7 +75,7 @@ class Bridge:
             cdp = await asyncio.wait_for(page.context.new_cdp_session(page), 10 + grace_s)
         return cls(page, cdp, grace_s, budget_ms)
 
-    async def raw(self, name: str, arg: Any = None, budget_ms: float | None = None) -> str:
+    async def raw(self, name: str, arg: Any = None, budget_ms: float | None = None, terminate: bool = True) -> str:
         """The answer's JSON text as the bridge wrote it (the model is passed on without re-encoding)."""
         from .controller import translate_playwright_errors
 
@@ -89,9 +89,10 @@ class Bridge:
             except asyncio.TimeoutError:
                 # The page's script is stuck (an endless loop): stop it, so the page lives on.
                 terminated = False
-                with contextlib.suppress(Exception):
-                    await asyncio.wait_for(self.cdp.send("Runtime.terminateExecution"), 2)
-                    terminated = True
+                if terminate:
+                    with contextlib.suppress(Exception):
+                        await asyncio.wait_for(self.cdp.send("Runtime.terminateExecution"), 2)
+                        terminated = True
                 raise PageUnresponsive(f"The page did not answer the bridge's {name} call within {timeout:.0f} s"
                                        + ("; its script was stopped" if terminated else ""),
                                        terminated=terminated) from None
@@ -104,8 +105,9 @@ class Bridge:
             raise SessionLost("The bridge answered nothing (the page navigated during the call)")
         return text
 
-    async def _call(self, name: str, arg: Any = None, budget_ms: float | None = None) -> dict[str, Any]:
-        answer = json.loads(await self.raw(name, arg, budget_ms))
+    async def _call(self, name: str, arg: Any = None, budget_ms: float | None = None,
+                    terminate: bool = True) -> dict[str, Any]:
+        answer = json.loads(await self.raw(name, arg, budget_ms, terminate))
         if not answer.get("ok"):
             raise BridgeError(str(answer.get("code")), answer)
         return answer
@@ -137,8 +139,8 @@ class Bridge:
         arg = {"ref": ref, "args": args, "timeoutMs": timeout_ms, "settleMs": settle_ms}
         return await self._call("expect", arg, budget_ms=timeout_ms + settle_ms + 1_000)
 
-    async def settle(self, cap_ms: float) -> dict[str, Any]:
-        return await self._call("settle", {"capMs": cap_ms}, budget_ms=cap_ms)
+    async def settle(self, cap_ms: float, budget_ms: float | None = None, terminate: bool = True) -> dict[str, Any]:
+        return await self._call("settle", {"capMs": cap_ms}, budget_ms=budget_ms or cap_ms, terminate=terminate)
 
     async def end(self) -> dict[str, Any]:
         return await self._call("end", {})

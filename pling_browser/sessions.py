@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .bridge import Bridge
-from .errors import QueueTimeout, SessionLost, SessionNotFound, TooManySessions
+from .errors import PageUnresponsive, QueueTimeout, SessionLost, SessionNotFound, TooManySessions
 from .models import SessionInfo
 
 if TYPE_CHECKING:
@@ -119,7 +119,10 @@ class Sessions:
                 bridge = await Bridge.attach(page, settings.bridge_grace_s, max(5_000, settings.action_timeout_ms))
                 session = Session(id=self._new_id(), context=context, page=page, bridge=bridge, proxy=proxy,
                                   endpoint=endpoint.name)
-                await bridge.settle(min(1_000, self.controller.settings.settle_cap_ms))
+                # Best effort: a page still busy after loading (a huge DOM laying out) is not stuck,
+                # so it is neither failed nor interrupted here.
+                with contextlib.suppress(PageUnresponsive):
+                    await bridge.settle(min(1_000, settings.settle_cap_ms), budget_ms=timeout_ms, terminate=False)
                 with contextlib.suppress(Exception):
                     session.title = await asyncio.wait_for(page.title(), 5)
             except BaseException:
