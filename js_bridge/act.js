@@ -163,7 +163,7 @@ async function prepareTarget(args) {
   if (!availability.available) return { ok: false, code: 'unavailable', reason: availability.reason };
   if (action.kind === 'handoff') return { ok: true, control: 'handoff', fidelity: 'high', log: [] };
   if (action.kind === 'flow') return { ok: true, control: 'flow', fidelity: 'high', log: [] };
-  if (!action.target || action.run) return { ok: true, control: 'function', fidelity: 'high', log: [] };
+  if (!action.target) return { ok: true, control: 'function', fidelity: 'high', log: [] };
   const log = [];
   let found = findTarget(action, ref.record);
   if (found.error) return { ok: false, code: 'unavailable', reason: 'The target could not be found: ' + found.error };

@@ -131,3 +131,10 @@ def test_a_select_gets_the_option(pages: Pages) -> None:
     assert "fidelity" not in receipt
     assert receipt["changed"]["state"]["changed"]["size"] == {"from": "M", "to": "L"}
     assert state(page)["size"] == "L"
+
+
+def test_an_action_with_run_and_target_operates_the_target(pages: Pages) -> None:
+    page = pages.open("pages/lifecycle/both.html")
+    receipt = page.invoke("press")
+    assert receipt["ok"] is True and "fidelity" not in receipt
+    assert receipt["changed"]["state"]["changed"]["via"] == {"from": None, "to": "trusted click"}
