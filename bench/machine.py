@@ -8,9 +8,11 @@ from __future__ import annotations
 import os
 import threading
 
+from pling_browser import processes
+
 from . import procmem
 
-_TICK = os.sysconf("SC_CLK_TCK")
+_TICK = 1 / processes.TICK_S
 
 
 def _busy_ms() -> float:
@@ -23,13 +25,9 @@ def _busy_ms() -> float:
 def _own_ms(root: int) -> dict[int, float]:
     out = {}
     for pid in procmem.tree(root):
-        try:
-            with open(f"/proc/{pid}/stat", "rb") as f:
-                stat = f.read().decode(errors="replace")
-        except OSError:
-            continue
-        rest = stat[stat.rfind(")") + 2:].split()
-        out[pid] = (int(rest[11]) + int(rest[12])) * 1000 / _TICK
+        used = processes.cpu_ms(pid)
+        if used is not None:
+            out[pid] = used
     return out
 
 

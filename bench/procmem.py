@@ -4,35 +4,14 @@ libraries and Chromium's shared memory several times over as its RSS sum does)."
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 
-
-def _children_map() -> dict[int, list[int]]:
-    children: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as f:
-                stat = f.read().decode(errors="replace")
-        except OSError:
-            continue
-        # The command may contain spaces and parentheses: the fields start after the last ')'.
-        rest = stat[stat.rfind(")") + 2:].split()
-        children.setdefault(int(rest[1]), []).append(int(entry))
-    return children
+from pling_browser import processes
 
 
 def tree(pid: int) -> list[int]:
     """pid and all its descendants."""
-    children = _children_map()
-    out, todo = [], [pid]
-    while todo:
-        p = todo.pop()
-        out.append(p)
-        todo.extend(children.get(p, []))
-    return out
+    return [pid, *processes.descendants(pid)]
 
 
 def _comm(pid: int) -> str:
@@ -114,20 +93,15 @@ def measure(root: int) -> TreeMemory:
     return out
 
 
-_TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
 def cpu_ms(root: int) -> dict[str, float]:
     """CPU time (user + system) so far of every live process in the tree, in ms, by kind."""
     out: dict[str, float] = {}
     for pid in tree(root):
-        try:
-            with open(f"/proc/{pid}/stat", "rb") as f:
-                stat = f.read().decode(errors="replace")
-        except OSError:
+        used = processes.cpu_ms(pid)
+        if used is None:
             continue
-        rest = stat[stat.rfind(")") + 2:].split()
-        ticks = int(rest[11]) + int(rest[12])  # utime, stime (fields 14 and 15)
         kind = _kind(pid, root)
-        out[kind] = out.get(kind, 0.0) + ticks * 1000 / _TICK
+        out[kind] = out.get(kind, 0.0) + used
     return out

@@ -11,14 +11,29 @@ from pathlib import Path
 PROC = Path("/proc")
 
 
-def _stat(pid: int) -> tuple[int, str] | None:
-    """(parent pid, state letter), or None when the process is gone."""
+TICK_S = 1 / os.sysconf("SC_CLK_TCK")
+
+
+def stat_fields(pid: int) -> list[str] | None:
+    """The fields of /proc/PID/stat after the command (which may hold spaces and parentheses):
+    [0] state, [1] parent pid, … [11] utime, [12] stime; None when the process is gone."""
     try:
-        text = (PROC / str(pid) / "stat").read_text()
+        text = (PROC / str(pid) / "stat").read_bytes().decode(errors="replace")
     except OSError:
         return None
-    fields = text[text.rfind(")") + 2:].split()
-    return int(fields[1]), fields[0]
+    return text[text.rfind(")") + 2:].split()
+
+
+def _stat(pid: int) -> tuple[int, str] | None:
+    """(parent pid, state letter), or None when the process is gone."""
+    fields = stat_fields(pid)
+    return (int(fields[1]), fields[0]) if fields else None
+
+
+def cpu_ms(pid: int) -> float | None:
+    """CPU time (user + system) the process has used so far, in ms."""
+    fields = stat_fields(pid)
+    return (int(fields[11]) + int(fields[12])) * TICK_S * 1000 if fields else None
 
 
 def children(pid: int) -> list[int]:
