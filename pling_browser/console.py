@@ -7,7 +7,7 @@ a session's page in which the person's pointer, wheel and keys reach the page as
 Routes (left out of the OpenAPI document: they serve a person's browser, not an agent):
 
   GET  /console                          the page; with ?token=… it sets the console cookie and redirects
-  GET  /console/static/{name}            its stylesheet and script (console_static/, no build step)
+  GET  /console/static/{name}            its stylesheet and scripts (console_static/, no build step)
   GET  /console/state                    sessions, waiting requests and latest receipts, as JSON
   GET  /console/events                   server-sent events: that state first, then every change
   GET  /console/sessions/{sid}/receipts  the latest receipts of a session, oldest first
@@ -53,7 +53,8 @@ if TYPE_CHECKING:
     from .sessions import Session
 
 STATIC = Path(__file__).resolve().with_name("console_static")
-FILES = {"console.css": "text/css; charset=utf-8", "console.js": "text/javascript; charset=utf-8"}
+FILES = {"console.css": "text/css; charset=utf-8", "console.js": "text/javascript; charset=utf-8",
+         "liveview.js": "text/javascript; charset=utf-8"}
 
 STREAM_S = 15.0       # an event stream ends after this long (the page reconnects at once)
 TICK_S = 1.0          # how often a stream looks for sessions gone without an event, and its client
