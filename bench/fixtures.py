@@ -7,7 +7,7 @@ import threading
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-from pling_browser.bridge import bridge_source
+from pling_browser.core.bridge import bridge_source
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 PAGE = "/bench/list.html"

@@ -8,7 +8,7 @@ import time
 from typing import Any
 
 from pling_browser.config import find_chromium
-from pling_browser.controller import chromium_args
+from pling_browser.core.browsers import chromium_args
 
 # The cheapest plain selector for the button measured here: Playwright evaluates selectors in the page
 # on every attempt of an action, and on 10,000 rows '#list li[data-id="t9"] button.destroy' costs

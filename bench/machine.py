@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import threading
 
-from pling_browser import processes
+from pling_browser.core import processes
 
 from . import procmem
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pling_browser import processes
+from pling_browser.core import processes
 
 
 def tree(pid: int) -> list[int]:

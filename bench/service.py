@@ -25,7 +25,7 @@ APPROVE = ("remove",)
 def _serve(data_dir: str) -> None:
     import uvicorn
 
-    from pling_browser.api import create_app
+    from pling_browser.server.api import create_app
     from pling_browser.config import Settings
 
     settings = Settings.from_env().with_(allow_hosts=("127.0.0.1",), approve=APPROVE, max_sessions=16,

@@ -12,22 +12,22 @@ __version__ = "0.1.0"
 __all__ = ["Client", "PageSession", "Settings", "PlingError", "Receipt", "PageModel", "Runtime", "create_app", "__version__"]
 
 if TYPE_CHECKING:
-    from .api import create_app
-    from .client import Client, PageSession
+    from .server.api import create_app
+    from .agents.client import Client, PageSession
     from .config import Settings
     from .errors import PlingError
     from .models import PageModel, Receipt
     from .runtime import Runtime
 
 _LAZY = {
-    "Client": ".client",
-    "PageSession": ".client",
+    "Client": ".agents.client",
+    "PageSession": ".agents.client",
     "Settings": ".config",
     "PlingError": ".errors",
     "Receipt": ".models",
     "PageModel": ".models",
     "Runtime": ".runtime",
-    "create_app": ".api",
+    "create_app": ".server.api",
 }
 
 

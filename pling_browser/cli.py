@@ -74,8 +74,8 @@ async def _one_shot(settings: Settings, url: str, action: str | None, args: str 
 
 
 async def _check(settings: Settings, url: str, strict: bool, as_json: bool, junit: str | None) -> int:
-    from .check import check, report
-    from .progress import Progress
+    from .ci.check import check, report
+    from .ci.progress import Progress
     from .runtime import Runtime, dumps
 
     runtime = Runtime(settings)
@@ -103,10 +103,10 @@ async def _check(settings: Settings, url: str, strict: bool, as_json: bool, juni
 async def _run(settings: Settings, paths: list[str], junit: str | None, base_url: str | None) -> int:
     import os
 
-    from .junit import junit_xml
-    from .progress import Progress
+    from .ci.junit import junit_xml
+    from .ci.progress import Progress
     from .runtime import Runtime
-    from .scenarios import load_suite, run_suite, suite_report
+    from .ci.scenarios import load_suite, run_suite, suite_report
 
     suites = [load_suite(path, base_url or os.environ.get("PLING_BASE_URL")) for path in paths]
     progress = Progress()
@@ -145,13 +145,13 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         import uvicorn
 
-        from .api import create_app
+        from .server.api import create_app
 
         app = create_app(settings.with_(headless=not options.headed))
         uvicorn.run(app, host=options.host, port=options.port, log_level="info")
         return 0
     if options.command == "run":
-        from .scenarios import ScenarioFileError
+        from .ci.scenarios import ScenarioFileError
 
         try:
             return asyncio.run(_run(settings, options.scenarios, options.junit, options.base_url))

@@ -38,7 +38,8 @@ and carry the lifecycle ``stage`` where they arose and whether the page's write 
         ├── BrowserUnavailable      BROWSER_UNAVAILABLE   503
         ├── QueueTimeout            QUEUE_TIMEOUT         503
         ├── PageUnresponsive        PAGE_UNRESPONSIVE     504
-        └── PageLoadTimeout         PAGE_LOAD_TIMEOUT     504
+        ├── PageLoadTimeout         PAGE_LOAD_TIMEOUT     504
+        └── PageNavigated           PAGE_NAVIGATED        409   the document was replaced while it was read
 """
 
 from __future__ import annotations
@@ -65,6 +66,7 @@ __all__ = [
     "NavigationRefused",
     "NotFound",
     "PageLoadTimeout",
+    "PageNavigated",
     "PayloadTooLarge",
     "PageUnreachable",
     "PageUnresponsive",
@@ -326,6 +328,14 @@ class PageLoadTimeout(ServiceError):
     default_hint = "The page did not finish loading in time; check the site, or retry."
 
 
+class PageNavigated(ServiceError):
+    """The document was replaced while it was being read (a navigation the page started itself)."""
+
+    code = "PAGE_NAVIGATED"
+    status = 409
+    default_hint = "The page moved to another document; read the model again."
+
+
 INVOCATION_CODES: dict[str, type[InvocationError]] = {
     cls.code: cls
     for cls in (
@@ -340,6 +350,6 @@ SERVICE_CODES: dict[str, type[ServiceError]] = {
         BadRequest, NavigationRefused, Unauthorized, Forbidden, PayloadTooLarge, NotFound, MethodNotAllowed, SessionNotFound, PendingNotFound, ResumeNotFound, ToolNotFound,
         PendingAlreadyAnswered, IdempotencyMismatch,
         AnswerTooLate, SessionLost, TooManySessions,
-        PageUnreachable, BrowserUnavailable, QueueTimeout, PageUnresponsive, PageLoadTimeout,
+        PageUnreachable, BrowserUnavailable, QueueTimeout, PageUnresponsive, PageLoadTimeout, PageNavigated,
     )
 }

@@ -16,7 +16,7 @@ import httpx
 import pytest
 import uvicorn
 
-from pling_browser.api import create_app
+from pling_browser.server.api import create_app
 from pling_browser.config import Settings
 
 from .server import FixtureServer

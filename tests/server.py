@@ -16,7 +16,7 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
-from pling_browser.bridge import bridge_source
+from pling_browser.core.bridge import bridge_source
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 

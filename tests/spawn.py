@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from pling_browser.config import find_chromium
-from pling_browser.controller import chromium_args
+from pling_browser.core.browsers import chromium_args
 
 
 CONFIG = Path(__file__).resolve().parent.parent / "docker" / "browser-server.json"

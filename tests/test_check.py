@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from pling_browser.check import CODES, Finding, check
+from pling_browser.ci.check import CODES, Finding, check
 
 from .conftest import ServiceThread
 from .server import FixtureServer

@@ -15,10 +15,10 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
-from pling_browser import console as console_module
-from pling_browser.access import COOKIE, AccessGuard
+from pling_browser.server import console as console_module
+from pling_browser.server.access import COOKIE, AccessGuard
 from pling_browser.config import find_chromium
-from pling_browser.controller import chromium_args
+from pling_browser.core.browsers import chromium_args
 
 from .conftest import Pages, PageSession, ServiceThread, service_settings
 from .server import FixtureServer

@@ -13,7 +13,7 @@ from typing import Any, Iterator
 import httpx
 import pytest
 
-from pling_browser import processes
+from pling_browser.core import processes
 
 from .conftest import ServiceThread, service_settings
 from .server import FixtureServer

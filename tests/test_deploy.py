@@ -11,7 +11,7 @@ from pathlib import Path
 import httpx
 import yaml
 
-from pling_browser.api import create_app
+from pling_browser.server.api import create_app
 
 from .spawn import kill_group, serve
 
@@ -61,7 +61,7 @@ def test_kubernetes_manifests_match_the_service() -> None:
             assert doc["spec"]["template"]["spec"]["securityContext"]["runAsNonRoot"] is True
     hpa = next(doc for doc in documents if doc["kind"] == "HorizontalPodAutoscaler")
     assert hpa["spec"]["metrics"][0]["pods"]["metric"]["name"] == "pling_sessions_open"
-    metrics = (Path(__file__).resolve().parent.parent / "pling_browser" / "metrics.py").read_text()
+    metrics = (Path(__file__).resolve().parent.parent / "pling_browser" / "runtime" / "metrics.py").read_text()
     assert '"pling_sessions_open"' in metrics  # the metric the HPA reads is one /metrics exports
 
 

@@ -8,7 +8,7 @@ import asyncio
 import httpx
 import pytest
 
-from pling_browser.egress import Policy
+from pling_browser.core.egress import Policy
 from pling_browser.errors import NavigationRefused
 
 from .conftest import Pages

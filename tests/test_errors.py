@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from pling_browser import errors
-from pling_browser.controller import translate
+from pling_browser.core.playwright import translate
 
 ROOT = Path(__file__).resolve().parent.parent
 ROW = re.compile(r"^\|\s*([A-Z_]+(?:\s*/\s*[A-Z_]+)*)\s*\|\s*([^|]+?)\s*\|\s*([^|]+?)\s*\|", re.M)

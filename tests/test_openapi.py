@@ -7,7 +7,7 @@ import json
 import os
 from pathlib import Path
 
-from pling_browser.api import create_app
+from pling_browser.server.api import create_app
 
 SNAPSHOT = Path(__file__).parent / "snapshots" / "openapi.json"
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from pling_browser.progress import Progress
+from pling_browser.ci.progress import Progress
 
 from .server import FixtureServer
 

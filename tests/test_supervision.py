@@ -10,7 +10,7 @@ import time
 
 import httpx
 
-from pling_browser import processes
+from pling_browser.core import processes
 
 from .spawn import kill_group, serve
 

@@ -16,8 +16,8 @@ from typing import Any, Literal
 
 import httpx
 
-from .errors import SERVICE_CODES, ServiceError
-from .models import PageModel, PendingRequest, Receipt, SessionInfo
+from ..errors import SERVICE_CODES, ServiceError
+from ..models import PageModel, PendingRequest, Receipt, SessionInfo
 
 __all__ = ["Client", "PageSession"]
 

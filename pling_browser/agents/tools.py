@@ -11,7 +11,7 @@ import copy
 import re
 from typing import Any, Literal
 
-from .models import ActionInfo, PageModel
+from ..models import ActionInfo, PageModel
 
 Format = Literal["openai", "anthropic", "mcp"]
 RECORD_ENUM_MAX = 50

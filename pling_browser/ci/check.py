@@ -11,8 +11,8 @@ from .invariants import CODES, Finding, analyse
 
 if TYPE_CHECKING:
     from .progress import Progress
-    from .runtime import Runtime
-    from .sessions import Session
+    from ..runtime import Runtime
+    from ..core.sessions import Session
 
 __all__ = ["Finding", "CODES", "check", "analyse", "report"]
 

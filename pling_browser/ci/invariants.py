@@ -15,7 +15,7 @@ import re
 from dataclasses import asdict, dataclass
 from typing import Any, Iterable, Literal
 
-from .models import PageModel
+from ..models import PageModel
 
 __all__ = ["Finding", "CODES", "Severity", "analyse", "secret_kind"]
 

@@ -17,9 +17,9 @@ from urllib.parse import urljoin, urlsplit
 from .junit import Case, SuiteReport
 
 if TYPE_CHECKING:
-    from .models import Receipt
+    from ..models import Receipt
     from .progress import Progress
-    from .runtime import Runtime
+    from ..runtime import Runtime
 
 __all__ = ["ScenarioFileError", "Suite", "Scenario", "Step", "load_suite", "run_suite", "suite_report"]
 
@@ -276,7 +276,7 @@ class ScenarioResult:
 
 
 async def _run_scenario(runtime: "Runtime", scenario: Scenario, label: str, progress: "Progress") -> ScenarioResult:
-    from .errors import PlingError
+    from ..errors import PlingError
 
     started = time.monotonic()
     results: list[StepResult] = []

@@ -16,7 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .errors import PageUnresponsive, SessionLost
+from ..errors import PageUnresponsive, SessionLost
 
 if TYPE_CHECKING:
     from playwright.async_api import CDPSession, Locator, Page
@@ -26,8 +26,9 @@ _PARTS = ("prelude", "protect", "bound", "registry", "webmcp", "records", "obser
 
 
 def _bridge_dir() -> Path:
-    packaged = Path(__file__).with_name("js_bridge")
-    return packaged if packaged.is_dir() else Path(__file__).resolve().parent.parent / "js_bridge"
+    package = Path(__file__).resolve().parent.parent
+    packaged = package / "js_bridge"
+    return packaged if packaged.is_dir() else package.parent / "js_bridge"
 
 
 @lru_cache(maxsize=1)
@@ -69,7 +70,7 @@ class Bridge:
 
     @classmethod
     async def attach(cls, page: "Page", grace_s: float, budget_ms: float = 5_000) -> "Bridge":
-        from .controller import translate_playwright_errors
+        from .playwright import translate_playwright_errors
 
         async with translate_playwright_errors():
             cdp = await asyncio.wait_for(page.context.new_cdp_session(page), 10 + grace_s)
@@ -77,7 +78,7 @@ class Bridge:
 
     async def raw(self, name: str, arg: Any = None, budget_ms: float | None = None, terminate: bool = True) -> str:
         """The answer's JSON text as the bridge wrote it (the model is passed on without re-encoding)."""
-        from .controller import translate_playwright_errors
+        from .playwright import translate_playwright_errors
 
         payload = json.dumps(json.dumps(arg, ensure_ascii=False, allow_nan=False), ensure_ascii=False)
         expression = f"window.__plingBridge.call({json.dumps(name)}, {payload})"

@@ -1,5 +1,5 @@
-"""Owns Playwright: the driver, the browser and one context per session. It is also the one place
-where Playwright's errors become Pling errors (``translate_playwright_errors``)."""
+"""Owns Playwright's driver and browsers: the local launch or remote browser servers, and a fresh
+context (with its own egress proxy) for every session. Errors are translated by core/playwright.py."""
 
 from __future__ import annotations
 
@@ -13,9 +13,10 @@ from typing import TYPE_CHECKING, Any, AsyncIterator, Callable
 
 from . import processes
 from .bridge import bridge_source
-from .config import Settings
+from ..config import Settings
 from .egress import EgressProxy, Policy
-from .errors import (BrowserUnavailable, NavigationRefused, PageLoadTimeout, PageUnreachable, PageUnresponsive,
+from .playwright import translate, translate_playwright_errors
+from ..errors import (BrowserUnavailable, NavigationRefused, PageLoadTimeout, PageUnreachable, PageUnresponsive,
                      PlingError, SessionLost)
 
 if TYPE_CHECKING:
@@ -39,37 +40,6 @@ CHROMIUM_ARGS = (
 
 def chromium_args() -> list[str]:
     return list(CHROMIUM_ARGS) + (["--no-sandbox"] if os.geteuid() == 0 else [])
-
-
-_CLOSED_MARKERS = ("Target page, context or browser has been closed", "Target closed", "Browser has been closed",
-                   "Connection closed", "browser has disconnected", "Execution context was destroyed")
-
-
-def translate(error: BaseException) -> PlingError:
-    """Map one Playwright exception to the Pling error that says what it means for the caller."""
-    from playwright.async_api import Error as PlaywrightError
-    from playwright.async_api import TimeoutError as PlaywrightTimeout
-
-    message = str(error).splitlines()[0] if str(error) else type(error).__name__
-    if isinstance(error, PlaywrightTimeout):
-        return PageUnresponsive(f"The browser did not answer in time: {message}")
-    if isinstance(error, PlaywrightError):
-        if any(marker.lower() in message.lower() for marker in _CLOSED_MARKERS):
-            return SessionLost(f"The page or browser is gone: {message}")
-        if "net::ERR_" in message or "NS_ERROR" in message:
-            return PageUnreachable(f"The page could not be loaded: {message}")
-        return PageUnresponsive(f"The browser reported an error: {message}")
-    return PageUnresponsive(f"The browser connection failed: {message}")
-
-
-@contextlib.asynccontextmanager
-async def translate_playwright_errors() -> AsyncIterator[None]:
-    from playwright.async_api import Error as PlaywrightError
-
-    try:
-        yield
-    except PlaywrightError as error:
-        raise translate(error) from error
 
 
 @dataclass

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 from urllib.parse import urlsplit
 
-from .errors import NavigationRefused, PageUnreachable
+from ..errors import NavigationRefused, PageUnreachable
 
 log = logging.getLogger("pling_browser.egress")
 HEAD_LIMIT = 64 * 1024

@@ -10,13 +10,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .bridge import Bridge
-from .errors import PageUnresponsive, QueueTimeout, SessionLost, SessionNotFound, TooManySessions
-from .models import SessionInfo
+from ..errors import PageUnresponsive, QueueTimeout, SessionLost, SessionNotFound, TooManySessions
+from ..models import SessionInfo
 
 if TYPE_CHECKING:
     from playwright.async_api import BrowserContext, Page
 
-    from .controller import Controller
+    from .browsers import Controller
     from .egress import EgressProxy
 
 

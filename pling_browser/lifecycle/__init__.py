@@ -22,7 +22,7 @@ from .validate import validate
 
 if TYPE_CHECKING:
     from ..config import Settings
-    from ..sessions import Session
+    from ..core.sessions import Session
 
 __all__ = ["invoke", "resume", "Invocation", "Resumes"]
 

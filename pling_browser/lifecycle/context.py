@@ -14,7 +14,7 @@ from ..errors import ExecutionFailed, InvocationError, PlingError
 if TYPE_CHECKING:
     from ..config import Settings
     from ..models import ActionDecl, Changed, RecordRef
-    from ..sessions import Session
+    from ..core.sessions import Session
 
 log = logging.getLogger("pling_browser.lifecycle")
 

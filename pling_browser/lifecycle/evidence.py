@@ -3,7 +3,7 @@ ids. Failures after the write path started carry this evidence too."""
 
 from __future__ import annotations
 
-from ..bridge import BridgeError
+from ..core.bridge import BridgeError
 from ..models import Changed
 from .context import Invocation
 

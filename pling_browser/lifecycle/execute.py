@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import asyncio
 
-from ..bridge import BridgeError
-from ..controller import translate
+from ..core.bridge import BridgeError
+from ..core.playwright import translate
 from ..errors import ExecutionFailed
 from .context import Invocation
 from .handoff import handoff

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..bridge import BridgeError
+from ..core.bridge import BridgeError
 from ..errors import ExpectationFailed
 from .context import Invocation
 

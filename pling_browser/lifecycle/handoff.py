@@ -8,7 +8,7 @@ import asyncio
 import contextlib
 from typing import Any
 
-from ..bridge import BridgeError
+from ..core.bridge import BridgeError
 from ..errors import HandoffCancelled, HandoffFailed, HandoffTimeout, PlingError
 from .context import Invocation
 from .receipt import scrub

@@ -3,7 +3,7 @@ by reading the record id at this moment, so a row that moved or scrolled away st
 
 from __future__ import annotations
 
-from ..bridge import BridgeError
+from ..core.bridge import BridgeError
 from ..errors import ActionNotFound
 from ..models import ActionDecl, RecordRef
 from .context import Invocation

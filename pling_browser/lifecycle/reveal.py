@@ -5,7 +5,7 @@ passed, the bridge takes the before snapshot in the same call: only now, after e
 
 from __future__ import annotations
 
-from ..bridge import BridgeError
+from ..core.bridge import BridgeError
 from ..errors import ActionUnavailable, InvalidParams
 from .context import Invocation
 

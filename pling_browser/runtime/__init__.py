@@ -9,21 +9,22 @@ import json
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
-from .config import Settings, load_secrets
-from .controller import Controller
+from ..config import Settings, load_secrets
+from ..core.browsers import Controller
 from .events import Events
-from .gates import Gates, HttpConfirmer
-from .errors import IdempotencyMismatch, ResumeNotFound
-from .lifecycle import Resumes, invoke, resume
-from .models import PageModel, Receipt
-from .egress import Policy
-from .sessions import Session, Sessions
+from .confirmations import Gates, HttpConfirmer
+from ..errors import IdempotencyMismatch, ResumeNotFound
+from ..lifecycle import Resumes, invoke, resume
+from ..models import PageModel, Receipt
+from ..core.egress import Policy
+from ..core.sessions import Session, Sessions
 from .store import Store
 
 
 def demo_dir() -> Path:
-    packaged = Path(__file__).with_name("demo")
-    return packaged if packaged.is_dir() else Path(__file__).resolve().parent.parent / "fixtures" / "demo"
+    package = Path(__file__).resolve().parent.parent
+    packaged = package / "demo"
+    return packaged if packaged.is_dir() else package.parent / "fixtures" / "demo"
 
 
 class Runtime:
@@ -169,7 +170,7 @@ class Runtime:
 
     async def screenshot(self, session: Session) -> bytes:
         """A PNG of the page with password fields and fields holding a restored secret masked."""
-        from .controller import translate_playwright_errors
+        from ..core.playwright import translate_playwright_errors
 
         marked = await session.bridge.mark_protected(True)
         try:

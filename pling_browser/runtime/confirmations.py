@@ -10,7 +10,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Literal
 
-from .errors import AnswerTooLate, PendingAlreadyAnswered, PendingNotFound
+from ..errors import AnswerTooLate, PendingAlreadyAnswered, PendingNotFound
 
 Kind = Literal["confirmation", "handoff"]
 

@@ -13,15 +13,15 @@ from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from . import __version__
+from .. import __version__
 from .access import AccessGuard
-from .bridge import bridge_source
-from .config import Settings
-from .errors import BadRequest, MethodNotAllowed, NotFound, ServiceError, SessionNotFound, ToolNotFound
-from .models import (ConfirmationAnswer, HTTPProblem, CreateSession, HandoffAnswer, InvokeAnswer, InvokeRequest, PageModel,
+from ..core.bridge import bridge_source
+from ..config import Settings
+from ..errors import BadRequest, MethodNotAllowed, NotFound, ServiceError, SessionNotFound, ToolNotFound
+from ..models import (ConfirmationAnswer, HTTPProblem, CreateSession, HandoffAnswer, InvokeAnswer, InvokeRequest, PageModel,
                      PendingList, Receipt, ReceiptLog, ResumeRequest, SessionInfo, SessionOpened, ToolCall)
-from .sessions import Session
-from .runtime import Runtime, demo_dir
+from ..core.sessions import Session
+from ..runtime import Runtime, demo_dir
 
 log = logging.getLogger("pling_browser.api")
 
@@ -49,7 +49,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
     runtime = Runtime(settings)
 
-    from .mcp_server import create_mcp
+    from .mcp import create_mcp
 
     mcp = create_mcp(runtime)
     from mcp.server.transport_security import TransportSecuritySettings
@@ -169,7 +169,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/sessions/{sid}/tools", tags=["agents"])
     async def list_tools(sid: str, format: Literal["openai", "anthropic", "mcp"] = "openai") -> dict[str, Any]:
-        from .tools import tools
+        from ..agents.tools import tools
 
         model = await runtime.model(runtime.sessions.get(sid), {"limit": 0})
         return {"format": format, "tools": tools(model, format)}
@@ -177,7 +177,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post("/sessions/{sid}/tools/{name}", response_model=InvokeAnswer, tags=["agents"])
     async def call_tool(sid: str, name: str, body: ToolCall,
                         idempotency_key: str | None = Header(None, max_length=200)) -> JSONResponse:
-        from .tools import resolve_call
+        from ..agents.tools import resolve_call
 
         async def work(session: Session) -> Receipt:
             call = resolve_call(await runtime.model(session, {"limit": 0}), name, body.arguments)

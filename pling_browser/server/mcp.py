@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
 
-    from .runtime import Runtime
+    from ..runtime import Runtime
 
 INSTRUCTIONS = (
     "Operate a web page through the capability model it declares. open_page, then read_model to see its "
@@ -23,7 +23,7 @@ def create_mcp(runtime: "Runtime") -> "MCPServer":
     from mcp.server.mcpserver import MCPServer
     from mcp.types import ToolAnnotations
 
-    from . import __version__
+    from .. import __version__
 
     server = MCPServer(name="pling-browser", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
 

@@ -7,7 +7,7 @@ a session's page in which the person's pointer, wheel and keys reach the page as
 Routes (left out of the OpenAPI document: they serve a person's browser, not an agent):
 
   GET  /console                          the page; with ?token=… it sets the console cookie and redirects
-  GET  /console/static/{name}            its stylesheet and scripts (console_static/, no build step)
+  GET  /console/static/{name}            its stylesheet and scripts (static/, no build step)
   GET  /console/state                    sessions, waiting requests and latest receipts, as JSON
   GET  /console/events                   server-sent events: that state first, then every change
   GET  /console/sessions/{sid}/receipts  the latest receipts of a session, oldest first
@@ -43,16 +43,16 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from .access import COOKIE, cookie_value
-from .errors import BadRequest, NotFound, PageUnresponsive, PlingError
+from ..access import COOKIE, cookie_value
+from ...errors import BadRequest, NotFound, PageUnresponsive, PlingError
 
 if TYPE_CHECKING:
     from playwright.async_api import CDPSession, Page
 
-    from .runtime import Runtime
-    from .sessions import Session
+    from ...runtime import Runtime
+    from ...core.sessions import Session
 
-STATIC = Path(__file__).resolve().with_name("console_static")
+STATIC = Path(__file__).resolve().parent / "static"
 FILES = {"console.css": "text/css; charset=utf-8", "console.js": "text/javascript; charset=utf-8",
          "liveview.js": "text/javascript; charset=utf-8"}
 
@@ -301,7 +301,7 @@ class Console:
             if "Unknown key" in message:
                 raise BadRequest(f"Unknown key {gesture.key!r}",
                                  issues=[{"path": "key", "problem": "not a key name Playwright knows"}]) from None
-            from .controller import translate
+            from ...core.playwright import translate
 
             raise translate(error) from error
         session.touch()
@@ -326,7 +326,7 @@ class Screen:
         return dict(self.session.page.viewport_size or {"width": 1280, "height": 800})
 
     async def start(self) -> None:
-        from .controller import translate_playwright_errors
+        from ...core.playwright import translate_playwright_errors
 
         page = self.session.page
         async with translate_playwright_errors():
