@@ -5,6 +5,9 @@ dynamic routes that pages call to make the network observable.
     /hang                            never answers (until the server stops)
     /redirect?to=URL                 302 to URL
     /pages/…                         fixtures/pages/…
+
+Every GET and POST is logged in `server.requests` as (method, path with query) on arrival;
+`server.wait_for_request(path, timeout)` waits for one (as playwright-python's test server does).
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ class _Handler(SimpleHTTPRequestHandler):
         pass
 
     def do_GET(self):
+        self.server._record("GET", self.path)
         parts = urlsplit(self.path)
         query = {key: values[-1] for key, values in parse_qs(parts.query).items()}
         if parts.path == "/pling.js":
@@ -49,6 +53,7 @@ class _Handler(SimpleHTTPRequestHandler):
         return super().do_GET()
 
     def do_POST(self):
+        self.server._record("POST", self.path)
         parts = urlsplit(self.path)
         query = {key: values[-1] for key, values in parse_qs(parts.query).items()}
         if parts.path == "/api/echo":
@@ -82,7 +87,35 @@ class FixtureServer(ThreadingHTTPServer):
         super().__init__(("127.0.0.1", 0), _Handler)
         self.stopping = threading.Event()
         self.hits = 0
+        self.requests: list[tuple[str, str]] = []  # (method, path with query), in arrival order
+        self._requests_changed = threading.Condition()
         self._thread = threading.Thread(target=self.serve_forever, daemon=True)
+
+    def _record(self, method: str, path: str) -> None:
+        with self._requests_changed:
+            self.requests.append((method, path))
+            self._requests_changed.notify_all()
+
+    def wait_for_request(self, path: str, timeout: float = 5.0, *, method: str | None = None,
+                         since: int = 0) -> tuple[str, str]:
+        """The first request to `path` (its query string ignored unless `path` has one) at index
+        `since` or later of `requests`, waiting up to `timeout` seconds; TimeoutError if none. To
+        wait for a new one, pass `since=len(server.requests)` taken before the action."""
+        def matches(entry: tuple[str, str]) -> bool:
+            verb, seen = entry
+            same = seen == path or ("?" not in path and seen.split("?", 1)[0] == path)
+            return same and (method is None or verb == method)
+
+        deadline = time.monotonic() + timeout
+        with self._requests_changed:
+            while True:
+                found = next((entry for entry in self.requests[since:] if matches(entry)), None)
+                if found:
+                    return found
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError(f"no {method or 'request'} to {path} within {timeout} s")
+                self._requests_changed.wait(left)
 
     @property
     def origin(self) -> str:
