@@ -39,7 +39,8 @@ and carry the lifecycle ``stage`` where they arose and whether the page's write 
         ├── QueueTimeout            QUEUE_TIMEOUT         503
         ├── PageUnresponsive        PAGE_UNRESPONSIVE     504
         ├── PageLoadTimeout         PAGE_LOAD_TIMEOUT     504
-        └── PageNavigated           PAGE_NAVIGATED        409   the document was replaced while it was read
+        ├── PageNavigated           PAGE_NAVIGATED        409   the document was replaced while it was read
+        └── InternalError           INTERNAL_ERROR        500   a bug of ours, answered in this shape all the same
 """
 
 from __future__ import annotations
@@ -59,6 +60,7 @@ __all__ = [
     "HandoffFailed",
     "HandoffTimeout",
     "IdempotencyMismatch",
+    "InternalError",
     "InvalidArgs",
     "InvalidParams",
     "InvocationError",
@@ -336,6 +338,12 @@ class PageNavigated(ServiceError):
     default_hint = "The page moved to another document; read the model again."
 
 
+class InternalError(ServiceError):
+    code = "INTERNAL_ERROR"
+    status = 500
+    default_hint = "A bug in Pling browser, not in the request: the service log has the traceback; retrying may help."
+
+
 INVOCATION_CODES: dict[str, type[InvocationError]] = {
     cls.code: cls
     for cls in (
@@ -351,5 +359,6 @@ SERVICE_CODES: dict[str, type[ServiceError]] = {
         PendingAlreadyAnswered, IdempotencyMismatch,
         AnswerTooLate, SessionLost, TooManySessions,
         PageUnreachable, BrowserUnavailable, QueueTimeout, PageUnresponsive, PageLoadTimeout, PageNavigated,
+        InternalError,
     )
 }

@@ -11,15 +11,19 @@
   the token itself). The browser sends a cookie by itself, so the cookie counts for GET and HEAD, and
   for other methods only with the service's own Origin.
 - Size: request bodies over 1 MiB are refused with 413 before they are read.
+
+Refusals are raised as `Forbidden`, `Unauthorized` and `PayloadTooLarge`; `server/problems.py` renders them
+(the guard sits inside its `Problems` middleware).
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
-import json
 from typing import Any, Awaitable, Callable
 from urllib.parse import parse_qsl, urlencode, urlsplit
+
+from ..errors import Forbidden, PayloadTooLarge, Unauthorized
 
 Scope = dict[str, Any]
 Receive = Callable[[], Awaitable[dict[str, Any]]]
@@ -64,15 +68,10 @@ class AccessGuard:
         path = scope.get("path", "")
         host = headers.get("host", "")
         query_token = _take_query_token(scope)
-        refusal = self._refuse(path, host, headers, scope.get("method", ""), query_token)
-        if refusal is not None:
-            await self._answer(send, *refusal)
-            return
+        self._check(path, host, headers, scope.get("method", ""), query_token)
         length = headers.get("content-length")
         if length is not None and length.isdigit() and int(length) > MAX_BODY:
-            await self._answer(send, 413, "PAYLOAD_TOO_LARGE", f"The body is {length} bytes; at most {MAX_BODY} are accepted",
-                               "Send a smaller body.")
-            return
+            raise PayloadTooLarge(f"The body is {length} bytes; at most {MAX_BODY} are accepted")
         if length is None and scope.get("method") in ("POST", "PUT", "PATCH"):
             # No declared length (chunked): read the body first, so an oversized one is refused
             # before the app sees any of it.
@@ -84,9 +83,7 @@ class AccessGuard:
                 body += message.get("body", b"")
                 more = message.get("more_body", False)
                 if len(body) > MAX_BODY:
-                    await self._answer(send, 413, "PAYLOAD_TOO_LARGE", f"The body is over {MAX_BODY} bytes",
-                                       "Send a smaller body.")
-                    return
+                    raise PayloadTooLarge(f"The body is over {MAX_BODY} bytes")
             replayed = False
 
             async def replay() -> dict[str, Any]:
@@ -100,23 +97,23 @@ class AccessGuard:
             return
         await self.app(scope, receive, send)
 
-    def _refuse(self, path: str, host: str, headers: dict[str, str], method: str = "GET",
-                query_token: str | None = None) -> tuple[int, str, str, str] | None:
+    def _check(self, path: str, host: str, headers: dict[str, str], method: str = "GET",
+               query_token: str | None = None) -> None:
+        """Raise Forbidden or Unauthorized when the request may not go on (rendered by server/problems.py)."""
         if self.token is None and _hostname(host.lower()) not in LOOPBACK_HOSTS:
-            return (403, "FORBIDDEN", f"Host {host[:100]!r} is not this service's loopback address",
-                    "Call the service as 127.0.0.1 or localhost (set PLING_TOKEN to serve other addresses).")
+            raise Forbidden(f"Host {host[:100]!r} is not this service's loopback address",
+                            hint="Call the service as 127.0.0.1 or localhost (set PLING_TOKEN to serve other addresses).")
         origin = headers.get("origin")
         if origin and origin != "null":
             parts = urlsplit(origin)
             own = f"{parts.scheme}://{parts.netloc}".lower() in (f"http://{host}".lower(), f"https://{host}".lower())
             if not own and _hostname((parts.netloc or "").lower()) not in LOOPBACK_HOSTS:
-                return (403, "FORBIDDEN", f"Requests from {origin[:100]!r} are not accepted",
-                        "Call the API from a server or from the service's own origin.")
+                raise Forbidden(f"Requests from {origin[:100]!r} are not accepted",
+                                hint="Call the API from a server or from the service's own origin.")
         if self.token is not None and not any(path == p or (p.endswith("/") and path.startswith(p)) for p in PUBLIC_PATHS):
             if not self._token_given(host, headers, method, query_token):
-                return (401, "UNAUTHORIZED", "A valid bearer token is required",
-                        "Send `Authorization: Bearer <PLING_TOKEN>` (in a browser, open /console?token=<PLING_TOKEN> once).")
-        return None
+                raise Unauthorized("A valid bearer token is required",
+                                   hint="Send `Authorization: Bearer <PLING_TOKEN>` (in a browser, open /console?token=<PLING_TOKEN> once).")
 
     def _token_given(self, host: str, headers: dict[str, str], method: str, query_token: str | None) -> bool:
         assert self.token is not None
@@ -131,15 +128,6 @@ class AccessGuard:
         origin = headers.get("origin")
         own = origin is not None and origin.lower() in (f"http://{host}".lower(), f"https://{host}".lower())
         return method in ("GET", "HEAD") or own
-
-    @staticmethod
-    async def _answer(send: Send, status: int, code: str, message: str, hint: str) -> None:
-        body = json.dumps({"error": {"code": code, "status": status, "message": message, "hint": hint}}).encode()
-        headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
-        if status == 401:
-            headers.append((b"www-authenticate", b"Bearer"))
-        await send({"type": "http.response.start", "status": status, "headers": headers})
-        await send({"type": "http.response.body", "body": body})
 
 
 def _take_query_token(scope: Scope) -> str | None:

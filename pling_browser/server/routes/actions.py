@@ -1,0 +1,53 @@
+"""Actions: invoke one, resume a flow, and the page's actions as agent tools. Every call answers
+``{"result": receipt}``; a key in ``Idempotency-Key`` makes a retry answer the first receipt."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from fastapi import APIRouter, Header
+from fastapi.responses import JSONResponse
+
+from ...agents.tools import resolve_call, tools
+from ...core.sessions import Session
+from ...errors import ToolNotFound
+from ...models import InvokeAnswer, InvokeRequest, Receipt, ResumeRequest, ToolCall
+from . import RuntimeDep
+
+router = APIRouter()
+
+
+@router.post("/sessions/{sid}/invoke", response_model=InvokeAnswer, tags=["actions"])
+async def invoke_action(sid: str, body: InvokeRequest, runtime: RuntimeDep,
+                        idempotency_key: str | None = Header(None, max_length=200)) -> JSONResponse:
+    receipt = await runtime.once(
+        sid, idempotency_key, ["invoke", body.model_dump()],
+        lambda session: runtime.invoke(session, body.action, body.args, evidence=body.evidence))
+    return JSONResponse({"result": receipt})
+
+
+@router.post("/sessions/{sid}/resume", response_model=InvokeAnswer, tags=["actions"])
+async def resume_flow(sid: str, body: ResumeRequest, runtime: RuntimeDep) -> JSONResponse:
+    receipt = await runtime.once(sid, None, ["resume", body.handle],
+                                 lambda session: runtime.resume(session, body.handle, evidence=body.evidence))
+    return JSONResponse({"result": receipt})
+
+
+@router.get("/sessions/{sid}/tools", tags=["agents"])
+async def list_tools(sid: str, runtime: RuntimeDep,
+                     format: Literal["openai", "anthropic", "mcp"] = "openai") -> dict[str, Any]:
+    model = await runtime.model(runtime.sessions.get(sid), {"limit": 0})
+    return {"format": format, "tools": tools(model, format)}
+
+
+@router.post("/sessions/{sid}/tools/{name}", response_model=InvokeAnswer, tags=["agents"])
+async def call_tool(sid: str, name: str, body: ToolCall, runtime: RuntimeDep,
+                    idempotency_key: str | None = Header(None, max_length=200)) -> JSONResponse:
+    async def work(session: Session) -> Receipt:
+        call = resolve_call(await runtime.model(session, {"limit": 0}), name, body.arguments)
+        if call is None:
+            raise ToolNotFound(f"No tool {name!r} in this session's model")
+        return await runtime.invoke(session, call[0], call[1], evidence=body.evidence)
+
+    receipt = await runtime.once(sid, idempotency_key, ["tool", name, body.model_dump()], work)
+    return JSONResponse({"result": receipt})

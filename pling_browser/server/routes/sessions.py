@@ -1,0 +1,64 @@
+"""Sessions: open a page, list, read and close sessions, read a session's model and screenshot."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import Response
+
+from ...models import CreateSession, PageModel, SessionInfo, SessionOpened
+from . import RuntimeDep, own_origin
+from .static import DEMO_PAGE
+
+router = APIRouter()
+
+
+@router.post("/sessions", status_code=201, response_model=SessionOpened, tags=["sessions"])
+async def open_session(body: CreateSession, request: Request, runtime: RuntimeDep) -> Response:
+    session = await runtime.open(body.url or own_origin(request) + DEMO_PAGE, timeout_ms=body.timeout_ms)
+    model = await runtime.model_json(session)
+    text = '{"session":' + session.info().model_dump_json() + ',"model":' + model + "}"
+    return Response(text, status_code=201, media_type="application/json")
+
+
+@router.get("/sessions", response_model=list[SessionInfo], tags=["sessions"])
+async def list_sessions(runtime: RuntimeDep) -> list[SessionInfo]:
+    return [session.info() for session in runtime.sessions.list()]
+
+
+@router.get("/sessions/{sid}", response_model=SessionInfo, tags=["sessions"])
+async def read_session(sid: str, runtime: RuntimeDep) -> SessionInfo:
+    return runtime.sessions.get(sid).info()
+
+
+@router.delete("/sessions/{sid}", tags=["sessions"])
+async def close_session(sid: str, runtime: RuntimeDep) -> dict[str, str]:
+    await runtime.close(sid)
+    return {"closed": sid}
+
+
+@router.get("/sessions/{sid}/model", response_model=PageModel, tags=["model"])
+async def read_model(
+    sid: str,
+    runtime: RuntimeDep,
+    offset: int = Query(0, ge=0, description="First record of the item window."),
+    limit: int = Query(50, ge=0, le=1000, description="Records with fields in the window."),
+    type: str | None = Query(None, description="Apply the window to this record type only."),
+    ids: str | None = Query(None, description="Comma-separated record ids: items for exactly these."),
+) -> Response:
+    session = runtime.sessions.get(sid)
+    window: dict[str, Any] = {"offset": offset, "limit": limit}
+    if type:
+        window["type"] = type
+    if ids:
+        window["ids"] = [part for part in ids.split(",") if part][:1000]
+    text = await runtime.model_json(session, window)
+    return Response(text, media_type="application/json")
+
+
+@router.get("/sessions/{sid}/screenshot", tags=["sessions"], response_class=Response,
+            responses={200: {"content": {"image/png": {}}}})
+async def screenshot(sid: str, runtime: RuntimeDep) -> Response:
+    png = await runtime.screenshot(runtime.sessions.get(sid))
+    return Response(png, media_type="image/png")
