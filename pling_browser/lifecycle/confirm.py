@@ -2,21 +2,22 @@
 asks when the page declares ``confirm: true`` or the operator lists it in PLING_ASK; ``danger`` always
 asks. The operator may raise a page's risk (PLING_RISK), never lower it. PLING_APPROVE (risks or
 action ids) approves without asking; otherwise the confirmation channel asks a person, and with no
-channel the answer is deny. A handoff is never confirmed: the person does it."""
+channel the answer is deny. A handoff is never confirmed: the person does it.
+
+A flow is confirmed once, up front, at the highest risk of its steps resolvable now
+(``flow_risk``); each step is then measured against that clearance (``confirm_step``) and asks again
+only when it is riskier, or declares ``confirm: true`` under a clearance no person gave."""
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any
 
 from ..errors import PermissionDenied
 from .context import Invocation
+from .plan import plan
 from .receipt import scrub
 
-
-class Confirmer(Protocol):
-    """A confirmation channel: answers whether a person approved, and who."""
-
-    async def ask(self, inv: Invocation, request: dict[str, Any]) -> tuple[bool, str]: ...
+RISK_ORDER = {"read": 0, "write": 1, "danger": 2}
 
 
 def needs_confirmation(risk: str, declared_confirm: bool, ask: tuple[str, ...], action_id: str) -> bool:
@@ -44,6 +45,23 @@ def confirmation_request(inv: Invocation) -> dict[str, Any]:
     }
 
 
+async def flow_risk(inv: Invocation) -> tuple[str, bool, list[str]]:
+    """The highest risk resolvable now: the flow's own and that of every step declared already."""
+    assert inv.decl is not None
+    risk, confirm_flag, seen = inv.decl.risk, inv.decl.confirm, []
+    for step in plan(inv):
+        try:
+            answer = await inv.session.bridge.describe(step.ref)
+        except Exception:
+            continue  # declared only later (a dialog's button): asked for when reached, if riskier
+        step_risk = answer["action"]["risk"]
+        seen.append(f"{step.ref}: {step_risk}")
+        confirm_flag = confirm_flag or bool(answer["action"]["confirm"])
+        if RISK_ORDER[step_risk] > RISK_ORDER[risk]:
+            risk = step_risk
+    return risk, confirm_flag, seen
+
+
 async def confirm(inv: Invocation) -> None:
     assert inv.decl is not None
     decl = inv.decl
@@ -52,8 +70,6 @@ async def confirm(inv: Invocation) -> None:
         return
     risk, declared_confirm = decl.risk, decl.confirm
     if decl.kind == "flow":
-        from .flow import flow_risk
-
         risk, declared_confirm, seen = await flow_risk(inv)
         inv.note(f"flow risk {risk} (steps resolvable now: {', '.join(seen) or 'none'})")
     if not needs_confirmation(risk, declared_confirm, inv.settings.ask, decl.id):
@@ -75,3 +91,34 @@ async def confirm(inv: Invocation) -> None:
         raise PermissionDenied(f"{inv.ref} was not confirmed ({who})", denied_by=who, risk=risk)
     inv.approved, inv.confirmed = risk, True
     inv.note(f"confirmed by {who}")
+
+
+async def confirm_step(flow: Invocation, step: Invocation) -> None:
+    """A flow step's confirm stage: covered by the flow's clearance unless riskier; a step confirmed
+    now raises the flow's clearance for the steps after it."""
+    assert step.decl is not None
+    decl = step.decl
+    if decl.kind == "handoff":
+        step.note("a handoff is never confirmed: the person does it")
+        return
+    if not needs_confirmation(decl.risk, decl.confirm, flow.settings.ask, decl.id):
+        return
+    covered = flow.approved is not None and RISK_ORDER[decl.risk] <= RISK_ORDER[flow.approved]
+    if covered and (flow.confirmed or not decl.confirm):
+        step.note(f"covered by the flow's confirmation ({flow.approved})")
+        return
+    policy = approved_by_policy(flow.settings.approve, decl.risk, decl.id, step.ref)
+    if policy:
+        step.note(f"approved by the operator's policy (PLING_APPROVE={policy})")
+    elif flow.confirmer is None:
+        raise PermissionDenied(f"Step {step.ref} is a {decl.risk} action, riskier than what was approved, and no "
+                               "confirmation channel is configured",
+                               denied_by="policy: no confirmation channel and PLING_APPROVE does not approve it",
+                               risk=decl.risk)
+    else:
+        approved, who = await flow.confirmer.ask(step, {**confirmation_request(step), "flow": flow.ref})
+        if not approved:
+            raise PermissionDenied(f"Step {step.ref} was not confirmed ({who})", denied_by=who, risk=decl.risk)
+        step.note(f"confirmed by {who}")
+    if flow.approved is None or RISK_ORDER[decl.risk] >= RISK_ORDER[flow.approved]:
+        flow.approved, flow.confirmed = decl.risk, True

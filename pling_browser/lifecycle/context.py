@@ -21,33 +21,51 @@ log = logging.getLogger("pling_browser.lifecycle")
 
 @dataclass
 class Invocation:
+    """One invocation on its way through ``runner.LIFECYCLE``. The first block is the request; each
+    later field names the one stage that writes it (every other stage only reads it). ``warnings``,
+    ``log`` and ``timings_ms`` are append-only: any stage adds to them. A resume fills ``args``,
+    ``secret_values``, ``approved`` and ``confirmed`` from the flow's kept state instead of decode,
+    validate and confirm."""
+
+    # The request, as the caller made it.
     session: "Session"
     ref: str
     raw_args: Any
     settings: "Settings"
-    evidence: bool = True
-    confirmer: Any = None
-    gates: Any = None
-    resumes: Any = None
+    evidence: bool = True  # take the before snapshot and diff (flow steps run without)
+    confirmer: Any = None  # the confirmation channel (runtime/confirmations.py), or None: deny
+    gates: Any = None  # pending requests, where a handoff waits for the person
+    resumes: Any = None  # where a failed flow keeps its resume state
     operator_secrets: dict[str, str] | None = None
-    # Filled in by the stages, in order.
+    # resolve: the declaration and, for a family, the record it acts on.
     decl: "ActionDecl | None" = None
     record: "RecordRef | None" = None
+    # decode: the arguments as an object, references restored (validate then adds declared defaults:
+    # the one field two stages write, the second only completing it).
     args: dict[str, Any] = field(default_factory=dict)
+    # decode: the restored secret values, so nothing written later repeats them.
     secret_values: list[str] = field(default_factory=list)
+    # confirm: the highest risk cleared at the start (a flow's steps are measured against it and
+    # raise it as a person confirms a riskier step), and whether a policy or a person cleared it.
+    approved: str | None = None
+    confirmed: bool = False
+    # reveal: how the target is operated, how faithfully, the mark that finds it, what to type, and
+    # whether the bridge took the before snapshot (its last call, after every pre-check).
     control: str | None = None
     fidelity: str = "high"
-    fill_value: Any = None
     target_mark: str | None = None
-    started: bool = False
+    fill_value: Any = None
     evidence_begun: bool = False
-    verified: bool | None = None
-    approved: str | None = None  # the highest risk cleared at the start (a flow's steps are measured against it)
-    confirmed: bool = False  # whether that clearance came from a policy or a person
-    steps: list[dict[str, Any]] | None = None
+    # execute: the write path started; a function's result; a flow's ledger.
+    started: bool = False
     data: Any = None
     data_omitted: dict[str, int] | None = None
+    steps: list[dict[str, Any]] | None = None
+    # expect: the declared expectation held (None: none declared, or not reached).
+    verified: bool | None = None
+    # diff: what changed, keyed on business ids.
     changed: "Changed | None" = None
+    # the runner: the error that ended the run.
     error: InvocationError | None = None
     warnings: list[str] = field(default_factory=list)
     log: list[str] = field(default_factory=list)

@@ -58,7 +58,14 @@ def substitute(value: Any, values: dict[str, str]) -> Any:
     return value
 
 
-async def restore_references(inv: Invocation, operator_secrets: dict[str, str] | None = None) -> None:
+async def decode_args(inv: Invocation) -> None:
+    """The decode stage: the JSON, then the sensitive references in it."""
+    decode(inv)
+    await restore_references(inv)
+
+
+async def restore_references(inv: Invocation) -> None:
+    operator_secrets = inv.operator_secrets
     names: set[str] = set()
     references(inv.args, names)
     if not names:

@@ -1,0 +1,69 @@
+"""The one runner of the lifecycle. ``LIFECYCLE`` is the stage order, written once; ``invoke``,
+``resume`` and every step of a flow run it, differing only in which stages they replace or skip
+(a resume skips decode, validate and confirm: its arguments and clearance were kept). Bookkeeping
+(the stage name on errors, timing, the log line) is ``Invocation.stage()``'s, never a stage's.
+
+After the stages, whatever happened, the before snapshot is diffed (``diff``) or, when nothing ran,
+dropped (``discard``): a receipt always says what changed once the write path started."""
+
+from __future__ import annotations
+
+import inspect
+from typing import Awaitable, Callable, Mapping, Union
+
+from ..errors import InvocationError
+from .confirm import confirm
+from .context import Invocation
+from .decode import decode_args
+from .evidence import diff, discard
+from .execute import execute
+from .expect import expect
+from .resolve import resolve
+from .reveal import reveal
+from .validate import validate
+
+StageFn = Callable[[Invocation], Union[Awaitable[None], None]]
+
+LIFECYCLE: tuple[tuple[str, StageFn], ...] = (
+    ("resolve", resolve),
+    ("decode", decode_args),
+    ("validate", validate),
+    ("confirm", confirm),
+    ("reveal", reveal),
+    ("execute", execute),
+    ("expect", expect),
+)
+STAGE_NAMES = tuple(name for name, _ in LIFECYCLE) + ("diff",)
+
+
+async def run(inv: Invocation, replace: Mapping[str, StageFn | None] | None = None) -> None:
+    """Run the stages in order, each under ``inv.stage(name)``; ``replace`` swaps a stage's function
+    (``None`` skips it). The first error ends the run and is kept in ``inv.error``; nothing raises."""
+    replace = replace or {}
+    unknown = set(replace) - set(STAGE_NAMES)
+    assert not unknown, f"not a stage: {unknown}"
+    try:
+        for name, default in LIFECYCLE:
+            fn = replace.get(name, default)
+            if fn is None:
+                continue
+            with inv.stage(name):
+                result = fn(inv)
+                if inspect.isawaitable(result):
+                    await result
+    except InvocationError as error:
+        inv.error = error
+        inv.note(f"failed at {error.stage}: {error.code}")
+    await _conclude(inv)
+
+
+async def _conclude(inv: Invocation) -> None:
+    try:
+        if inv.evidence_begun and not inv.started:
+            await discard(inv)  # a pre-check failed after the snapshot: nothing ran, nothing to diff
+        elif inv.evidence_begun:
+            with inv.stage("diff"):
+                await diff(inv)
+    except InvocationError as error:
+        inv.note(f"the diff could not be taken: {error.message}")
+        inv.warnings.append("What changed could not be read after the action.")
