@@ -12,7 +12,7 @@ import sys
 import time
 from urllib.parse import urlsplit
 
-from .config import Settings
+from .config import Settings, SettingsError, near_misses
 from .errors import PlingError, ServiceError
 
 
@@ -137,7 +137,13 @@ def main(argv: list[str] | None = None) -> int:
     options = _parser().parse_args(argv)
     level = logging.INFO if options.command == "serve" else logging.WARNING
     logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    settings = Settings.from_env()
+    try:
+        settings = Settings.from_env()
+    except SettingsError as error:
+        print(f"pling-browser: {error}", file=sys.stderr)
+        return 2
+    for warning in near_misses():
+        print(f"pling-browser: warning: {warning}", file=sys.stderr)
     if options.command == "serve":
         if not settings.token and not _is_loopback(options.host):
             print(f"pling-browser: refusing to listen on {options.host} without PLING_TOKEN; "

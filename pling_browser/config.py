@@ -1,50 +1,59 @@
-"""Settings, read from the environment in one place. See the README's settings table."""
+"""Settings, read from the environment in one place (pydantic-settings). See the README's settings table.
+
+Every variable is validated at startup: a bad value stops the service with one line that names the
+variable and what it accepts (`SettingsError`), never a traceback, and never a silent fallback: a safety
+setting (`PLING_CONFIRM`, `PLING_RISK`, `PLING_APPROVE`…) that cannot be read is an error, not a default.
+Only the variables listed here (each field's `validation_alias`) are read; fields without one are set
+by code (`Settings.with_`), not by the environment.
+"""
 
 from __future__ import annotations
 
 import os
 import shutil
-from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Annotated, Any, Literal, Mapping
 
-__all__ = ["Settings"]
+from pydantic import AliasChoices, Field, ValidationError, field_validator
+from pydantic.fields import FieldInfo
+from pydantic_settings import BaseSettings, EnvSettingsSource, NoDecode, PydanticBaseSettingsSource, SettingsConfigDict
 
+__all__ = ["Settings", "SettingsError", "load_secrets", "find_chromium", "near_misses"]
 
-def _split(value: str | None) -> tuple[str, ...]:
-    return tuple(part.strip() for part in (value or "").split(",") if part.strip())
-
-
-def _risks(value: str | None) -> tuple[tuple[str, str], ...]:
-    """PLING_RISK: `ID:RISK` pairs (`*` for every action) that raise a page's declared risk."""
-    pairs = []
-    for part in _split(value):
-        name, _, risk = part.partition(":")
-        if risk.strip() in ("read", "write", "danger") and name.strip():
-            pairs.append((name.strip(), risk.strip()))
-    return tuple(pairs)
+RISKS = ("read", "write", "danger")
 
 
-def load_secrets(path: str | None) -> dict[str, str]:
-    """Operator secrets from a dotenv file: NAME=value lines, `#` comments, optional quotes."""
+class SettingsError(ValueError):
+    """A setting from the environment has a value the service cannot use; the message is one line."""
+
+
+def _split(value: Any) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        return tuple(part.strip() for part in value.split(",") if part.strip())
+    return tuple(value)
+
+
+def load_secrets(path: str | os.PathLike[str] | None) -> dict[str, str]:
+    """Operator secrets from a dotenv file, parsed by python-dotenv (quotes, escapes, inline comments,
+    multi-line values, `export`). `${VAR}` is kept literally: a secret never pulls in another variable.
+    A name without a value (`NAME` alone) is no secret and is left out."""
     if not path:
         return {}
-    out: dict[str, str] = {}
-    for line in Path(path).read_text(encoding="utf-8").splitlines():
-        line = line.strip()
-        if not line or line.startswith("#") or "=" not in line:
-            continue
-        name, _, value = line.removeprefix("export ").partition("=")
-        value = value.strip()
-        if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
-            value = value[1:-1]
-        if name.strip():
-            out[name.strip()] = value
-    return out
+    from dotenv import dotenv_values
+
+    return {name: value for name, value in dotenv_values(path, interpolate=False, encoding="utf-8").items()
+            if value is not None}
 
 
 def _default_data_dir() -> Path:
     base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
     return Path(base) / "pling-browser"
+
+
+def _default_max_sessions() -> int:
+    return max(2, (os.cpu_count() or 2) * 4)
 
 
 def find_chromium(explicit: str | None) -> str | None:
@@ -58,28 +67,82 @@ def find_chromium(explicit: str | None) -> str | None:
     return None
 
 
-@dataclass(frozen=True)
-class Settings:
-    token: str | None = None
-    allow_hosts: tuple[str, ...] = ()
-    approve: tuple[str, ...] = ()
-    ask: tuple[str, ...] = ()
-    risks: tuple[tuple[str, str], ...] = ()
-    confirm: str = "none"
-    confirm_timeout_s: float = 120.0
-    secrets_file: str | None = None
-    chromium: str | None = None
-    browser_endpoints: tuple[str, ...] = ()
+# What each variable accepts, said in the startup error. Keyed by variable name.
+ACCEPTS: dict[str, str] = {
+    "PLING_TOKEN": "a non-empty token",
+    "PLING_ALLOW_HOSTS": "comma-separated hosts, each HOST or HOST:PORT (PORT 1-65535)",
+    "PLING_APPROVE": "comma-separated risks (read, write, danger) or action ids",
+    "PLING_ASK": "comma-separated risks (read, write, danger) or action ids",
+    "PLING_RISK": "comma-separated ID:RISK pairs (ID an action id or *, RISK one of read, write, danger)",
+    "PLING_CONFIRM": "one of: none, http",
+    "PLING_CONFIRM_TIMEOUT": "a number of seconds greater than 0",
+    "PLING_SECRETS": "the path of a readable dotenv file",
+    "PLING_CHROMIUM": "the path of a Chromium executable",
+    "PLING_BROWSER_ENDPOINT": "comma-separated ws:// or wss:// URLs",
+    "PLING_DATA_DIR": "a directory path",
+    "PLING_MAX_SESSIONS": "a whole number of at least 1",
+    "PLING_QUEUE": "a whole number of at least 0",
+    "PLING_QUEUE_TIMEOUT": "a number of seconds greater than 0",
+    "PLING_IDLE_TIMEOUT": "a number of seconds greater than 0",
+    "PLING_MAX_LIFETIME": "a number of seconds greater than 0",
+    "PLING_RETENTION_DAYS": "a number of days greater than 0",
+}
+
+_SECRET_VALUES = {"PLING_TOKEN"}  # never echoed in an error line
+# PLING_* variables read by other parts (the CLI, the pytest plugin, the tests), or settings being added.
+_READ_ELSEWHERE = {"PLING_URL", "PLING_BASE_URL", "PLING_TEST_BROWSER_ENDPOINT", "PLING_UPDATE_SNAPSHOTS", "PLING_TOKENS"}
+
+
+class _OnlyDeclaredEnv(EnvSettingsSource):
+    """The environment (or a mapping standing in for it), read only for fields that name a variable:
+    a field without a `validation_alias` is not a setting an operator can make."""
+
+    def __init__(self, settings_cls: type[BaseSettings], environ: Mapping[str, str] | None) -> None:
+        self._environ = environ
+        super().__init__(settings_cls, case_sensitive=True, env_ignore_empty=True)
+
+    def _load_env_vars(self) -> Mapping[str, str | None]:
+        source = os.environ if self._environ is None else self._environ
+        return {k: v for k, v in source.items() if k.startswith("PLING_")}
+
+    def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
+        if field.validation_alias is None:
+            return None, field_name, False
+        return super().get_field_value(field, field_name)
+
+
+def _env(name: str, default: Any = None, factory: Any = None) -> Any:
+    # The variable, and (validate_by_name) the field's own name, so `Settings(max_sessions=3)` works in code.
+    if factory is not None:
+        return Field(default_factory=factory, validation_alias=AliasChoices(name))
+    return Field(default=default, validation_alias=AliasChoices(name))
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(frozen=True, validate_by_name=True, validate_by_alias=True, extra="ignore")
+
+    token: str | None = _env("PLING_TOKEN")
+    allow_hosts: Annotated[tuple[str, ...], NoDecode] = _env("PLING_ALLOW_HOSTS", ())
+    approve: Annotated[tuple[str, ...], NoDecode] = _env("PLING_APPROVE", ())
+    ask: Annotated[tuple[str, ...], NoDecode] = _env("PLING_ASK", ())
+    risks: Annotated[tuple[tuple[str, str], ...], NoDecode] = _env("PLING_RISK", ())
+    confirm: Literal["none", "http"] = _env("PLING_CONFIRM", "none")
+    confirm_timeout_s: float = _env("PLING_CONFIRM_TIMEOUT", 120.0)
+    secrets_file: str | None = _env("PLING_SECRETS")
+    chromium: str | None = _env("PLING_CHROMIUM")
+    browser_endpoints: Annotated[tuple[str, ...], NoDecode] = _env("PLING_BROWSER_ENDPOINT", ())
     # Where each context's egress proxy listens, and the host a (remote) browser reaches it at.
-    egress_bind: str = "127.0.0.1"
-    egress_advertise: str | None = None
-    replica: str | None = None
-    data_dir: Path = field(default_factory=_default_data_dir)
-    max_sessions: int = 8
-    queue: int | None = None  # requests that may wait for a session slot; default max_sessions
-    queue_timeout_s: float = 30.0
-    idle_timeout_s: float = 900.0
-    max_lifetime_s: float = 3600.0
+    egress_bind: str = _env("PLING_EGRESS_BIND", "127.0.0.1")
+    egress_advertise: str | None = _env("PLING_EGRESS_ADVERTISE")
+    replica: str | None = _env("PLING_REPLICA")
+    data_dir: Path = _env("PLING_DATA_DIR", factory=_default_data_dir)
+    max_sessions: int = _env("PLING_MAX_SESSIONS", factory=_default_max_sessions)
+    queue: int | None = _env("PLING_QUEUE")  # requests that may wait for a session slot; default max_sessions
+    queue_timeout_s: float = _env("PLING_QUEUE_TIMEOUT", 30.0)
+    idle_timeout_s: float = _env("PLING_IDLE_TIMEOUT", 900.0)
+    max_lifetime_s: float = _env("PLING_MAX_LIFETIME", 3600.0)
+    # Receipts and idempotency records older than this are pruned (idempotency keys live >= 24 h).
+    retention_days: float = _env("PLING_RETENTION_DAYS", 7.0)
     headless: bool = True
     # Lifecycle budgets (milliseconds); actions may declare their own `timeoutMs`.
     navigation_timeout_ms: int = 15_000
@@ -90,30 +153,136 @@ class Settings:
     bridge_grace_s: float = 5.0
 
     @classmethod
-    def from_env(cls, environ: dict[str, str] | None = None) -> "Settings":
-        env = os.environ if environ is None else environ
-        cpus = os.cpu_count() or 2
-        return cls(
-            token=env.get("PLING_TOKEN") or None,
-            allow_hosts=_split(env.get("PLING_ALLOW_HOSTS")),
-            approve=_split(env.get("PLING_APPROVE")),
-            ask=_split(env.get("PLING_ASK")),
-            risks=_risks(env.get("PLING_RISK")),
-            confirm=(env.get("PLING_CONFIRM") or "none").strip().lower(),
-            confirm_timeout_s=float(env.get("PLING_CONFIRM_TIMEOUT") or 120),
-            secrets_file=env.get("PLING_SECRETS") or None,
-            chromium=find_chromium(env.get("PLING_CHROMIUM")),
-            browser_endpoints=_split(env.get("PLING_BROWSER_ENDPOINT")),
-            egress_bind=env.get("PLING_EGRESS_BIND") or "127.0.0.1",
-            egress_advertise=env.get("PLING_EGRESS_ADVERTISE") or None,
-            replica=env.get("PLING_REPLICA") or None,
-            data_dir=Path(env["PLING_DATA_DIR"]) if env.get("PLING_DATA_DIR") else _default_data_dir(),
-            max_sessions=int(env.get("PLING_MAX_SESSIONS") or max(2, cpus * 4)),
-            queue=int(env["PLING_QUEUE"]) if env.get("PLING_QUEUE") else None,
-            queue_timeout_s=float(env.get("PLING_QUEUE_TIMEOUT") or 30),
-            idle_timeout_s=float(env.get("PLING_IDLE_TIMEOUT") or 900),
-            max_lifetime_s=float(env.get("PLING_MAX_LIFETIME") or 3600),
-        )
+    def settings_customise_sources(cls, settings_cls: type[BaseSettings], init_settings: PydanticBaseSettingsSource,
+                                   env_settings: PydanticBaseSettingsSource, dotenv_settings: PydanticBaseSettingsSource,
+                                   file_secret_settings: PydanticBaseSettingsSource) -> tuple[PydanticBaseSettingsSource, ...]:
+        # Only what code passes; from_env() adds the environment explicitly (tests pass their own mapping).
+        return (init_settings,)
+
+    # -- validators: each raises ValueError; from_env() turns it into one line naming the variable --
+
+    @field_validator("token", "secrets_file", "chromium", "egress_advertise", "replica", mode="before")
+    @classmethod
+    def _blank_is_none(cls, value: Any) -> Any:
+        return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("allow_hosts", mode="before")
+    @classmethod
+    def _hosts(cls, value: Any) -> tuple[str, ...]:
+        hosts = _split(value)
+        for host in hosts:
+            name, colon, port = host.rpartition(":") if host.count(":") == 1 else (host, "", "")
+            if colon and not (port.isdigit() and 1 <= int(port) <= 65535):
+                raise ValueError(f"{host!r} has a bad port")
+            if colon and not name:
+                raise ValueError(f"{host!r} names no host")
+        return hosts
+
+    @field_validator("approve", "ask", mode="before")
+    @classmethod
+    def _names(cls, value: Any) -> tuple[str, ...]:
+        return _split(value)
+
+    @field_validator("risks", mode="before")
+    @classmethod
+    def _risks(cls, value: Any) -> tuple[tuple[str, str], ...]:
+        if not isinstance(value, str):
+            return tuple(tuple(pair) for pair in (value or ()))  # type: ignore[misc]
+        pairs = []
+        for part in _split(value):
+            name, colon, risk = part.partition(":")
+            if not colon or not name.strip() or risk.strip() not in RISKS:
+                raise ValueError(f"{part!r} is not ID:RISK")
+            pairs.append((name.strip(), risk.strip()))
+        return tuple(pairs)
+
+    @field_validator("confirm", mode="before")
+    @classmethod
+    def _confirm(cls, value: Any) -> Any:
+        return value.strip().lower() if isinstance(value, str) else value
+
+    @field_validator("browser_endpoints", mode="before")
+    @classmethod
+    def _endpoints(cls, value: Any) -> tuple[str, ...]:
+        endpoints = _split(value)
+        for endpoint in endpoints:
+            if not endpoint.startswith(("ws://", "wss://")):
+                raise ValueError(f"{endpoint!r} is not a ws:// or wss:// URL")
+        return endpoints
+
+    @field_validator("secrets_file")
+    @classmethod
+    def _readable(cls, value: str | None) -> str | None:
+        if value is not None and not os.access(value, os.R_OK):
+            raise ValueError(f"{value!r} is not a readable file")
+        return value
+
+    @field_validator("max_sessions")
+    @classmethod
+    def _at_least_one(cls, value: int) -> int:
+        if value < 1:
+            raise ValueError("below 1")
+        return value
+
+    @field_validator("queue")
+    @classmethod
+    def _not_negative(cls, value: int | None) -> int | None:
+        if value is not None and value < 0:
+            raise ValueError("below 0")
+        return value
+
+    @field_validator("confirm_timeout_s", "queue_timeout_s", "idle_timeout_s", "max_lifetime_s", "retention_days")
+    @classmethod
+    def _positive(cls, value: float) -> float:
+        if not value > 0 or value == float("inf"):
+            raise ValueError("not greater than 0")
+        return value
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> "Settings":
+        """The settings from `environ` (default: the process environment). Raises `SettingsError` with
+        one line naming each bad variable, its value and what it accepts."""
+        source = _OnlyDeclaredEnv(cls, environ)
+        values = source()
+        try:
+            settings = cls(**values)
+        except ValidationError as error:
+            raise SettingsError(_one_line(error, values)) from None
+        return settings.with_(chromium=find_chromium(settings.chromium))
 
     def with_(self, **changes: object) -> "Settings":
-        return replace(self, **changes)  # type: ignore[arg-type]
+        """A copy with some fields changed (by field name), as code and tests set them: not re-validated."""
+        return self.model_copy(update=changes)
+
+
+def _one_line(error: ValidationError, values: Mapping[str, Any]) -> str:
+    parts = []
+    for problem in error.errors():
+        name = str(problem["loc"][0]) if problem["loc"] else "?"
+        field = Settings.model_fields.get(name)
+        variable = name if name.startswith("PLING_") else (
+            field.validation_alias.choices[0] if field is not None and isinstance(field.validation_alias, AliasChoices)
+            else name)
+        raw = values.get(variable, values.get(name))
+        shown = "(hidden)" if variable in _SECRET_VALUES else repr(raw)
+        why = ""
+        if problem["type"] == "value_error" and variable not in _SECRET_VALUES:
+            why = f" ({problem['ctx']['error']})"
+        parts.append(f"{variable}={shown} is invalid{why}: expected {ACCEPTS.get(variable, problem['msg'])}")
+    return "; ".join(dict.fromkeys(parts))
+
+
+def near_misses(environ: Mapping[str, str] | None = None) -> list[str]:
+    """`PLING_*` variables that are no setting but look like one (a typo in `PLING_APROVE` would
+    otherwise drop a safety setting silently): one warning line each."""
+    import difflib
+
+    known = [f.validation_alias.choices[0] for f in Settings.model_fields.values()  # type: ignore[union-attr]
+             if isinstance(f.validation_alias, AliasChoices)]
+    lines = []
+    for name in sorted(os.environ if environ is None else environ):
+        if name.startswith("PLING_") and name not in known and name not in _READ_ELSEWHERE:
+            close = difflib.get_close_matches(name, known, n=1, cutoff=0.85)
+            if close:
+                lines.append(f"{name} is not a setting and is ignored; did you mean {close[0]}?")
+    return lines
