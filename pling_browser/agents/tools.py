@@ -1,21 +1,43 @@
-"""The model as agent tools: one tool per declared action, a family as one tool with a `record`
-parameter, in OpenAI, Anthropic or MCP form; and the way back from a tool call to ``ACTION@RECORD``.
+"""The model as agent tools: one tool per declared action, a family as one tool with a record-id
+parameter, in OpenAI (Chat Completions and Responses), Anthropic or MCP form; and the way back from a
+tool call to ``ACTION@RECORD`` with its arguments. The rules are in docs/agents.md; in short:
 
-OpenAI's strict mode admits a subset of JSON Schema: every object closes (`additionalProperties:
-false`) and lists every property as required, optional properties become nullable, and keywords it
-does not take are dropped from the schema and said in the description instead."""
+Names. An action id that is a valid tool name (`[a-zA-Z0-9_-]`, at most 64 characters) is its own
+name. Any other id gets a stable mangled name: each other character becomes `_`, the result is cut to
+57 characters and `_` and the first 6 hex digits of the SHA-256 of the id are appended
+(`cart.add` -> `cart_add_<hash>`), so it cannot collide with an id that is spelled that way (`cart_add`)
+nor with another long id sharing its first 64 characters. `tool_names()` maps names back to ids.
+
+Record parameter. A family's tool takes the record id as `record`; when the family's own params
+already have a `record` property, the id goes in `record_id` (then `_record_id`, …) and `record` stays
+the page's own.
+
+OpenAI strict mode admits a subset of JSON Schema: every object closes (`additionalProperties:
+false`) and lists every property as required; optional properties become nullable (`null` added to
+`type` and, for an enum, to `enum`), at every depth and inside `$defs`; `oneOf` becomes `anyOf`;
+keywords it does not take are dropped from the schema and said in the description instead (the
+service still validates the arguments against the page's own schema). A schema strict mode cannot
+express honestly (a map-style object `additionalProperties: {schema}`, a free-form object, `patternProperties`,
+`not`, `if`, several `allOf` parts) makes that tool non-strict (`strict: false`, the page's schema as is)
+and its description says why. When a call comes back, nulls the strict form made up are dropped at
+every depth before validation (a null the page's schema itself accepts is kept)."""
 
 from __future__ import annotations
 
 import copy
+import hashlib
 import re
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ..models import ActionInfo, PageModel
 
-Format = Literal["openai", "anthropic", "mcp"]
+Format = Literal["openai", "openai-responses", "anthropic", "mcp"]
+FORMATS: tuple[str, ...] = ("openai", "openai-responses", "anthropic", "mcp")
 RECORD_ENUM_MAX = 50
-_NAME = re.compile(r"[^a-zA-Z0-9_-]")
+NAME_LIMIT = 64
+_VALID = re.compile(r"[a-zA-Z0-9_-]+")
+_INVALID = re.compile(r"[^a-zA-Z0-9_-]")
 
 # Keywords OpenAI strict mode accepts; anything else is described instead.
 _STRICT_KEYWORDS = {
@@ -28,72 +50,205 @@ _DESCRIBED = {
     "minLength": "at least {} characters", "maxLength": "at most {} characters", "default": "default {!r}",
     "minProperties": "at least {} keys", "maxProperties": "at most {} keys", "uniqueItems": "unique items",
 }
+# Keywords whose meaning strict mode cannot carry, and that dropping would turn into a lie.
+_NOT_STRICT = {"patternProperties": "keys matching a pattern", "not": "a `not` condition",
+               "if": "a conditional (`if`)", "dependentSchemas": "dependent schemas",
+               "propertyNames": "constrained key names", "unevaluatedProperties": "unevaluated properties"}
 
 
-def tool_name(action_id: str) -> str:
-    return _NAME.sub("_", action_id)[:64] or "action"
+class NotStrict(Exception):
+    """The schema has something strict mode cannot express honestly."""
+
+
+# ---- names ---------------------------------------------------------------------------------------------
+
+
+def _digest(text: str, n: int) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:n]
+
+
+def tool_name(action_id: str, limit: int = NAME_LIMIT) -> str:
+    """The stable tool name of an action id (see the module docstring)."""
+    if _VALID.fullmatch(action_id) and len(action_id) <= limit:
+        return action_id
+    return f"{_INVALID.sub('_', action_id)[: limit - 7]}_{_digest(action_id, 6)}"
+
+
+def tool_names(action_ids: list[str], limit: int = NAME_LIMIT) -> dict[str, str]:
+    """Tool name -> action id for the actions of one model, every name unique. A clash left (a valid id
+    spelled like another's mangled name, or two 6-digit hashes alike) gives the mangled one 12 digits."""
+    out: dict[str, str] = {}
+    mangled = []
+    for action_id in dict.fromkeys(action_ids):
+        name = tool_name(action_id, limit)
+        if name == action_id:
+            out[name] = action_id
+        else:
+            mangled.append((name, action_id))
+    for name, action_id in sorted(mangled, key=lambda pair: pair[1]):
+        if name in out:
+            name = f"{_INVALID.sub('_', action_id)[: limit - 13]}_{_digest(action_id, 12)}"
+        out[name] = action_id
+    return out
+
+
+def record_param(action: ActionInfo) -> str | None:
+    """The parameter that carries a family's record id (None for a plain action)."""
+    if not action.record:
+        return None
+    properties = (action.params or {}).get("properties") if isinstance(action.params, dict) else None
+    taken = set(properties) if isinstance(properties, dict) else set()
+    name = "record"
+    while name in taken:
+        name = "record_id" if name == "record" else "_" + name
+    return name
+
+
+# ---- schemas -------------------------------------------------------------------------------------------
 
 
 def _input_schema(action: ActionInfo, model: PageModel) -> dict[str, Any]:
     schema = copy.deepcopy(action.params) if isinstance(action.params, dict) else {}
+    schema.pop("$schema", None)
     schema.setdefault("type", "object")
     schema.setdefault("properties", {})
-    if action.record:
-        records = model.records.get(action.record)
+    param = record_param(action)
+    if param:
+        records = model.records.get(action.record or "")
         ids = records.ids if records else []
         prop: dict[str, Any] = {"type": "string", "description": f"The id of the {action.record} to act on."}
         if records and records.total <= RECORD_ENUM_MAX and ids:
             prop["enum"] = list(ids)
         elif records:
             prop["description"] += f" One of the {records.total} ids in the model's records.{action.record}.ids."
-        schema["properties"] = {"record": prop, **schema["properties"]}
-        schema["required"] = ["record", *[r for r in schema.get("required", []) if r != "record"]]
+        schema["properties"] = {param: prop, **schema["properties"]}
+        schema["required"] = [param, *[r for r in schema.get("required", []) if r != param]]
     return schema
 
 
-def _strict(schema: Any, notes: list[str], path: str = "") -> Any:
-    """Rewrite a JSON Schema node into OpenAI strict form, collecting what was dropped."""
-    if not isinstance(schema, dict):
-        return schema
-    out: dict[str, Any] = {}
-    for key, value in schema.items():
-        if key in _DESCRIBED:
-            notes.append(f"{path or 'arguments'}: " + _DESCRIBED[key].format(value))
-        elif key == "format" and value not in _STRICT_FORMATS:
-            notes.append(f"{path or 'arguments'}: format {value}")
-        elif key in _STRICT_KEYWORDS:
-            out[key] = value
-        elif key not in ("$schema", "$id", "examples"):
-            notes.append(f"{path or 'arguments'}: {key} {value!r}")
-    if "anyOf" in out:
-        out["anyOf"] = [_strict(item, notes, path) for item in out["anyOf"]]
-    if "items" in out:
-        out["items"] = _strict(out["items"], notes, f"{path}[]")
-    if out.get("type") == "object" or "properties" in out:
-        properties = out.get("properties") or {}
-        required = set(out.get("required") or [])
-        strict_props = {}
-        for name, sub in properties.items():
-            sub = _strict(sub, notes, f"{path}.{name}".lstrip("."))
-            if name not in required:
-                sub = _nullable(sub)
-            strict_props[name] = sub
-        out["type"] = "object"
-        out["properties"] = strict_props
-        out["required"] = list(strict_props)
-        out["additionalProperties"] = False
-    return out
+class _Strict:
+    """One conversion of a tool's schema to strict form, with the notes of what was dropped."""
+
+    def __init__(self, root: dict[str, Any]) -> None:
+        self.root = root
+        self.notes: list[str] = []
+
+    def convert(self) -> dict[str, Any]:
+        root = copy.deepcopy(self.root)
+        defs = {**(root.pop("definitions", None) or {}), **(root.pop("$defs", None) or {})}
+        out = self.node(root, "")
+        if defs:
+            out["$defs"] = {name: self.node(sub, f"$defs.{name}") for name, sub in defs.items()}
+        return out
+
+    def _ref(self, ref: str) -> str:
+        return "#/$defs/" + ref.removeprefix("#/definitions/") if ref.startswith("#/definitions/") else ref
+
+    def _lookup(self, ref: str) -> Any:
+        if not ref.startswith("#/"):
+            raise NotStrict(f"a reference outside the schema ({ref[:60]})")
+        node: Any = self.root
+        for part in ref[2:].split("/"):
+            part = part.replace("~1", "/").replace("~0", "~")
+            if not isinstance(node, dict) or part not in node:
+                raise NotStrict(f"a reference that does not resolve ({ref[:60]})")
+            node = node[part]
+        return node
+
+    def node(self, schema: Any, path: str) -> Any:
+        where = path or "arguments"
+        if schema is True or schema == {}:
+            raise NotStrict(f"{where} accepts any value")
+        if not isinstance(schema, dict):
+            raise NotStrict(f"{where} is not a schema object")
+        if "$ref" in schema and len(schema) > 1:
+            # A reference with siblings: strict mode takes `$ref` alone, so the target is inlined.
+            target = copy.deepcopy(self._lookup(schema["$ref"]))
+            if "$ref" in target:
+                raise NotStrict(f"{where} chains references")
+            siblings = {k: v for k, v in schema.items() if k != "$ref"}
+            return self.node({**target, **siblings}, path)
+        for key, reason in _NOT_STRICT.items():
+            if key in schema:
+                raise NotStrict(f"{where} has {reason}")
+        schema = dict(schema)
+        if "oneOf" in schema:
+            schema["anyOf"] = [*schema.get("anyOf", []), *schema.pop("oneOf")]
+            self.notes.append(f"{where}: exactly one of the alternatives")
+        if "allOf" in schema:
+            parts = schema.pop("allOf")
+            if len(parts) != 1 or not isinstance(parts[0], dict):
+                raise NotStrict(f"{where} combines several schemas (allOf)")
+            schema = {**parts[0], **schema}
+            return self.node(schema, path)
+        out: dict[str, Any] = {}
+        for key, value in schema.items():
+            if key in _DESCRIBED:
+                self.notes.append(f"{where}: " + _DESCRIBED[key].format(value))
+            elif key == "format" and value not in _STRICT_FORMATS:
+                self.notes.append(f"{where}: format {value}")
+            elif key == "$ref":
+                out[key] = self._ref(value)
+            elif key in _STRICT_KEYWORDS:
+                out[key] = value
+            elif key not in ("$schema", "$id", "$comment", "examples", "deprecated", "readOnly", "writeOnly"):
+                self.notes.append(f"{where}: {key} {value!r}"[:200])
+        if "anyOf" in out:
+            out["anyOf"] = [self.node(item, f"{path}|{i}") for i, item in enumerate(out["anyOf"])]
+        if "items" in out:
+            out["items"] = self.node(out["items"], f"{path}[]")
+        kinds = out.get("type") if isinstance(out.get("type"), list) else [out.get("type")]
+        if "object" in kinds or "properties" in out:
+            extra = out.get("additionalProperties")
+            properties = out.get("properties")
+            if isinstance(extra, dict) or extra is True:
+                raise NotStrict(f"{where} is a map (additionalProperties: a schema), which strict mode cannot express")
+            if properties is None and extra is not False:
+                raise NotStrict(f"{where} is a free-form object, which strict mode cannot express")
+            required = set(out.get("required") or [])
+            strict_props = {}
+            for name, sub in (properties or {}).items():
+                sub = self.node(sub, f"{path}.{name}".lstrip("."))
+                strict_props[name] = sub if name in required else _nullable(sub)
+            out["type"] = "object" if out.get("type") in (None, "object") else out["type"]
+            out["properties"] = strict_props
+            out["required"] = list(strict_props)
+            out["additionalProperties"] = False
+        if "array" in kinds and "items" not in out:
+            raise NotStrict(f"{where} is an array of anything")
+        return out
 
 
 def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
-    kind = schema.get("type")
-    if isinstance(kind, str):
-        return {**schema, "type": [kind, "null"]} if kind != "null" else schema
-    if isinstance(kind, list):
-        return schema if "null" in kind else {**schema, "type": [*kind, "null"]}
-    if "enum" in schema and None not in schema["enum"]:
-        return {**schema, "enum": [*schema["enum"], None]}
-    return {"anyOf": [schema, {"type": "null"}]}
+    """The schema that also accepts null, as strict mode spells an optional property."""
+    out = dict(schema)
+    kind = out.get("type")
+    if "$ref" in out or "const" in out or ("anyOf" in out and kind is None):
+        branches = out.get("anyOf") if set(out) == {"anyOf"} else [out]
+        if any(b.get("type") == "null" for b in branches):
+            return out
+        return {"anyOf": [*branches, {"type": "null"}]}
+    if isinstance(kind, str) and kind != "null":
+        out["type"] = [kind, "null"]
+    elif isinstance(kind, list) and "null" not in kind:
+        out["type"] = [*kind, "null"]
+    if "enum" in out and None not in out["enum"]:
+        out["enum"] = [*out["enum"], None]
+    if kind is None and "enum" not in out:
+        return {"anyOf": [out, {"type": "null"}]}
+    return out
+
+
+def strict_parameters(schema: dict[str, Any]) -> tuple[dict[str, Any] | None, list[str], str | None]:
+    """(strict schema, notes, None), or (None, [], why strict mode cannot express the schema)."""
+    converter = _Strict(schema)
+    try:
+        return converter.convert(), converter.notes, None
+    except NotStrict as why:
+        return None, [], str(why)
+
+
+# ---- tools ---------------------------------------------------------------------------------------------
 
 
 def _description(action: ActionInfo) -> str:
@@ -113,42 +268,148 @@ def _description(action: ActionInfo) -> str:
     return text
 
 
-def tools(model: PageModel, fmt: Format) -> list[dict[str, Any]]:
+@dataclass
+class ToolSpec:
+    """One action as a tool, before it is put in a format's shape."""
+
+    name: str
+    action: ActionInfo
+    record_param: str | None
+    schema: dict[str, Any]
+    description: str
+    title: str = ""
+    annotations: dict[str, bool] = field(default_factory=dict)
+
+
+def specs(model: PageModel, limit: int = NAME_LIMIT) -> list[ToolSpec]:
+    names = {action_id: name for name, action_id in tool_names([a.id for a in model.actions], limit).items()}
     out = []
     for action in model.actions:
-        name = tool_name(action.id)
-        schema = _input_schema(action, model)
-        description = _description(action)
-        if fmt == "openai":
-            notes: list[str] = []
-            parameters = _strict(schema, notes)
-            if notes:
-                description += " Constraints: " + "; ".join(notes) + "."
-            out.append({"type": "function", "function": {"name": name, "description": description,
-                                                         "parameters": parameters, "strict": True}})
-        elif fmt == "anthropic":
-            out.append({"name": name, "description": description, "input_schema": schema})
-        else:
-            out.append({"name": name, "title": action.description or action.id, "description": description,
-                        "inputSchema": schema,
-                        "annotations": {"readOnlyHint": action.risk == "read",
-                                        "destructiveHint": action.risk == "danger",
-                                        "openWorldHint": False}})
+        if action.id not in names:
+            continue  # a duplicate id: the first declaration is the tool
+        name = names.pop(action.id)
+        # Only claims that hold: read-only for read, destructive for danger; a write claims neither way.
+        annotations = {"readOnlyHint": True} if action.risk == "read" else (
+            {"readOnlyHint": False, "destructiveHint": True} if action.risk == "danger" else {"readOnlyHint": False})
+        out.append(ToolSpec(name=name, action=action, record_param=record_param(action),
+                            schema=_input_schema(action, model), description=_description(action),
+                            title=action.description or action.id, annotations=annotations))
     return out
 
 
-def resolve_call(model: PageModel, name: str, arguments: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
+def _openai(spec: ToolSpec) -> tuple[dict[str, Any], str, bool]:
+    parameters, notes, why = strict_parameters(spec.schema)
+    description = spec.description
+    if parameters is None:
+        return spec.schema, description + f" (Not strict: {why}.)", False
+    if notes:
+        description += " Constraints: " + "; ".join(notes) + "."
+    return parameters, description, True
+
+
+def tools(model: PageModel, fmt: Format) -> list[dict[str, Any]]:
+    out = []
+    for spec in specs(model):
+        if fmt in ("openai", "openai-responses"):
+            parameters, description, strict = _openai(spec)
+            if fmt == "openai":
+                out.append({"type": "function", "function": {"name": spec.name, "description": description,
+                                                             "parameters": parameters, "strict": strict}})
+            else:
+                out.append({"type": "function", "name": spec.name, "description": description,
+                            "parameters": parameters, "strict": strict})
+        elif fmt == "anthropic":
+            out.append({"name": spec.name, "description": spec.description, "input_schema": spec.schema})
+        else:
+            out.append({"name": spec.name, "title": spec.title, "description": spec.description,
+                        "inputSchema": spec.schema, "annotations": spec.annotations})
+    return out
+
+
+def names(model: PageModel) -> dict[str, dict[str, str | None]]:
+    """Tool name -> the action it calls and the parameter that carries the record id."""
+    return {spec.name: {"action": spec.action.id, "record_param": spec.record_param} for spec in specs(model)}
+
+
+# ---- calls ---------------------------------------------------------------------------------------------
+
+
+def _lookup(root: dict[str, Any], ref: str) -> Any:
+    node: Any = root
+    for part in ref[2:].split("/"):
+        part = part.replace("~1", "/").replace("~0", "~")
+        if not isinstance(node, dict) or part not in node:
+            return None
+        node = node[part]
+    return node
+
+
+def drop_nulls(root: Any, value: Any) -> Any:
+    """The arguments without the nulls a strict caller sent for optional properties it left out, at
+    every depth; a null the page's own schema accepts there is kept."""
+    if not isinstance(root, dict):
+        return value
+    from jsonschema import Draft202012Validator
+
+    return _Nulls(root, Draft202012Validator(root)).drop(root, value, 0)
+
+
+class _Nulls:
+    def __init__(self, root: dict[str, Any], validator: Any) -> None:
+        self.root = root
+        self.validator = validator
+
+    def accepts(self, schema: Any, value: Any) -> bool:
+        # evolve() keeps the root's resolver, so `#/$defs/…` inside a subschema still resolves.
+        return bool(self.validator.evolve(schema=schema).is_valid(value))
+
+    def drop(self, schema: Any, value: Any, depth: int) -> Any:
+        if depth > 32 or not isinstance(schema, dict):
+            return value
+        ref = schema.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/"):
+            target = _lookup(self.root, ref)
+            if isinstance(target, dict):
+                schema = {**target, **{k: v for k, v in schema.items() if k != "$ref"}}
+        if value is not None:
+            for key in ("anyOf", "oneOf"):
+                branches = schema.get(key)
+                if isinstance(branches, list):
+                    for branch in branches:
+                        cleaned = self.drop(branch, value, depth + 1)
+                        if self.accepts(branch, cleaned):
+                            return cleaned
+        for part in schema.get("allOf") or []:
+            value = self.drop(part, value, depth + 1)
+        if isinstance(value, dict):
+            properties = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
+            required = set(schema.get("required") or [])
+            out = {}
+            for key, item in value.items():
+                sub = properties.get(key)
+                if item is None and key not in required and not (isinstance(sub, (dict, bool)) and self.accepts(sub, None)):
+                    continue
+                out[key] = self.drop(sub, item, depth + 1) if sub is not None else item
+            return out
+        if isinstance(value, list) and isinstance(schema.get("items"), dict):
+            return [self.drop(schema["items"], item, depth + 1) for item in value]
+        return value
+
+
+def resolve_call(model: PageModel, name: str, arguments: dict[str, Any],
+                 limit: int = NAME_LIMIT) -> tuple[str, dict[str, Any]] | None:
     """The action reference and arguments a tool call means, or None when no tool has that name."""
-    for action in model.actions:
-        if tool_name(action.id) != name:
+    for spec in specs(model, limit):
+        if spec.name != name:
             continue
         args = dict(arguments)
-        ref = action.id
-        if action.record:
-            record = args.pop("record", None)
-            ref = f"{action.id}@{record}" if record is not None else action.id
-        required = set((action.params or {}).get("required") or []) if isinstance(action.params, dict) else set()
-        # Strict callers send null for an optional parameter they leave out.
-        args = {key: value for key, value in args.items() if value is not None or key in required}
+        ref = spec.action.id
+        if spec.record_param:
+            record = args.pop(spec.record_param, None)
+            ref = f"{spec.action.id}@{record}" if record is not None else spec.action.id
+        if isinstance(spec.action.params, dict):
+            args = drop_nulls(spec.action.params, args)
+        else:
+            args = {key: value for key, value in args.items() if value is not None}
         return ref, args
     return None

@@ -55,7 +55,10 @@ def _issues(error: Any) -> list[dict[str, str]]:
     path = "/".join(str(part) for part in error.absolute_path)
     keyword = error.validator
     if keyword == "required":
-        missing = error.message.split("'")[1] if "'" in error.message else "?"
+        # One error per missing name; its message starts with repr(name), quotes and all.
+        names = [n for n in error.validator_value if isinstance(n, str) and isinstance(error.instance, dict)
+                 and n not in error.instance] if isinstance(error.validator_value, list) else []
+        missing = next((n for n in names if error.message.startswith(repr(n))), names[0] if names else "?")
         return [{"path": f"{path}/{missing}".lstrip("/"), "problem": "is required"}]
     if keyword == "additionalProperties" and isinstance(error.instance, dict):
         known = set((error.schema.get("properties") or {}).keys())

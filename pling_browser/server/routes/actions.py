@@ -8,7 +8,7 @@ from typing import Any, Literal
 from fastapi import APIRouter, Header
 from fastapi.responses import JSONResponse
 
-from ...agents.tools import resolve_call, tools
+from ...agents.tools import names, resolve_call, tools
 from ...core.sessions import Session
 from ...errors import ToolNotFound
 from ...models import InvokeAnswer, InvokeRequest, Receipt, ResumeRequest, ToolCall
@@ -35,9 +35,9 @@ async def resume_flow(sid: str, body: ResumeRequest, runtime: RuntimeDep) -> JSO
 
 @router.get("/sessions/{sid}/tools", tags=["agents"])
 async def list_tools(sid: str, runtime: RuntimeDep,
-                     format: Literal["openai", "anthropic", "mcp"] = "openai") -> dict[str, Any]:
+                     format: Literal["openai", "openai-responses", "anthropic", "mcp"] = "openai") -> dict[str, Any]:
     model = await runtime.model(runtime.sessions.get(sid), {"limit": 0})
-    return {"format": format, "tools": tools(model, format)}
+    return {"format": format, "tools": tools(model, format), "names": names(model)}
 
 
 @router.post("/sessions/{sid}/tools/{name}", response_model=InvokeAnswer, tags=["agents"])
