@@ -304,6 +304,10 @@ class SessionOpened(BaseModel):
     model: PageModel
 
 
+class SessionClosed(BaseModel):
+    closed: str = Field(description="The id of the session that was closed.")
+
+
 class ProblemDetail(BaseModel):
     code: str
     status: int

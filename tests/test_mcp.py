@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
 import httpx
@@ -47,3 +48,122 @@ def test_mcp_rejects_a_foreign_host_header(service: ServiceThread) -> None:
     answer = httpx.post(f"{service.url}/mcp", json=body, headers={"Host": "evil.example:80",
                                                                  "Accept": "application/json, text/event-stream"})
     assert answer.status_code == 403 and answer.json()["error"]["code"] == "FORBIDDEN"
+
+
+# ---- typed results, errors as problems, page tools and list_changed (issue 18) -----------------------
+
+
+def test_a_failure_is_a_tool_error_carrying_the_rest_problem(service: ServiceThread, fixtures: FixtureServer,
+                                                            client: httpx.Client, caplog: Any) -> None:
+    from mcp import Client
+
+    async def conversation() -> dict[str, Any]:
+        async with Client(f"{service.url}/mcp") as mcp:
+            return {"missing": await mcp.call_tool("read_model", {"session": "s_nope"}),
+                    "bad_args": await mcp.call_tool("read_model", {"session": "s_nope", "limit": 5000}),
+                    "unknown": await mcp.call_tool("no_such_tool", {}),
+                    "refused": await mcp.call_tool("open_page", {"url": "file:///etc/passwd"})}
+
+    with caplog.at_level("INFO"):
+        out = _run(conversation())
+    rest = client.get("/sessions/s_nope/model").json()
+    for name, code in [("missing", "SESSION_NOT_FOUND"), ("bad_args", "BAD_REQUEST"), ("unknown", "TOOL_NOT_FOUND"),
+                       ("refused", "URL_REFUSED")]:
+        result = out[name]
+        assert result.is_error is True, name
+        problem = json.loads(result.content[0].text)  # the text is the JSON problem itself
+        assert problem["error"]["code"] == code and problem["error"]["message"] and "hint" in problem["error"], problem
+    assert json.loads(out["missing"].content[0].text) == rest  # the same problem REST answers
+    assert not [r for r in caplog.records if r.levelname == "ERROR"], [r.getMessage() for r in caplog.records]
+
+
+def test_output_schemas_validate_structured_content_and_text_is_compact(service: ServiceThread, fixtures: FixtureServer) -> None:
+    from jsonschema import Draft202012Validator
+    from mcp import Client
+
+    async def conversation() -> dict[str, Any]:
+        async with Client(f"{service.url}/mcp") as mcp:
+            schemas = {t.name: t.output_schema for t in (await mcp.list_tools()).tools}
+            opened = await mcp.call_tool("open_page", {"url": fixtures.url("demo/todos.html")})
+            sid = opened.structured_content["session"]["id"]
+            results = {"open_page": opened,
+                       "read_model": await mcp.call_tool("read_model", {"session": sid, "type": "task", "offset": 1, "limit": 1}),
+                       "invoke": await mcp.call_tool("invoke", {"session": sid, "action": "toggle@t4"}),
+                       "close_page": await mcp.call_tool("close_page", {"session": sid})}
+            return {"schemas": schemas, "results": results}
+
+    out = _run(conversation())
+    for name, result in out["results"].items():
+        schema = out["schemas"][name]
+        assert schema and schema.get("type") == "object" and schema.get("properties"), name  # typed, not an open object
+        Draft202012Validator.check_schema(schema)
+        Draft202012Validator(schema).validate(result.structured_content)
+        text = result.content[0].text
+        assert json.loads(text) == result.structured_content and "\n" not in text and ", " not in text[:200], name
+    assert set(out["schemas"]["invoke"]["properties"]) >= {"ok", "action", "changed", "error"}
+    model = out["results"]["read_model"].structured_content
+    assert [item["id"] for item in model["records"]["task"]["items"]] == ["t2"]  # REST's window parameters
+
+
+def test_page_actions_are_tools_and_list_changed_follows_the_model(service: ServiceThread, fixtures: FixtureServer) -> None:
+    from mcp import Client
+
+    async def conversation() -> dict[str, Any]:
+        async with Client(f"{service.url}/mcp") as mcp:
+            opened = await mcp.call_tool("open_page", {"url": fixtures.url("demo/todos.html")})
+            sid = opened.structured_content["session"]["id"]
+            listed = {t.name: t for t in (await mcp.list_tools()).tools}
+            mine = {name: tool for name, tool in listed.items() if sid in (tool.description or "")}
+            tag = next(iter(mine)).split("_", 1)[0]
+            async with mcp.listen(tools_list_changed=True) as subscription:
+                added = await mcp.call_tool(f"{tag}_add_todo", {"text": "Call the MCP client"})
+                event = await asyncio.wait_for(subscription.__anext__(), 30)
+            after = {t.name: t for t in (await mcp.list_tools()).tools}
+            removed = await mcp.call_tool(f"{tag}_remove", {"record": "t1"})
+            await mcp.call_tool("close_page", {"session": sid})
+            gone = {t.name for t in (await mcp.list_tools()).tools}
+            return {"tag": tag, "mine": mine, "added": added, "event": event, "after": after, "removed": removed,
+                    "gone": gone}
+
+    out = _run(conversation())
+    tag, mine = out["tag"], out["mine"]
+    assert {f"{tag}_add_todo", f"{tag}_remove", f"{tag}_toggle", f"{tag}_set_filter"} <= set(mine)
+    remove, add, read = mine[f"{tag}_remove"], mine[f"{tag}_add_todo"], mine[f"{tag}_set_filter"]
+    assert remove.annotations.destructive_hint is True and remove.annotations.read_only_hint is False
+    assert add.annotations.destructive_hint is None and add.annotations.open_world_hint is None  # no claim
+    assert read.annotations.read_only_hint is True
+    assert remove.input_schema["properties"]["record"]["enum"][:2] == ["t1", "t2"]
+    assert out["added"].is_error is False and out["added"].structured_content["ok"] is True
+    assert type(out["event"]).__name__ == "ToolsListChanged"
+    new_id = out["added"].structured_content["changed"]["records"]["added"][0]
+    assert new_id in out["after"][f"{tag}_remove"].input_schema["properties"]["record"]["enum"]
+    assert out["removed"].structured_content["action"]["id"] == "remove@t1"  # `record` maps back to the family
+    assert not any(name.startswith(tag + "_") for name in out["gone"])
+
+
+def test_a_handshake_era_client_gets_list_changed_on_its_stream(service: ServiceThread, fixtures: FixtureServer,
+                                                               client: httpx.Client) -> None:
+    from mcp import Client, types
+
+    seen: list[Any] = []
+
+    async def on_message(message: Any) -> None:
+        if isinstance(message, types.ToolListChangedNotification):
+            seen.append(message)
+
+    async def conversation() -> str:
+        async with Client(f"{service.url}/mcp", mode="legacy", message_handler=on_message) as mcp:
+            await mcp.list_tools()
+            # A page opened through REST gets tools here too; the model change is announced.
+            sid = client.post("/sessions", json={"url": fixtures.url("demo/todos.html")}).json()["session"]["id"]
+            for _ in range(300):
+                if seen:
+                    break
+                await asyncio.sleep(0.1)
+            assert seen, "no notifications/tools/list_changed after a session opened"
+            names = [t.name for t in (await mcp.list_tools()).tools]
+            assert any(n.endswith("_add_todo") for n in names)
+            client.delete(f"/sessions/{sid}")
+            return sid
+
+    _run(conversation())

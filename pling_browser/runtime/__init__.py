@@ -21,6 +21,18 @@ from ..core.sessions import Session, Sessions
 from .store import Store
 
 
+def model_window(offset: int = 0, limit: int = 50, type: str | None = None, ids: str | list[str] | None = None) -> dict[str, Any]:
+    """The record window of a model read, as REST's query parameters and MCP's read_model name it:
+    fields for records offset..offset+limit (of every type, or of `type` only), or for exactly `ids`."""
+    window: dict[str, Any] = {"offset": max(0, offset), "limit": max(0, min(limit, 1000))}
+    if type:
+        window["type"] = type
+    if ids:
+        parts = ids.split(",") if isinstance(ids, str) else list(ids)
+        window["ids"] = [part for part in parts if part][:1000]
+    return window
+
+
 def demo_dir() -> Path:
     package = Path(__file__).resolve().parent.parent
     packaged = package / "demo"

@@ -39,7 +39,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await runtime.start()
         try:
-            async with mcp.session_manager.run():
+            async with mcp.session_manager.run(), mcp.pages.running():
                 yield
         finally:
             await runtime.stop()
