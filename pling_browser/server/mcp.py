@@ -63,12 +63,9 @@ def compact(value: Any) -> str:
 
 def problem(error: PlingError) -> dict[str, Any]:
     """The JSON problem REST answers for the same error."""
-    body = error.to_dict()
-    if isinstance(error, ServiceError):
-        body.pop("stage", None)
-        body.pop("started", None)
-        body["status"] = error.status
-    return {"error": body}
+    from .problems import problem_body
+
+    return {"error": problem_body(error) if isinstance(error, ServiceError) else error.to_dict()}
 
 
 class Problem(ToolError):

@@ -28,12 +28,18 @@ Receive = Callable[[], Awaitable[dict[str, Any]]]
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
 
-def problem(error: ServiceError, headers: Mapping[str, str] | None = None) -> JSONResponse:
-    """The one rendering of a service error: its body, its status and the headers its kind needs."""
+def problem_body(error: ServiceError) -> dict[str, Any]:
+    """The problem's JSON body inside ``{"error": …}`` (REST's, and the text of an MCP tool error)."""
     body = error.to_dict()
     body.pop("stage", None)
     body.pop("started", None)
     body["status"] = error.status
+    return body
+
+
+def problem(error: ServiceError, headers: Mapping[str, str] | None = None) -> JSONResponse:
+    """The one rendering of a service error: its body, its status and the headers its kind needs."""
+    body = problem_body(error)
     out = dict(headers or {})
     if "retry_after" in error.details:
         out["Retry-After"] = str(error.details["retry_after"])

@@ -47,13 +47,9 @@ async def read_model(
     type: str | None = Query(None, description="Apply the window to this record type only."),
     ids: str | None = Query(None, description="Comma-separated record ids: items for exactly these."),
 ) -> Response:
-    session = runtime.sessions.get(sid)
-    window: dict[str, Any] = {"offset": offset, "limit": limit}
-    if type:
-        window["type"] = type
-    if ids:
-        window["ids"] = [part for part in ids.split(",") if part][:1000]
-    text = await runtime.model_json(session, window)
+    from ...runtime import model_window
+
+    text = await runtime.model_json(runtime.sessions.get(sid), model_window(offset, limit, type, ids))
     return Response(text, media_type="application/json")
 
 
