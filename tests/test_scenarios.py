@@ -158,3 +158,12 @@ def test_run_on_a_terminal_draws_a_live_line(fixtures: FixtureServer, tmp_path: 
     text = shown.decode()
     assert "\r\x1b[2K[1/1] lock the list · step 1 lock (1/1)" in text
     assert "PASS  [1/1] lock the list" in text and "    step 1 lock: ok" not in text  # steps only in the live line
+
+
+def test_expectations_compare_json_types() -> None:
+    from pling_browser.ci.scenarios import _contains, _same
+
+    assert not _same(1, True) and not _same(0, False) and not _same(True, 1) and not _same("1", 1)
+    assert _same(1, 1.0) and _same({"a": [1, None]}, {"a": [1, None]}) and not _same([1], [True])
+    assert _contains({"n": 0}, {"n": 0, "x": 1}) and not _contains({"n": False}, {"n": 0})
+    assert not _contains({"flags": [1]}, {"flags": [True]})

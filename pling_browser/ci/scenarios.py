@@ -182,11 +182,25 @@ def _error_text(receipt: "Receipt") -> str:
     return text
 
 
+def _same(expected: Any, actual: Any) -> bool:
+    """JSON equality, type-aware: `1` is not `true` and `0` is not `false` (Python's `==` says they are);
+    `1` and `1.0` are the same JSON number."""
+    if isinstance(expected, bool) or isinstance(actual, bool):
+        return type(expected) is type(actual) and expected == actual
+    if isinstance(expected, (int, float)) and isinstance(actual, (int, float)):
+        return expected == actual
+    if isinstance(expected, dict):
+        return isinstance(actual, dict) and expected.keys() == actual.keys() and all(_same(v, actual[k]) for k, v in expected.items())
+    if isinstance(expected, list):
+        return isinstance(actual, list) and len(expected) == len(actual) and all(map(_same, expected, actual))
+    return type(expected) is type(actual) and expected == actual
+
+
 def _contains(expected: Any, actual: Any) -> bool:
-    """`expected` matches `actual`: objects by the keys given, everything else by equality."""
+    """`expected` matches `actual`: objects by the keys given, everything else by type-aware equality."""
     if isinstance(expected, dict):
         return isinstance(actual, dict) and all(k in actual and _contains(v, actual[k]) for k, v in expected.items())
-    return expected == actual
+    return _same(expected, actual)
 
 
 def check_receipt(expect: dict[str, Any], receipt: "Receipt", state: dict[str, Any] | None) -> list[str]:
@@ -236,7 +250,7 @@ def check_receipt(expect: dict[str, Any], receipt: "Receipt", state: dict[str, A
     for key, want in (expect.get("state") or {}).items():
         if state is None or key not in state:
             problems.append(f"expected state {key} = {_show(want)}, but the page declares no state {key!r}")
-        elif state[key] != want:
+        elif not _same(want, state[key]):
             problems.append(f"expected state {key} = {_show(want)}, got {_show(state[key])}")
     return problems
 
