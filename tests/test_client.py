@@ -32,3 +32,12 @@ def test_client_round_trip(service: ServiceThread, fixtures: FixtureServer) -> N
         with pytest.raises(NavigationRefused) as refused:
             pling.open("file:///etc/passwd")
         assert refused.value.hint
+
+
+def test_a_page_session_is_a_context_manager_that_closes_it(service: ServiceThread, fixtures: FixtureServer) -> None:
+    with Client(service.url) as pling:
+        with pling.open(fixtures.url("demo/todos.html")) as page:
+            assert page.id in [s.id for s in pling.sessions()]
+            assert page.invoke("toggle@t2").ok
+        assert page.id not in [s.id for s in pling.sessions()]
+        page.close()  # closing again is harmless

@@ -88,7 +88,7 @@ class PageSession:
                                    json={"action": action, "args": args, "evidence": evidence})
         return Receipt.model_validate(data["result"])
 
-    def tools(self, format: Literal["openai", "anthropic", "mcp"] = "openai") -> list[dict[str, Any]]:
+    def tools(self, format: Literal["openai", "openai-responses", "anthropic", "mcp"] = "openai") -> list[dict[str, Any]]:
         return self.client.request("GET", f"/sessions/{self.id}/tools", params={"format": format})["tools"]
 
     def call_tool(self, name: str, arguments: dict[str, Any], *, idempotency_key: str | None = None) -> Receipt:
@@ -109,4 +109,16 @@ class PageSession:
         return self.client.request("GET", f"/sessions/{self.id}/screenshot")
 
     def close(self) -> None:
-        self.client.request("DELETE", f"/sessions/{self.id}")
+        """Close the session (and its browser context). Closing one that is already gone is not an error."""
+        from ..errors import SessionLost, SessionNotFound
+
+        try:
+            self.client.request("DELETE", f"/sessions/{self.id}")
+        except (SessionNotFound, SessionLost):
+            pass
+
+    def __enter__(self) -> "PageSession":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
