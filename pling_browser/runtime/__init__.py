@@ -21,6 +21,9 @@ from ..core.sessions import Session, Sessions
 from .store import Store
 
 
+PRUNE_EVERY_S = 3600.0
+
+
 def model_window(offset: int = 0, limit: int = 50, type: str | None = None, ids: str | list[str] | None = None) -> dict[str, Any]:
     """The record window of a model read, as REST's query parameters and MCP's read_model name it:
     fields for records offset..offset+limit (of every type, or of `type` only), or for exactly `ids`."""
@@ -65,6 +68,7 @@ class Runtime:
 
         self.loop = asyncio.get_running_loop()
         self.store = Store(self.settings.data_dir)
+        await self.prune()
         self._reaper = asyncio.create_task(self._reap_forever())
 
         await self.controller.start()
@@ -73,10 +77,22 @@ class Runtime:
         for sid in self.sessions.lose_all(reason, endpoint):
             self.gates.withdraw_session(sid)
 
+    async def prune(self) -> tuple[int, int]:
+        """Receipts and idempotency keys past PLING_RETENTION_DAYS, deleted off the event loop."""
+        assert self.store is not None
+        return await asyncio.to_thread(self.store.prune, self.settings.retention_days * 86400)
+
     async def _reap_forever(self) -> None:
         every = max(0.2, min(self.settings.idle_timeout_s, self.settings.max_lifetime_s) / 10)
+        pruned = 0.0
         while True:
             await asyncio.sleep(every)
+            if self.loop.time() - pruned > PRUNE_EVERY_S:
+                pruned = self.loop.time()
+                try:
+                    await self.prune()
+                except Exception:  # a locked or full disk: try again at the next round
+                    pass
             try:
                 for sid in await self.sessions.reap(self.settings.idle_timeout_s, self.settings.max_lifetime_s):
                     self.gates.withdraw_session(sid)
@@ -146,7 +162,7 @@ class Runtime:
             if running is not None:
                 kept = await asyncio.shield(running)
                 return self._same(kept, fingerprint, key)
-            stored = self.store.first_receipt(sid, key)
+            stored = await asyncio.to_thread(self.store.first_receipt, sid, key)
             if stored is not None:
                 return self._same(stored, fingerprint, key)
             future = asyncio.get_running_loop().create_future()
@@ -154,7 +170,7 @@ class Runtime:
         try:
             session = self.sessions.get(sid)
             receipt = (await work(session)).as_json()
-            seq = self.store.append(sid, receipt, key, fingerprint)
+            seq = await asyncio.to_thread(self.store.append, sid, receipt, key, fingerprint)
             self.metrics.observe(receipt)
             self.events.publish("receipt", session=sid, receipt_seq=seq, receipt=receipt)
             if future is not None:

@@ -1,6 +1,11 @@
 """The receipt store: every receipt appended to a durable log, and the first receipt of each
 idempotency key, in SQLite under PLING_DATA_DIR (WAL mode, so a killed service loses nothing it
-answered). One file per service replica; no shared database is needed."""
+answered). One file per service replica; no shared database is needed.
+
+The methods are plain blocking calls (SQLite, behind one lock); the runtime and the routes call them
+through `asyncio.to_thread`, so a slow disk never stalls the event loop. `prune` drops receipts and
+idempotency keys by age (PLING_RETENTION_DAYS); a key lives at least 24 hours, as SPEC promises, and
+the receipt it answers with lives as long as the key."""
 
 from __future__ import annotations
 
@@ -22,6 +27,7 @@ CREATE TABLE IF NOT EXISTS receipts (
     body TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS receipts_by_session ON receipts (session, seq);
+CREATE INDEX IF NOT EXISTS receipts_by_age ON receipts (created);
 CREATE TABLE IF NOT EXISTS idempotency (
     session TEXT NOT NULL,
     key TEXT NOT NULL,
@@ -31,6 +37,9 @@ CREATE TABLE IF NOT EXISTS idempotency (
     PRIMARY KEY (session, key)
 );
 """
+
+
+KEY_MIN_S = 24 * 3600  # SPEC: idempotency keys are unique per caller for 24 h
 
 
 class Store:
@@ -67,6 +76,24 @@ class Store:
                 self._db.execute("ROLLBACK")
                 raise
         return seq
+
+    def prune(self, retention_s: float, now: float | None = None) -> tuple[int, int]:
+        """Delete idempotency keys older than max(retention, 24 h), then receipts older than the
+        retention that no remaining key answers with. Answers (receipts, keys) deleted."""
+        now = time.time() if now is None else now
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                keys = self._db.execute("DELETE FROM idempotency WHERE created < ?",
+                                        (now - max(retention_s, KEY_MIN_S),)).rowcount
+                receipts = self._db.execute(
+                    "DELETE FROM receipts WHERE created < ? AND seq NOT IN (SELECT receipt FROM idempotency)",
+                    (now - retention_s,)).rowcount
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+        return receipts, keys
 
     def first_receipt(self, session: str, key: str) -> tuple[str, dict[str, Any]] | None:
         """(fingerprint, receipt) kept for an idempotency key, or None."""

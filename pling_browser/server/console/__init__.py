@@ -478,7 +478,8 @@ def console_router(runtime: "Runtime") -> APIRouter:
     @router.get("/console/sessions/{sid}/receipts")
     async def receipts(sid: str, limit: int = Query(30, ge=1, le=200)) -> JSONResponse:
         assert runtime.store is not None
-        return JSONResponse({"session": sid, "receipts": runtime.store.latest(sid, limit)}, headers=HEADERS)
+        entries = await asyncio.to_thread(runtime.store.latest, sid, limit)
+        return JSONResponse({"session": sid, "receipts": entries}, headers=HEADERS)
 
     @router.get("/console/sessions/{sid}/view")
     async def view(sid: str, request: Request) -> StreamingResponse:
