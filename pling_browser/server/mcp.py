@@ -107,6 +107,7 @@ class PageTools:
         self._legacy: OrderedDict[str, Any] = OrderedDict()  # Mcp-Session-Id -> its latest ServerSession
         self.active = False  # set by the first MCP request: REST-only services never compute page tools
         self._watcher: asyncio.Task[None] | None = None
+        self._running = False
 
     # -- naming --
 
@@ -167,6 +168,7 @@ class PageTools:
 
     async def tools(self) -> list[MCPTool]:
         self.active = True
+        self._start()
         sessions = self.runtime.sessions.list()
         await asyncio.gather(*(self.refresh(s.id) for s in sessions))
         for sid in set(self._listed) - {s.id for s in sessions}:
@@ -194,6 +196,7 @@ class PageTools:
     def remember(self, ctx: ServerRequestContext[Any, Any]) -> None:
         """Keep a handshake-era connection's session, to reach its standalone stream later."""
         self.active = True
+        self._start()
         try:
             if ctx.session.protocol_version in MODERN_PROTOCOL_VERSIONS:
                 return  # 2026-07-28 clients hear list_changed on their subscriptions/listen stream
@@ -226,17 +229,25 @@ class PageTools:
             except Exception:  # the watcher must outlive one page's trouble
                 log.debug("page tools refresh failed", exc_info=True)
 
+    def _start(self) -> None:
+        # Started by the first MCP request: a service nobody reaches over MCP watches nothing.
+        if self._watcher is None and self._running:
+            self._watcher = asyncio.create_task(self.watch())
+
     @asynccontextmanager
     async def running(self) -> AsyncIterator[None]:
-        self._watcher = asyncio.create_task(self.watch())
+        self._running = True
         try:
             yield
         finally:
-            self._watcher.cancel()
-            try:
-                await self._watcher
-            except asyncio.CancelledError:
-                pass
+            self._running = False
+            if self._watcher is not None:
+                self._watcher.cancel()
+                try:
+                    await self._watcher
+                except asyncio.CancelledError:
+                    pass
+                self._watcher = None
 
 
 class PlingMCP(MCPServer):
