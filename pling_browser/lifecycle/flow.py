@@ -14,6 +14,7 @@ from typing import Any
 from ..errors import StepFailed
 from .confirm import confirm_step
 from .context import Invocation
+from .decode import decode
 from .execute import execute
 from .plan import Step, plan
 from .runner import StageFn, run
@@ -72,13 +73,18 @@ def resumed_stages(state: FlowState) -> dict[str, StageFn | None]:
 
 
 async def _run_step(inv: Invocation, step: Step) -> Invocation:
+    # A step's arguments are the page's declaration, filled from the flow's arguments. References
+    # the agent sent were restored when the flow's own arguments were decoded; any reference left
+    # in a step's arguments is the page's own (written in its declaration) and is never resolved:
+    # the step decodes without restoring and gets no operator secrets, only the values to mask.
     child = Invocation(session=inv.session, ref=step.ref, raw_args=step.args, settings=inv.settings, evidence=False,
-                       confirmer=inv.confirmer, gates=inv.gates, operator_secrets=inv.operator_secrets)
+                       confirmer=inv.confirmer, gates=inv.gates, operator_secrets=None,
+                       secret_values=list(inv.secret_values))
 
     async def confirm_against_flow(child: Invocation) -> None:
         await confirm_step(inv, child)
 
-    await run(child, {"confirm": confirm_against_flow})
+    await run(child, {"decode": decode, "confirm": confirm_against_flow})
     return child
 
 
