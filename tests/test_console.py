@@ -15,7 +15,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
-from pling_browser.server import console as console_module
+from pling_browser.server.console import streams as console_streams
 from pling_browser.server.access import COOKIE, AccessGuard
 from pling_browser.config import find_chromium
 from pling_browser.core.browsers import chromium_args
@@ -325,7 +325,7 @@ def test_the_token_opens_the_console_once_and_a_cookie_keeps_it_open(browser: Br
 
 
 def test_event_streams_end_when_the_service_stops(monkeypatch: pytest.MonkeyPatch, fixtures: FixtureServer) -> None:
-    monkeypatch.setattr(console_module, "STREAM_S", 1.5)
+    monkeypatch.setattr(console_streams, "STREAM_S", 1.5)
     svc = ServiceThread(service_settings()).start()
     with httpx.Client(base_url=svc.url, timeout=60) as client:
         sid = client.post("/sessions", json={"url": fixtures.url(CHECKOUT)}).json()["session"]["id"]
@@ -378,3 +378,15 @@ def test_console_screenshot_for_the_readme(person: Page, agent: Pages, tmp_path:
     person.get_by_role("button", name="Deny remove@t9").click()
     assert waiting.join()["error"]["code"] == "PERMISSION_DENIED"
     assert target.stat().st_size > 20_000
+
+
+def test_the_persons_keys_reach_the_page_and_an_unknown_key_is_the_persons_mistake(client: httpx.Client, pages: Pages) -> None:
+    todos = pages.open(TODOS)
+    url = f"/console/sessions/{todos.id}/input"
+    assert client.post(url, json={"type": "key", "key": "Tab"}).json() == {"ok": True}
+    # Playwright's "Unknown key" error, translated at the boundary, answers 400 naming the key.
+    answer = client.post(url, json={"type": "key", "key": "NoSuchKey"})
+    assert answer.status_code == 400, answer.text
+    error = answer.json()["error"]
+    assert error["code"] == "BAD_REQUEST" and "NoSuchKey" in error["message"]
+    assert error["issues"] == [{"path": "key", "problem": "not a key name Playwright knows"}]

@@ -1,0 +1,219 @@
+"""The live view of a session's page (``GET /console/sessions/{sid}/view``).
+
+It is Chromium's screencast (``Page.startScreencast`` on a CDP session of its own), pushed as JPEG
+frames over SSE: frames come only when the page repaints, and the next frame is requested
+(acknowledged) only after the last one was sent, so a slow link gets fewer frames rather than a
+queue. Secrets stay out of it as they stay out of /screenshot: while the page holds a restored value
+in a field (or shows an operator secret as text), the frames are masked screenshots instead of raw
+screencast frames, for the rest of the session."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import re
+import time
+from typing import TYPE_CHECKING, Any, AsyncIterator
+
+from fastapi import Request
+
+from ...core.playwright import translate_playwright_errors
+from . import streams
+from .streams import Background, sse
+
+if TYPE_CHECKING:
+    from playwright.async_api import CDPSession, Page
+
+    from ...core.sessions import Session
+    from ...runtime import Runtime
+
+FRAME_MIN_S = 1 / 12  # at most 12 frames a second
+MASKED_MIN_S = 0.3    # a masked screenshot at most every 0.3 s
+SILENT_S = 3.0        # no frame for this long: the screencast is restarted (a new renderer, a hiccup)
+QUALITY = 70
+
+
+class LiveView:
+    """Every viewer's stream of pictures, and which sessions are masked from now on."""
+
+    def __init__(self, runtime: "Runtime", background: Background) -> None:
+        self.runtime = runtime
+        self.background = background
+        self.masked_sessions: set[str] = set()  # sessions whose live view is masked screenshots from now on
+
+    def _open(self) -> set[str]:
+        return {open_session.id for open_session in self.runtime.sessions.list()}
+
+    async def stream(self, session: "Session", request: Request) -> AsyncIterator[bytes]:
+        self.masked_sessions &= self._open()
+        screen = Screen(self, session)
+        try:
+            try:
+                await screen.start()
+            except Exception as error:  # the page is gone or cannot be watched: say so, end the stream
+                yield b"retry: 2000\n\n" + sse("gone", {"session": session.id, "reason": _message(error)})
+                return
+            yield b"retry: 1000\n\n" + sse("hello", {"session": session.id, "viewport": screen.viewport(),
+                                                    "url": _url(session.page), "title": await screen.title()})
+            loop = asyncio.get_running_loop()
+            ends, pinged, sent_at, last = loop.time() + streams.STREAM_S, loop.time(), 0.0, None
+            quiet_since = loop.time()
+            while loop.time() < ends:
+                if session.id not in self._open():
+                    yield sse("gone", {"session": session.id, "reason": "the session was closed"})
+                    return
+                got = await screen.next_frame(streams.TICK_S)
+                if got is None:
+                    if await request.is_disconnected():
+                        return
+                    if loop.time() - quiet_since >= SILENT_S:
+                        quiet_since = loop.time()
+                        await screen.restart()
+                    if loop.time() - pinged >= streams.PING_S:
+                        pinged = loop.time()
+                        yield b": ping\n\n"
+                    continue
+                quiet_since = loop.time()
+                wait = (MASKED_MIN_S if screen.masked else FRAME_MIN_S) - (loop.time() - sent_at)
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                picture = await screen.picture(got)
+                if picture is not None and picture["data"] != last:
+                    last = picture["data"]
+                    sent_at = loop.time()
+                    picture["url"] = _url(session.page)
+                    yield sse("frame", picture)
+                elif picture is None:
+                    yield sse("paused", {"reason": "the page's script does not answer; the view waits for it"})
+                screen.ack(got)
+            yield sse("bye", {"reconnect": True})
+        finally:
+            self.background.run(screen.stop())
+
+
+class Screen:
+    """One viewer's live picture of one session's page."""
+
+    def __init__(self, live: LiveView, session: "Session") -> None:
+        self.live = live
+        self.session = session
+        self.cdp: "CDPSession | None" = None
+        self.frame: dict[str, Any] | None = None
+        self.arrived = asyncio.Event()
+        self._title = (session.title, 0.0)
+
+    @property
+    def masked(self) -> bool:
+        return self.session.id in self.live.masked_sessions
+
+    def viewport(self) -> dict[str, int]:
+        return dict(self.session.page.viewport_size or {"width": 1280, "height": 800})
+
+    async def start(self) -> None:
+        page = self.session.page
+        async with translate_playwright_errors():
+            self.cdp = await asyncio.wait_for(page.context.new_cdp_session(page), 10)
+            self.cdp.on("Page.screencastFrame", self._on_frame)
+            await self._start_screencast()
+
+    async def _start_screencast(self) -> None:
+        assert self.cdp is not None
+        size = self.viewport()
+        await asyncio.wait_for(self.cdp.send("Page.startScreencast", {
+            "format": "jpeg", "quality": QUALITY, "maxWidth": size["width"], "maxHeight": size["height"]}), 5)
+
+    async def restart(self) -> None:
+        """A fresh first frame (Chromium sends one when a screencast starts)."""
+        if self.cdp is None:
+            return
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.cdp.send("Page.stopScreencast"), 5)
+            await self._start_screencast()
+
+    def _on_frame(self, params: dict[str, Any]) -> None:
+        if self.frame is not None:
+            self.ack(self.frame)  # a newer frame replaces one not yet sent
+        self.frame = params
+        self.arrived.set()
+
+    async def next_frame(self, timeout: float) -> dict[str, Any] | None:
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(self.arrived.wait(), timeout)
+        frame, self.frame = self.frame, None
+        self.arrived.clear()
+        return frame
+
+    def ack(self, frame: dict[str, Any]) -> None:
+        if self.cdp is not None:
+            self.live.background.run(self.cdp.send("Page.screencastFrameAck", {"sessionId": frame["sessionId"]}))
+
+    async def title(self) -> str:
+        title, at = self._title
+        if time.monotonic() - at > 2:
+            with contextlib.suppress(Exception):
+                title = await asyncio.wait_for(self.session.page.title(), 2)
+            self._title = (title, time.monotonic())
+        return title
+
+    async def picture(self, frame: dict[str, Any]) -> dict[str, Any] | None:
+        """The frame as the console may show it: as is while the page holds no secret, else a masked
+        screenshot. None when that cannot be told (the page's script does not answer)."""
+        session, page = self.session, self.session.page
+        try:
+            marked = await asyncio.wait_for(session.bridge.mark_protected(True), 2)
+            secret_text = self._secret_text(page)
+            if secret_text is not None and not marked:
+                shown = await asyncio.wait_for(secret_text.count(), 2)
+            else:
+                shown = 0
+        except Exception:
+            return None
+        if marked or shown:
+            self.live.masked_sessions.add(session.id)
+        viewport = self.viewport()
+        if not self.masked:
+            metadata = frame.get("metadata") or {}
+            return {"mime": "image/jpeg", "data": frame["data"], "viewport": viewport, "masked": False,
+                    "scroll": [metadata.get("scrollOffsetX", 0), metadata.get("scrollOffsetY", 0)],
+                    "title": await self.title()}
+        try:
+            mask = [page.locator("[data-pling-masked]"), page.locator("input[type=password]")]
+            if secret_text is not None:
+                mask.append(secret_text)
+            shot = await page.screenshot(type="jpeg", quality=QUALITY, mask=mask, caret="initial", timeout=5_000)
+        except Exception:
+            return None
+        finally:
+            if marked:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(session.bridge.mark_protected(False), 2)
+        return {"mime": "image/jpeg", "data": base64.b64encode(shot).decode("ascii"), "viewport": viewport,
+                "masked": True, "title": await self.title()}
+
+    def _secret_text(self, page: "Page") -> Any:
+        """Text in the page that shows an operator secret (a page echoing a typed card number)."""
+        values = [value for value in self.live.runtime.operator_secrets.values() if len(value) >= 4]
+        if not values:
+            return None
+        return page.get_by_text(re.compile("|".join(re.escape(value) for value in values)))
+
+    async def stop(self) -> None:
+        cdp, self.cdp = self.cdp, None
+        if cdp is None:
+            return
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(cdp.send("Page.stopScreencast"), 3)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(cdp.detach(), 3)
+
+
+def _url(page: "Page") -> str:
+    try:
+        return page.url
+    except Exception:
+        return ""
+
+
+def _message(error: BaseException) -> str:
+    return (str(error).splitlines() or [type(error).__name__])[0][:300]
