@@ -29,9 +29,10 @@ def free_port() -> int:
 
 
 class BrowserServer:
-    def __init__(self, port: int | None = None, path: str = "pling") -> None:
+    def __init__(self, port: int | None = None, path: str = "pling", without: tuple[str, ...] = ()) -> None:
         self.port = port or free_port()
         self.path = path
+        self.without = without  # launch arguments to leave out (to test that the service notices)
         self.process: subprocess.Popen[str] | None = None
 
     @property
@@ -42,7 +43,7 @@ class BrowserServer:
         # The same configuration the containers use (docker/browser-server.json), on a free port.
         config = json.loads(CONFIG.read_text())
         config.update({"port": self.port, "host": "127.0.0.1", "wsPath": self.path})
-        config["args"] = sorted(set(config["args"]) | set(chromium_args()))
+        config["args"] = sorted((set(config["args"]) | set(chromium_args())) - set(self.without))
         chromium = find_chromium(os.environ.get("PLING_CHROMIUM"))
         if chromium:
             config["executablePath"] = chromium

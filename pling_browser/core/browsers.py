@@ -26,10 +26,14 @@ log = logging.getLogger("pling_browser")
 
 # Chromium needs these on a closed network: no GPU, and none of the background connections that the
 # machine's network would refuse many times a second. As root, Chromium's sandbox cannot start, so
-# `--no-sandbox` is added then (SECURITY.md says what that means).
+# `--no-sandbox` is added then (SECURITY.md says what that means). WebRTC would otherwise send UDP
+# (STUN/TURN, host candidates) straight from the browser, around the egress proxy: only proxied
+# traffic is allowed, and the proxy carries no UDP.
+WEBRTC_POLICY = "--webrtc-ip-handling-policy=disable_non_proxied_udp"
 CHROMIUM_ARGS = (
     "--disable-gpu",
     "--disable-quic",
+    WEBRTC_POLICY,
     "--no-first-run",
     "--disable-background-networking",
     "--disable-component-update",
@@ -168,6 +172,9 @@ class Controller:
                     playwright = await self._driver()
                     endpoint.browser = await asyncio.wait_for(self._open_browser(playwright, endpoint), 60)
                     break
+                except BrowserUnavailable as error:
+                    endpoint.last_error = error.message[:300]
+                    raise
                 except (PlaywrightError, asyncio.TimeoutError, OSError) as error:
                     message = str(error).splitlines()[0] if str(error) else type(error).__name__
                     endpoint.last_error = message[:300]
@@ -190,7 +197,14 @@ class Controller:
 
     async def _open_browser(self, playwright: "Playwright", endpoint: Endpoint) -> "Browser":
         if endpoint.url is not None:
-            return await playwright.chromium.connect(endpoint.url, timeout=30_000)
+            browser = await playwright.chromium.connect(endpoint.url, timeout=30_000)
+            try:
+                await _require_webrtc_policy(browser, endpoint.url)
+            except BaseException:
+                with contextlib.suppress(Exception):
+                    await browser.close()
+                raise
+            return browser
         options: dict[str, object] = {"headless": self.settings.headless, "args": chromium_args()}
         if self.settings.chromium:
             options["executable_path"] = self.settings.chromium
@@ -301,6 +315,25 @@ class Controller:
         if response is not None and response.status >= 400:
             raise PageUnreachable(f"{url} answered HTTP {response.status}", status_code=response.status)
         return page
+
+
+async def _require_webrtc_policy(browser: "Browser", url: str) -> None:
+    """A remote browser server is launched by someone else: use it only when its command line has the
+    WebRTC policy (read from chrome://version in a context of its own, without the egress proxy, that
+    opens nothing else), so no page of ours can send UDP around its egress proxy."""
+    context = await browser.new_context()
+    try:
+        page = await context.new_page()
+        await page.goto("chrome://version", timeout=10_000)
+        command_line = await page.locator("#command_line").inner_text(timeout=5_000)
+    finally:
+        with contextlib.suppress(Exception):
+            await context.close()
+    if WEBRTC_POLICY not in command_line.split():
+        raise BrowserUnavailable(
+            f"The browser server at {url} was launched without {WEBRTC_POLICY}: its pages could send UDP "
+            "(WebRTC) around the egress proxy. Add that argument to the server's launch arguments "
+            "(docker/browser-server.json has it).")
 
 
 def _endpoint_problem(url: str, message: str) -> str:
