@@ -111,8 +111,6 @@ class Runtime:
     async def open(self, url: str, *, timeout_ms: int | None = None) -> Session:
         url = await self.policy.check_url(url)
         session = await self.sessions.open(url, timeout_ms or self.settings.navigation_timeout_ms)
-        if self.settings.risks:
-            await session.bridge.configure(dict(self.settings.risks))
         self.events.publish("session", session=session.id, info=session.info().model_dump())
         return session
 
@@ -140,7 +138,7 @@ class Runtime:
             return receipt
 
     async def resume(self, session: Session, handle: str, *, evidence: bool = True) -> Receipt:
-        state = self.resumes.take(session.id, handle)
+        state = self.resumes.claim(session.id, handle)
         if state is None:
             raise ResumeNotFound(f"No resumable flow {handle[:40]!r} in this session (unknown, used or expired)")
         async with session.lock:
@@ -148,7 +146,7 @@ class Runtime:
             session.invocations += 1
             return await resume(session, state, settings=self.settings, evidence=evidence, **self._lifecycle_options())
 
-    async def once(self, sid: str, key: str | None, request: Any,
+    async def run_keyed(self, sid: str, key: str | None, request: Any,
                    work: Callable[[Session], Awaitable[Receipt]]) -> dict[str, Any]:
         """Run `work` on the session and log its receipt; with an idempotency key, the first receipt
         for that key is answered again instead of running twice (a duplicate that arrives while the
@@ -162,12 +160,15 @@ class Runtime:
             if running is not None:
                 kept = await asyncio.shield(running)
                 return self._same(kept, fingerprint, key)
-            stored = await asyncio.to_thread(self.store.first_receipt, sid, key)
-            if stored is not None:
-                return self._same(stored, fingerprint, key)
+            # Claimed before the first await: a duplicate arriving while the store is read waits here.
             future = asyncio.get_running_loop().create_future()
             self._inflight[(sid, key)] = future
         try:
+            stored = None if key is None else await asyncio.to_thread(self.store.first_receipt, sid, key)
+            if stored is not None:
+                assert future is not None and key is not None
+                future.set_result(stored)
+                return self._same(stored, fingerprint, key)
             session = self.sessions.get(sid)
             receipt = (await work(session)).as_json()
             seq = await asyncio.to_thread(self.store.append, sid, receipt, key, fingerprint)
