@@ -1,6 +1,6 @@
 // bound.js: page values become bounded, JSON-safe data. Nothing here throws on page data: a getter
 // that throws, a cyclic object, a revoked proxy or a 10 MB string each become a short marker, and
-// every cut is counted in `acc` so the model can state what it left out.
+// every cut is counted in `tally` so the model can state what it left out.
 
 // `size` is a budget in characters of JSON for one whole value: the per-level limits alone would let
 // 30 keys × 30 keys × 30 keys × 20 items of 200 characters through (over 100 MB). Past the budget,
@@ -11,7 +11,7 @@ const LIMITS = {
   schema: { string: 2000, depth: 12, array: 100, keys: 100, key: 128, size: 30000 },
 };
 
-function newAcc() {
+function newTally() {
   return { chars: 0, items: 0, keys: 0, depth: 0, errors: 0, cycles: 0 };
 }
 
@@ -30,10 +30,10 @@ function utf8Length(text) {
   return n;
 }
 
-function cut(text, max, acc) {
+function cut(text, max, tally) {
   if (protectedCount) text = maskProtected(text);
   if (text.length <= max) return text;
-  if (acc) acc.chars += text.length - max;
+  if (tally) tally.chars += text.length - max;
   return strSlice(text, 0, max) + '…(+' + (text.length - max) + ' chars)';
 }
 
@@ -71,11 +71,11 @@ function describeElement(el) {
 }
 
 // `ctx` is internal: the ancestors being walked (for cycles) and what is left of the size budget.
-function bound(value, limits, acc, depth, ctx) {
+function bound(value, limits, tally, depth, ctx) {
   if (!ctx) ctx = { seen: null, left: typeof limits.size === 'number' ? limits.size : LIMITS.field.size };
   const type = typeof value;
   if (type === 'string') {
-    const text = cut(value, limits.string, acc);
+    const text = cut(value, limits.string, tally);
     ctx.left -= text.length + 2;
     return text;
   }
@@ -90,7 +90,7 @@ function bound(value, limits, acc, depth, ctx) {
   if (!ctx.seen) ctx.seen = new SetCtor();
   const seen = ctx.seen;
   if (setHas(seen, value)) {
-    acc.cycles += 1;
+    tally.cycles += 1;
     return '<cycle>';
   }
   try {
@@ -100,7 +100,7 @@ function bound(value, limits, acc, depth, ctx) {
     }
     const array = isArray(value);
     if (depth >= limits.depth) {
-      acc.depth += 1;
+      tally.depth += 1;
       return array ? '[…' + value.length + ' items]' : '{…' + keys(value).length + ' keys}';
     }
     setAdd(seen, value);
@@ -112,12 +112,12 @@ function bound(value, limits, acc, depth, ctx) {
       let shown = 0;
       for (let i = 0; i < n && ctx.left > 0; i++) {
         let item;
-        try { item = bound(value[i], limits, acc, depth + 1, ctx); } catch (e) { acc.errors += 1; item = '<error: ' + errorText(e) + '>'; }
+        try { item = bound(value[i], limits, tally, depth + 1, ctx); } catch (e) { tally.errors += 1; item = '<error: ' + errorText(e) + '>'; }
         out[i] = item;
         shown = i + 1;
       }
       if (length > shown) {
-        acc.items += length - shown;
+        tally.items += length - shown;
         out[shown] = '…(+' + (length - shown) + ' items)';
       }
     } else {
@@ -129,21 +129,21 @@ function bound(value, limits, acc, depth, ctx) {
         const name = names[i];
         read = i + 1;
         let item;
-        try { item = value[name]; } catch (e) { acc.errors += 1; item = '<error: ' + errorText(e) + '>'; }
+        try { item = value[name]; } catch (e) { tally.errors += 1; item = '<error: ' + errorText(e) + '>'; }
         if (item === undefined || typeof item === 'function') continue;
-        const key = cut(name, limits.key, acc);
+        const key = cut(name, limits.key, tally);
         ctx.left -= key.length + 4;
-        out[key] = bound(item, limits, acc, depth + 1, ctx);
+        out[key] = bound(item, limits, tally, depth + 1, ctx);
       }
       if (names.length > read) {
-        acc.keys += names.length - read;
+        tally.keys += names.length - read;
         out['…'] = '+' + (names.length - read) + ' keys';
       }
     }
     setDelete(seen, value);
     return out;
   } catch (e) {
-    acc.errors += 1;
+    tally.errors += 1;
     return '<unreadable: ' + errorText(e) + '>';
   }
 }
@@ -207,7 +207,7 @@ function secretRef(scope, value) {
   let text;
   if (typeof value === 'string') text = value;
   else if (typeof value === 'number' || typeof value === 'boolean') text = '' + value;
-  else text = toJSON(bound(value, LIMITS.data, newAcc()));
+  else text = toJSON(bound(value, LIMITS.data, newTally()));
   const key = scope + '\u0000' + (text.length > 4096 ? strSlice(text, 0, 4096) + '\u0000' + text.length : text);
   let name = secretByKey[key];
   if (name === undefined) {

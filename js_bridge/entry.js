@@ -2,39 +2,51 @@
 // controller. The controller never goes through `window.pling`, so a page that replaces or freezes it
 // cannot change what the controller reads.
 
+// The operations the controller calls (core/bridge.py names each one). Those in ASYNC answer a
+// promise of the bridge's own; the others answer at once.
 const operations = {
   model: (arg) => modelSnapshot(arg),
   describe: (arg) => describe(arg.ref),
-  prepare: (arg) => prepare(arg),
+  reveal: (arg) => reveal(arg),
   run: (arg) => runAction(arg),
   synthetic: () => syntheticClick(),
   release: () => releaseTarget(),
   expect: (arg) => expectEffect(arg),
-  settle: (arg) => promiseThen(settle(current.since, arg.capMs), (settled) => ({ ok: true, settled })),
-  end: () => endEvidence(),
+  settle: (arg) => promiseThen(settle(inFlight.since, arg.capMs), (settled) => answerOf({ ok: true, settled })),
+  diff: () => diffAgainstBefore(),
   restore: (arg) => restore(arg.names),
   configure: (arg) => configure(arg),
   protect: (arg) => protectValues(arg.values),
   mask: (arg) => markProtected(arg.on === true),
   handoff: (arg) => handoffDone(arg.ref),
-  ping: () => ({ ok: true, version: BRIDGE_VERSION, webmcp: webmcpSource, declarations: registry.actions.length + registry.records.length + registry.state.length + registry.regions.length }),
 };
+const ASYNC = { reveal: true, run: true, expect: true, settle: true };
 
 function answer(value) {
   return typeof value === 'string' ? value : toJSON(value);
 }
 
+function bug(e) {
+  return toJSON({ ok: false, code: 'bridge_bug', error: errorText(e) });
+}
+
 // Every call answers a JSON string: {ok: true, …} or {ok: false, code, …}. An exception escaping an
 // operation is a bridge bug; it is still answered, tagged `bridge_bug`, so the controller can say so.
-async function call(name, argText) {
+// No `await` here: awaiting an object looks up its `then`, which a page can define on
+// Object.prototype to rewrite the answer. A promise of the bridge's own is chained with the `then`
+// captured at install, and the answer is a string by the time it resolves.
+function call(name, argText) {
   const operation = hasOwn(operations, name) ? operations[name] : null;
   if (!operation) return toJSON({ ok: false, code: 'bridge_bug', error: 'unknown bridge operation ' + name });
+  let result;
   try {
     const arg = typeof argText === 'string' ? jsonParse(argText) : null;
-    return answer(await operation(arg));
+    result = operation(arg);
   } catch (e) {
-    return toJSON({ ok: false, code: 'bridge_bug', error: errorText(e) });
+    return bug(e);
   }
+  if (hasOwn(ASYNC, name)) return promiseThen(result, answer, bug);
+  return answer(result);
 }
 
 defineProperty(G, '__plingBridge', {

@@ -10,10 +10,10 @@ function captureEvidence() {
     const decl = registry.records[r];
     const set = readRecordIds(decl);
     const signatures = create(null);
-    const acc = newAcc();
+    const tally = newTally();
     for (let i = 0; i < set.ids.length; i++) {
       const id = set.ids[i];
-      signatures[id] = toJSON([recordLabel(decl, set.objects[i], id, acc), recordFields(decl, set.objects[i], id, acc)]);
+      signatures[id] = toJSON([recordLabel(decl, set.objects[i], id, tally), recordFields(decl, set.objects[i], id, tally)]);
     }
     records[decl.type] = { ids: set.ids, signatures };
   }
@@ -27,7 +27,7 @@ function captureEvidence() {
   const state = create(null);
   for (let i = 0; i < registry.state.length; i++) {
     const entry = registry.state[i];
-    const read = stateValue(entry, newAcc());
+    const read = stateValue(entry, newTally());
     const value = read.error ? null : read.value;
     state[entry.key] = { value, signature: toJSON(value) };
   }

@@ -58,7 +58,7 @@ function modelSnapshot(opts) {
   const idCap = option(opts, 'idCap');
   const problems = [];
   for (let i = 0; i < registry.problems.length; i++) push(problems, registry.problems[i]);
-  const acc = newAcc();
+  const tally = newTally();
 
   // Records first: actions and regions count against them.
   const recordSets = create(null);
@@ -99,7 +99,7 @@ function modelSnapshot(opts) {
     }
     for (let k = 0; k < indexes.length; k++) {
       const i = indexes[k];
-      const item = recordItem(decl, set.objects[i], set.ids[i], acc);
+      const item = recordItem(decl, set.objects[i], set.ids[i], tally);
       // Families whose availability depends on the record say so per item, only when unavailable.
       for (let f = 0; f < families.length; f++) {
         const availability = callAvailable(families[f], set.ids[i]);
@@ -130,7 +130,7 @@ function modelSnapshot(opts) {
     if (region.more) {
       try {
         const more = region.more();
-        if (more !== null && more !== undefined) info.more = bound(more, LIMITS.field, acc);
+        if (more !== null && more !== undefined) info.more = bound(more, LIMITS.field, tally);
       } catch (e) {
         push(problems, { where: 'region ' + region.id, problem: 'more() threw: ' + errorText(e) });
       }
@@ -148,7 +148,7 @@ function modelSnapshot(opts) {
   const state = create(null);
   for (let i = 0; i < registry.state.length && i < 200; i++) {
     const entry = registry.state[i];
-    const read = stateValue(entry, acc);
+    const read = stateValue(entry, tally);
     if (read.error) push(problems, { where: 'state ' + entry.key, problem: read.error });
     state[entry.key] = { value: read.error ? null : read.value, description: entry.description };
   }
@@ -183,15 +183,15 @@ function modelSnapshot(opts) {
       regions: MathMax(0, registry.regions.length - regions.length),
       actions: MathMax(0, registry.actions.length - actions.length),
       state: MathMax(0, registry.state.length - 200),
-      chars: acc.chars,
-      items: acc.items,
-      keys: acc.keys,
-      depth: acc.depth,
+      chars: tally.chars,
+      items: tally.items,
+      keys: tally.keys,
+      depth: tally.depth,
     },
     problems,
   };
-  if (acc.errors) push(problems, { where: 'values', problem: acc.errors + ' values could not be read (a getter or proxy threw); they are shown as <error: …>' });
-  if (acc.cycles) push(problems, { where: 'values', problem: acc.cycles + ' values refer back to an object that contains them; each is shown as <cycle>' });
+  if (tally.errors) push(problems, { where: 'values', problem: tally.errors + ' values could not be read (a getter or proxy threw); they are shown as <error: …>' });
+  if (tally.cycles) push(problems, { where: 'values', problem: tally.cycles + ' values refer back to an object that contains them; each is shown as <cycle>' });
   if (problems.length > MODEL_DEFAULTS.maxProblems) {
     const extra = problems.length - (MODEL_DEFAULTS.maxProblems - 1);
     problems.length = MODEL_DEFAULTS.maxProblems - 1;

@@ -238,10 +238,10 @@ async function settle(since, capMs) {
       const queued = queuedSince(since);
       const quiet = mutationCount === before;
       if (pending === 0 && quiet && (queued === 0 || rounds >= QUEUED_ROUNDS)) {
-        return { settled: true, ms: now() - started, frames };
+        return answerOf({ settled: true, ms: now() - started, frames });
       }
       const elapsed = now() - started;
-      if (elapsed >= capMs) return { settled: false, ms: elapsed, frames, pending };
+      if (elapsed >= capMs) return answerOf({ settled: false, ms: elapsed, frames, pending });
       rounds = quiet && pending === 0 ? rounds + 1 : 0;
       if (pending > 0) await nextChange(MathMin(50, MathMax(1, capMs - elapsed)));
     }

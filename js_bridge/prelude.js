@@ -16,6 +16,10 @@ const create = Object.create;
 const keys = Object.keys;
 const defineProperty = Object.defineProperty;
 const freeze = Object.freeze;
+const setPrototypeOf = Object.setPrototypeOf;
+// An object the bridge resolves a promise with or awaits: without a prototype, so a `then` the page
+// puts on Object.prototype is never looked up on it (resolving looks up `then`).
+const answerOf = (o) => setPrototypeOf(o, null);
 const hasOwn = uncurry(Object.prototype.hasOwnProperty);
 const isArray = Array.isArray;
 const jsonStringify = JSON.stringify;

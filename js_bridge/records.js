@@ -62,7 +62,7 @@ function labelProperty(decl, obj, name) {
   return obj[name];
 }
 
-function recordLabel(decl, obj, id, acc) {
+function recordLabel(decl, obj, id, tally) {
   try {
     let label;
     if (decl.label) label = decl.label(obj);
@@ -72,29 +72,29 @@ function recordLabel(decl, obj, id, acc) {
       if (typeof label !== 'string') label = labelProperty(decl, obj, 'title');
     }
     if (label === undefined || label === null) return null;
-    return typeof label === 'string' ? cut(label, LIMITS.field.string, acc) : bound(label, LIMITS.field, acc);
+    return typeof label === 'string' ? cut(label, LIMITS.field.string, tally) : bound(label, LIMITS.field, tally);
   } catch (e) {
-    acc.errors += 1;
+    tally.errors += 1;
     return '<error: ' + errorText(e) + '>';
   }
 }
 
 // The trimmed view of one record: declared fields only (never the raw object), sensitive fields as
 // references, everything bounded.
-function recordFields(decl, obj, id, acc) {
+function recordFields(decl, obj, id, tally) {
   const out = create(null);
   if (!decl.fields) return out;
   let fields;
   try {
     fields = decl.fields(obj);
   } catch (e) {
-    acc.errors += 1;
+    tally.errors += 1;
     out['!error'] = 'fields() threw: ' + errorText(e);
     return out;
   }
   if (fields === null || typeof fields !== 'object') return out;
   let names;
-  try { names = keys(fields); } catch (e) { acc.errors += 1; return out; }
+  try { names = keys(fields); } catch (e) { tally.errors += 1; return out; }
   const n = MathMin(names.length, LIMITS.field.keys);
   // One size budget for the whole record, shared by its fields (see `bound`).
   const ctx = { seen: null, left: RECORD_SIZE };
@@ -103,39 +103,39 @@ function recordFields(decl, obj, id, acc) {
     const name = names[i];
     read = i + 1;
     let value;
-    try { value = fields[name]; } catch (e) { acc.errors += 1; value = '<error: ' + errorText(e) + '>'; }
+    try { value = fields[name]; } catch (e) { tally.errors += 1; value = '<error: ' + errorText(e) + '>'; }
     if (value === undefined || typeof value === 'function') continue;
-    const key = cut(name, LIMITS.field.key, acc);
+    const key = cut(name, LIMITS.field.key, tally);
     ctx.left -= key.length + 4;
     if (decl.sensitive[name]) {
       const ref = secretRef(decl.type + '\u0000' + id + '\u0000' + name, value);
       ctx.left -= 30;
       out[key] = ref;
     } else {
-      out[key] = bound(value, LIMITS.field, acc, 1, ctx);
+      out[key] = bound(value, LIMITS.field, tally, 1, ctx);
     }
   }
   if (names.length > read) {
-    acc.keys += names.length - read;
+    tally.keys += names.length - read;
     out['…'] = '+' + (names.length - read) + ' keys';
   }
   return out;
 }
 
-function recordItem(decl, obj, id, acc) {
-  return { id, label: recordLabel(decl, obj, id, acc), region: decl.region, fields: recordFields(decl, obj, id, acc), unavailable: undefined };
+function recordItem(decl, obj, id, tally) {
+  return { id, label: recordLabel(decl, obj, id, tally), region: decl.region, fields: recordFields(decl, obj, id, tally), unavailable: undefined };
 }
 
-function stateValue(entry, acc) {
+function stateValue(entry, tally) {
   let value;
   try {
     value = entry.get();
   } catch (e) {
-    acc.errors += 1;
+    tally.errors += 1;
     return { value: null, error: 'get() threw: ' + errorText(e) };
   }
   if (entry.sensitive) return { value: secretRef('state\u0000' + entry.key, value), error: null };
-  return { value: bound(value, LIMITS.field, acc), error: null };
+  return { value: bound(value, LIMITS.field, tally), error: null };
 }
 
 function callAvailable(action, recordId) {

@@ -133,7 +133,7 @@ function commonAction(decl, kind) {
   const risk = own(decl, 'risk');
   if (risk !== undefined && !(typeof risk === 'string' && hasOwn(RISKS, risk))) warn('action ' + id, 'risk must be read, write or danger; treated as write');
   const params = own(decl, 'params');
-  const paramsAcc = newAcc();
+  const paramsAcc = newTally();
   const record = own(decl, 'record');
   return {
     kind,
@@ -187,7 +187,7 @@ function declareFlow(decl) {
   for (let i = 0; i < MathMin(steps.length, 50); i++) {
     const action = own(steps[i], 'action');
     if (typeof action !== 'string' || !action) { warn('flow ' + entry.id, 'step ' + (i + 1) + ' needs an action id'); return noop; }
-    push(entry.steps, { action: cut(action, 300), args: bound(own(steps[i], 'args'), LIMITS.data, newAcc()) });
+    push(entry.steps, { action: cut(action, 300), args: bound(own(steps[i], 'args'), LIMITS.data, newTally()) });
   }
   entry.expect = expectOf(decl, entry.id);
   return add(registry.actions, entry, 'id');

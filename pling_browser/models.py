@@ -140,8 +140,6 @@ class ActionDecl(_Data):
     confirm: bool
     params: Any
     timeoutMs: float | None
-    hasRun: bool
-    hasTarget: bool
     expect: ExpectDecl | None
     steps: list[StepDecl] | None
 

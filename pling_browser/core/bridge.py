@@ -12,17 +12,25 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable, Literal, TypeVar
 
-from ..errors import PageUnresponsive, SessionLost
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from ..errors import InternalError, PageNavigated, PageUnresponsive, SessionLost
+from .answers import (BridgeCode, Described, Diffed, Done, Expected, HandoffState, Masked, Ran, Refusal,
+                      Restored, Revealed, Settled, ran_from)
+from .playwright import is_navigation_message, translate_playwright_errors
 
 if TYPE_CHECKING:
-    from playwright.async_api import CDPSession, Locator, Page
+    from playwright.async_api import CDPSession, Page
+
+log = logging.getLogger("pling_browser.bridge")
 
 BRIDGE_VERSION = "1"
-_PARTS = ("prelude", "protect", "bound", "registry", "webmcp", "records", "observe", "model", "evidence", "act", "entry")
+_PARTS = ("prelude", "protect", "bound", "registry", "webmcp", "records", "observe", "model", "evidence", "resolve", "reveal", "execute", "expect", "handoff", "entry")
 
 
 def _bridge_dir() -> Path:
@@ -45,17 +53,41 @@ def bridge_source() -> str:
     )
 
 
-class BridgeError(Exception):
-    """The page answered ``{"ok": false, …}``; ``code`` and ``payload`` say why."""
+def document_script(risks: dict[str, str] | None = None) -> str:
+    """The init script of every document of a session: the bridge, then the operator's policy that
+    lives in the page (PLING_RISK's raised risks), so a reload or a navigation cannot shed it. The
+    controller enforces the same policy itself (lifecycle/confirm.py); this keeps the model honest."""
+    script = bridge_source()
+    if risks:
+        arg = json.dumps(json.dumps({"risks": risks}))
+        script += f"window.__plingBridge && window.__plingBridge.call('configure', {arg});\n"
+    return script
 
-    def __init__(self, code: str, payload: dict[str, Any]) -> None:
-        super().__init__(code)
-        self.code = code
-        self.payload = payload
+
+class BridgeError(Exception):
+    """The page answered ``{"ok": false, …}``: ``refusal`` says why (a code of ``BridgeCode``)."""
+
+    def __init__(self, refusal: Refusal) -> None:
+        super().__init__(refusal.code.value)
+        self.refusal = refusal
+
+    @property
+    def code(self) -> BridgeCode:
+        return self.refusal.code
+
+
+class BridgeBug(InternalError):
+    """The bridge answered what it never should: an exception escaped an operation, or an answer
+    does not have its operation's shape (a bug of ours, or an answer the page forged). Logged as
+    our fault; the lifecycle reports it as a failure of the service, never as the page's."""
+
+
+A = TypeVar("A", bound=BaseModel)
 
 
 class Bridge:
-    """Calls into one page's bridge. Each method names one operation of js_bridge/entry.js.
+    """Calls into one page's bridge. Each method names one operation of js_bridge/entry.js and
+    answers its typed result (core/answers.py); a refusal raises ``BridgeError``.
 
     Calls go over the page's own CDP session (``Runtime.evaluate``), not ``page.evaluate``:
     Playwright's evaluate wrapper runs in the page's world and stops working when the page patches
@@ -70,16 +102,12 @@ class Bridge:
 
     @classmethod
     async def attach(cls, page: "Page", grace_s: float, budget_ms: float = 5_000) -> "Bridge":
-        from .playwright import translate_playwright_errors
-
         async with translate_playwright_errors():
             cdp = await asyncio.wait_for(page.context.new_cdp_session(page), 10 + grace_s)
         return cls(page, cdp, grace_s, budget_ms)
 
     async def raw(self, name: str, arg: Any = None, budget_ms: float | None = None, terminate: bool = True) -> str:
         """The answer's JSON text as the bridge wrote it (the model is passed on without re-encoding)."""
-        from .playwright import translate_playwright_errors
-
         payload = json.dumps(json.dumps(arg, ensure_ascii=False, allow_nan=False), ensure_ascii=False)
         expression = f"window.__plingBridge.call({json.dumps(name)}, {payload})"
         timeout = (budget_ms or self.budget_ms) / 1000 + self.grace_s
@@ -99,68 +127,120 @@ class Bridge:
                                        terminated=terminated) from None
         if "exceptionDetails" in answer:
             detail = answer["exceptionDetails"].get("exception", {}).get("description") or answer["exceptionDetails"].get("text")
-            raise SessionLost(f"The bridge is not in the page (the document was replaced by one it could not enter): "
-                              f"{str(detail).splitlines()[0][:200]}")
+            detail = str(detail).splitlines()[0][:200] if detail else ""
+            if is_navigation_message(detail):
+                raise PageNavigated(f"The document was replaced during the bridge's {name} call")
+            raise SessionLost(f"The bridge is not in the page (the document was replaced by one it could not enter): {detail}")
         text = answer.get("result", {}).get("value")
         if not isinstance(text, str):
-            raise SessionLost("The bridge answered nothing (the page navigated during the call)")
+            raise SessionLost(f"The bridge answered nothing to {name} (the page navigated during the call)")
         return text
 
-    async def _call(self, name: str, arg: Any = None, budget_ms: float | None = None,
-                    terminate: bool = True) -> dict[str, Any]:
-        answer = json.loads(await self.raw(name, arg, budget_ms, terminate))
-        if not answer.get("ok"):
-            raise BridgeError(str(answer.get("code")), answer)
-        return answer
+    async def _call(self, name: str, arg: Any, answer_type: type[A], budget_ms: float | None = None,
+                    terminate: bool = True, adapt: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> A:
+        text = await self.raw(name, arg, budget_ms, terminate)
+        try:
+            payload = json.loads(text)
+            if not isinstance(payload, dict):
+                raise ValueError("not an object")
+            if payload.get("ok") is True:
+                return answer_type.model_validate(adapt(payload) if adapt else payload)
+            refusal = Refusal.model_validate(payload)
+        except (ValueError, ValidationError) as error:
+            log.error("bridge %s answered what it never should (%s): %.300s", name, str(error).splitlines()[0][:200], text)
+            raise BridgeBug(f"The bridge's {name} answer has the wrong shape (a bug in Pling, or an answer the page forged)") from None
+        if refusal.code is BridgeCode.BRIDGE_BUG:
+            log.error("bridge %s failed inside Pling's bridge: %s", name, refusal.error)
+            raise BridgeBug(f"Pling's bridge failed in {name}: {(refusal.error or '')[:300]}")
+        raise BridgeError(refusal)
+
+    # ---- reading -------------------------------------------------------------------------------
 
     async def model(self, window: dict[str, Any] | None = None) -> str:
+        """The page model as JSON text (validated by the caller, passed on without re-encoding)."""
         return await self.raw("model", window or {})
 
-    async def describe(self, ref: str) -> dict[str, Any]:
-        return await self._call("describe", {"ref": ref})
+    async def describe(self, ref: str) -> Described:
+        return await self._call("describe", {"ref": ref}, Described)
 
-    async def prepare(self, ref: str, cap_ms: float, evidence: bool) -> dict[str, Any]:
-        """Availability, reveal and target; on success also the before snapshot (or the start mark)."""
-        return await self._call("prepare", {"ref": ref, "capMs": cap_ms, "evidence": evidence}, budget_ms=cap_ms * 2 + 1_000)
+    # ---- one invocation, in lifecycle order ------------------------------------------------------
 
-    def target(self, mark: str) -> "Locator":
-        """The element `prepare` marked, found from Playwright's isolated world."""
-        return self.page.locator(f'[data-pling-target="{mark}"]')
+    async def reveal(self, ref: str, cap_ms: float, evidence: bool) -> Revealed:
+        """Availability, reveal and the target, marked; when everything passed, the before snapshot
+        (evidence on) or the start mark is taken in the same call."""
+        return await self._call("reveal", {"ref": ref, "capMs": cap_ms, "evidence": evidence}, Revealed,
+                                budget_ms=cap_ms * 2 + 1_000)
 
     async def release(self) -> None:
-        await self._call("release", {})
+        """Unmark the target (harmless when it is gone)."""
+        await self._call("release", {}, Done)
 
-    async def run(self, ref: str, args: dict[str, Any], timeout_ms: float) -> dict[str, Any]:
-        return await self._call("run", {"ref": ref, "args": args, "timeoutMs": timeout_ms}, budget_ms=timeout_ms)
+    async def run(self, ref: str, args: dict[str, Any], timeout_ms: float) -> Ran:
+        return await self._call("run", {"ref": ref, "args": args, "timeoutMs": timeout_ms}, Ran,
+                                budget_ms=timeout_ms, adapt=ran_from)
 
-    async def synthetic_click(self) -> dict[str, Any]:
-        return await self._call("synthetic", {})
+    async def operate(self, mark: str, control: str, value: Any, timeout_ms: float) -> None:
+        """Operate the marked target with Playwright's trusted input, as a person would: click a
+        button or link, set a checkbox (``value`` True/False) or toggle it (``value`` None), fill a
+        text field, select options. Playwright's errors come out as Pling errors (core/playwright.py);
+        not finishing within the timeout is ``PageUnresponsive``."""
+        target = self.page.locator(f'[data-pling-target="{mark}"]')
+        wait_s = timeout_ms / 1000 + 5
+        async with translate_playwright_errors():
+            try:
+                if control in ("button", "link"):
+                    await asyncio.wait_for(target.click(timeout=timeout_ms), wait_s)
+                elif control == "checkbox":
+                    if isinstance(value, bool):
+                        await asyncio.wait_for(target.set_checked(value, timeout=timeout_ms), wait_s)
+                    else:
+                        await asyncio.wait_for(target.click(timeout=timeout_ms), wait_s)
+                elif control == "text":
+                    await asyncio.wait_for(target.fill(str(value), timeout=timeout_ms), wait_s)
+                elif control == "select":
+                    option = value if isinstance(value, list) else str(value)
+                    await asyncio.wait_for(target.select_option(option, timeout=timeout_ms), wait_s)
+                else:
+                    raise ValueError(f"no trusted input operates a {control} control")
+            except asyncio.TimeoutError:
+                raise PageUnresponsive(f"Operating the target did not finish within {timeout_ms:.0f} ms") from None
 
-    async def expect(self, ref: str, args: dict[str, Any], timeout_ms: float, settle_ms: float) -> dict[str, Any]:
+    async def synthetic_click(self) -> None:
+        await self._call("synthetic", {}, Done)
+
+    async def expect(self, ref: str, args: dict[str, Any], timeout_ms: float, settle_ms: float) -> Expected:
         arg = {"ref": ref, "args": args, "timeoutMs": timeout_ms, "settleMs": settle_ms}
-        return await self._call("expect", arg, budget_ms=timeout_ms + settle_ms + 1_000)
+        return await self._call("expect", arg, Expected, budget_ms=timeout_ms + settle_ms + 1_000)
 
-    async def settle(self, cap_ms: float, budget_ms: float | None = None, terminate: bool = True) -> dict[str, Any]:
-        return await self._call("settle", {"capMs": cap_ms}, budget_ms=budget_ms or cap_ms, terminate=terminate)
+    async def settle(self, cap_ms: float, budget_ms: float | None = None, terminate: bool = True) -> Settled:
+        answer = await self._call("settle", {"capMs": cap_ms}, _SettleAnswer, budget_ms=budget_ms or cap_ms,
+                                  terminate=terminate)
+        return answer.settled
 
-    async def end(self) -> dict[str, Any]:
-        return await self._call("end", {})
+    async def diff(self) -> Diffed:
+        """What changed since the before snapshot; the snapshot is dropped either way."""
+        return await self._call("diff", {}, Diffed)
+
+    async def handoff_state(self, ref: str) -> HandoffState:
+        return await self._call("handoff", {"ref": ref}, HandoffState)
+
+    # ---- operator policy and sensitive values ---------------------------------------------------
 
     async def restore(self, names: list[str]) -> dict[str, str]:
-        answer = await self._call("restore", {"names": names})
-        return answer["values"]
+        return (await self._call("restore", {"names": names}, Restored)).values
 
     async def configure(self, risks: dict[str, str]) -> None:
-        await self._call("configure", {"risks": risks})
+        await self._call("configure", {"risks": risks}, Done)
 
     async def protect(self, values: list[str]) -> None:
-        await self._call("protect", {"values": values})
+        await self._call("protect", {"values": values}, Done)
 
     async def mark_protected(self, on: bool) -> int:
-        return int((await self._call("mask", {"on": on}))["marked"])
+        return (await self._call("mask", {"on": on}, Masked)).marked
 
-    async def handoff_done(self, ref: str) -> dict[str, Any]:
-        return await self._call("handoff", {"ref": ref})
 
-    async def ping(self) -> dict[str, Any]:
-        return await self._call("ping", {})
+class _SettleAnswer(BaseModel):
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    ok: Literal[True]
+    settled: Settled

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, AsyncIterator, Callable
 
 from . import processes
-from .bridge import bridge_source
+from .bridge import document_script
 from ..config import Settings
 from .egress import EgressProxy, Policy
 from .playwright import translate, translate_playwright_errors
@@ -278,7 +278,7 @@ class Controller:
                     viewport={"width": 1280, "height": 800}, accept_downloads=False, service_workers="block",
                     proxy={"server": f"http://{self.settings.egress_advertise or '127.0.0.1'}:{proxy.port}",
                            "bypass": "<-loopback>"}), 30)
-                await context.add_init_script(bridge_source())
+                await context.add_init_script(document_script(dict(self.settings.risks)))
         except BaseException:
             await proxy.stop()
             raise

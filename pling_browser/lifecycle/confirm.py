@@ -10,14 +10,28 @@ only when it is riskier, or declares ``confirm: true`` under a clearance no pers
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import PermissionDenied
+from ..models import ActionDecl
 from .context import Invocation
 from .plan import plan
 from .receipt import scrub
 
+if TYPE_CHECKING:
+    from ..config import Settings
+
 RISK_ORDER = {"read": 0, "write": 1, "danger": 2}
+
+
+def operator_risk(decl: ActionDecl, settings: "Settings") -> ActionDecl:
+    """The declaration with the operator's PLING_RISK applied, here in the controller: a risk raised
+    by the operator holds whatever the page (or a new document) says about itself. Raise only."""
+    risks = dict(settings.risks)
+    raised = risks.get(decl.id) or risks.get("*")
+    if raised and RISK_ORDER.get(raised, -1) > RISK_ORDER[decl.risk]:
+        return decl.model_copy(update={"risk": raised})
+    return decl
 
 
 def needs_confirmation(risk: str, declared_confirm: bool, ask: tuple[str, ...], action_id: str) -> bool:
@@ -54,9 +68,10 @@ async def flow_risk(inv: Invocation) -> tuple[str, bool, list[str]]:
             answer = await inv.session.bridge.describe(step.ref)
         except Exception:
             continue  # declared only later (a dialog's button): asked for when reached, if riskier
-        step_risk = answer["action"]["risk"]
+        step_decl = operator_risk(answer.action, inv.settings)
+        step_risk = step_decl.risk
         seen.append(f"{step.ref}: {step_risk}")
-        confirm_flag = confirm_flag or bool(answer["action"]["confirm"])
+        confirm_flag = confirm_flag or step_decl.confirm
         if RISK_ORDER[step_risk] > RISK_ORDER[risk]:
             risk = step_risk
     return risk, confirm_flag, seen
@@ -104,7 +119,9 @@ async def confirm_step(flow: Invocation, step: Invocation) -> None:
     if not needs_confirmation(decl.risk, decl.confirm, flow.settings.ask, decl.id):
         return
     covered = flow.approved is not None and RISK_ORDER[decl.risk] <= RISK_ORDER[flow.approved]
-    if covered and (flow.confirmed or not decl.confirm):
+    # An action the operator named in PLING_ASK is asked for wherever it runs, a flow's step too.
+    named = decl.id in flow.settings.ask
+    if covered and not named and (flow.confirmed or not decl.confirm):
         step.note(f"covered by the flow's confirmation ({flow.approved})")
         return
     policy = approved_by_policy(flow.settings.approve, decl.risk, decl.id, step.ref)

@@ -4,11 +4,9 @@ trusted input according to the control; a non-native target gets synthetic event
 
 from __future__ import annotations
 
-import asyncio
-
+from ..core.answers import BridgeCode
 from ..core.bridge import BridgeError
-from ..core.playwright import translate
-from ..errors import ExecutionFailed
+from ..errors import ExecutionFailed, PageUnresponsive, PlingError
 from .context import Invocation
 from .handoff import handoff
 
@@ -34,57 +32,39 @@ async def _run(inv: Invocation) -> None:
     try:
         answer = await inv.session.bridge.run(inv.ref, inv.args, timeout)
     except BridgeError as error:
-        if error.code == "timeout":
+        page_error = error.refusal.error
+        if error.code is BridgeCode.TIMEOUT:
             raise ExecutionFailed(f"run() did not finish within {timeout:.0f} ms", outcome="unknown",
-                                  page_error=error.payload.get("error")) from None
-        raise ExecutionFailed(f"The page's run() failed: {error.payload.get('error')}",
-                              page_error=error.payload.get("error")) from None
-    if "data" in answer:
-        inv.data = answer["data"]
-        inv.data_omitted = answer.get("omitted")
-    inv.note("ran the page's run()" + (" and kept its result as data" if "data" in answer else ""))
+                                  page_error=page_error) from None
+        raise ExecutionFailed(f"The page's run() failed: {page_error}", page_error=page_error) from None
+    if answer.has_data:
+        inv.data = answer.data
+        inv.data_omitted = answer.omitted
+    inv.note("ran the page's run()" + (" and kept its result as data" if answer.has_data else ""))
 
 
 async def _synthetic(inv: Invocation) -> None:
     try:
         await inv.session.bridge.synthetic_click()
     except BridgeError as error:
-        raise ExecutionFailed(f"Synthetic click failed: {error.payload.get('error')}") from None
+        raise ExecutionFailed(f"Synthetic click failed: {error.refusal.error}") from None
     inv.warnings.append("The target is not a native control: the page got synthetic (untrusted) click events.")
     inv.note("dispatched synthetic pointer and click events on the target")
 
 
 async def _operate(inv: Invocation) -> None:
-    from playwright.async_api import Error as PlaywrightError
-
-    assert inv.target_mark is not None
-    target = inv.session.bridge.target(inv.target_mark)
-    timeout = inv.action_timeout_ms
-    control = inv.control
+    assert inv.target_mark is not None and inv.control is not None
+    bridge = inv.session.bridge
+    value = inv.args.get("checked") if inv.control == "checkbox" else inv.fill_value
     try:
-        if control in ("button", "link"):
-            await asyncio.wait_for(target.click(timeout=timeout), timeout / 1000 + 5)
-        elif control == "checkbox":
-            checked = inv.args.get("checked")
-            if isinstance(checked, bool):
-                await asyncio.wait_for(target.set_checked(checked, timeout=timeout), timeout / 1000 + 5)
-            else:
-                await asyncio.wait_for(target.click(timeout=timeout), timeout / 1000 + 5)
-        elif control == "text":
-            await asyncio.wait_for(target.fill(str(inv.fill_value), timeout=timeout), timeout / 1000 + 5)
-        elif control == "select":
-            value = inv.fill_value if isinstance(inv.fill_value, list) else str(inv.fill_value)
-            await asyncio.wait_for(target.select_option(value, timeout=timeout), timeout / 1000 + 5)
-        else:
-            raise ExecutionFailed(f"Pling cannot operate a {control} control")
-    except asyncio.TimeoutError:
-        raise ExecutionFailed(f"Operating the target did not finish within {timeout:.0f} ms", outcome="unknown") from None
-    except PlaywrightError as error:
-        translated = translate(error)
-        raise ExecutionFailed(f"Operating the target failed: {translated.message}", cause=translated.code) from None
+        await bridge.operate(inv.target_mark, inv.control, value, inv.action_timeout_ms)
+    except PageUnresponsive as error:
+        raise ExecutionFailed(f"Operating the target failed: {error.message}", cause=error.code, outcome="unknown") from None
+    except PlingError as error:
+        raise ExecutionFailed(f"Operating the target failed: {error.message}", cause=error.code) from None
     finally:
         try:
-            await inv.session.bridge.release()
+            await bridge.release()
         except Exception:  # the page may have navigated away with the element
             pass
-    inv.note(f"{_VERB.get(control or '', 'operated')} the {control} with trusted input")
+    inv.note(f"{_VERB.get(inv.control, 'operated')} the {inv.control} with trusted input")

@@ -5,22 +5,21 @@ after settling is a failure: an optimistic update rolled back is not a success."
 
 from __future__ import annotations
 
-from typing import Any
-
+from ..core.answers import BridgeCode, Settled
 from ..core.bridge import BridgeError
 from ..errors import ExpectationFailed
 from .context import Invocation
 
 
-def _settled(inv: Invocation, settled: dict[str, Any] | None) -> None:
-    if not settled:
+def _settled(inv: Invocation, settled: Settled | None) -> None:
+    if settled is None:
         return
-    if settled.get("settled"):
-        inv.note(f"page settled in {settled['ms']:.0f} ms")
+    if settled.settled:
+        inv.note(f"page settled in {settled.ms:.0f} ms")
     else:
-        pending = settled.get("pending") or 0
-        inv.note(f"page had not settled after {settled['ms']:.0f} ms ({pending} requests pending)")
-        inv.warnings.append(f"The page had not settled after {settled['ms']:.0f} ms ({pending} requests still pending); "
+        pending = settled.pending
+        inv.note(f"page had not settled after {settled.ms:.0f} ms ({pending} requests pending)")
+        inv.warnings.append(f"The page had not settled after {settled.ms:.0f} ms ({pending} requests still pending); "
                             "later changes are not in this receipt.")
 
 
@@ -31,22 +30,22 @@ async def expect(inv: Invocation) -> None:
     try:
         answer = await inv.session.bridge.expect(inv.ref, inv.args, timeout, inv.settings.settle_cap_ms)
     except BridgeError as error:
-        payload = error.payload
-        _settled(inv, payload.get("settled"))
-        if error.code == "reverted":
+        refusal = error.refusal
+        _settled(inv, refusal.settled)
+        ms = refusal.ms or 0
+        if refusal.code is BridgeCode.REVERTED:
             raise ExpectationFailed(
-                f"The expectation held after {payload['ms']:.0f} ms but no longer held once the page settled",
-                expectation=description, polled_ms=round(payload["ms"]), polls=payload.get("polls"),
-                check_error=payload.get("error")) from None
-        if error.code == "never":
+                f"The expectation held after {ms:.0f} ms but no longer held once the page settled",
+                expectation=description, polled_ms=round(ms), polls=refusal.polls,
+                check_error=refusal.error) from None
+        if refusal.code is BridgeCode.NEVER:
             raise ExpectationFailed(f"The expectation did not hold within {timeout:.0f} ms", expectation=description,
-                                    polled_ms=round(payload["ms"]), polls=payload.get("polls"),
-                                    check_error=payload.get("error")) from None
-        raise ExpectationFailed(f"The expectation could not be checked: {payload.get('error') or error.code}",
+                                    polled_ms=round(ms), polls=refusal.polls, check_error=refusal.error) from None
+        raise ExpectationFailed(f"The expectation could not be checked: {refusal.error or refusal.code.value}",
                                 expectation=description) from None
-    if answer.get("declared"):
+    if answer.declared:
         inv.verified = True
-        inv.note(f"expectation held after {answer['ms']:.0f} ms ({answer['polls']} checks)")
+        inv.note(f"expectation held after {answer.ms or 0:.0f} ms ({answer.polls} checks)")
     else:
         inv.note("no expectation declared")
-    _settled(inv, answer.get("settled"))
+    _settled(inv, answer.settled)

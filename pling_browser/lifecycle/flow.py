@@ -41,7 +41,7 @@ class Resumes:
     def __init__(self) -> None:
         self._states: dict[str, FlowState] = {}
 
-    def keep(self, state: FlowState) -> str:
+    def save(self, state: FlowState) -> str:
         now = time.time()
         for handle in [h for h, s in self._states.items() if s.expires < now]:
             del self._states[handle]
@@ -49,7 +49,7 @@ class Resumes:
         self._states[handle] = state
         return handle
 
-    def take(self, session: str, handle: str) -> FlowState | None:
+    def claim(self, session: str, handle: str) -> FlowState | None:
         state = self._states.get(handle)
         if state is None or state.session != session:
             return None
@@ -108,7 +108,7 @@ async def run_flow(inv: Invocation, start: int = 0, ledger: list[dict[str, Any]]
                 ledger.append({"step": later + 1, "action": steps[later].ref, "ok": False, "outcome": "not run"})
             handle = None
             if inv.resumes is not None:
-                handle = inv.resumes.keep(FlowState(session=inv.session.id, ref=inv.ref, args=inv.args,
+                handle = inv.resumes.save(FlowState(session=inv.session.id, ref=inv.ref, args=inv.args,
                                                     secret_values=inv.secret_values, next_step=index,
                                                     ledger=ledger[:index], approved=inv.approved,
                                                     confirmed=inv.confirmed))

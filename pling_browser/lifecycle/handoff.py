@@ -21,7 +21,7 @@ async def _watch_done(inv: Invocation, done: "asyncio.Future[Any]") -> None:
     while not done.done():
         await asyncio.sleep(POLL_S)
         with contextlib.suppress(BridgeError, PlingError):
-            if (await inv.session.bridge.handoff_done(inv.ref)).get("done") and not done.done():
+            if (await inv.session.bridge.handoff_state(inv.ref)).done and not done.done():
                 done.set_result(True)
 
 
@@ -50,8 +50,8 @@ async def handoff(inv: Invocation) -> None:
         return
     if answer == "cancel":
         raise HandoffCancelled("The person cancelled the step", outcome="cancel")
-    state = await inv.session.bridge.handoff_done(inv.ref)
-    if not state.get("done"):
+    state = await inv.session.bridge.handoff_state(inv.ref)
+    if not state.done:
         raise HandoffFailed("The person said the step is done, but the page's done() does not hold",
-                            outcome="done", check_error=state.get("error"))
+                            outcome="done", check_error=state.error)
     inv.note("the person said done, and the page's done() holds")

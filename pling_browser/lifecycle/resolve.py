@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from ..core.bridge import BridgeError
 from ..errors import ActionNotFound
-from ..models import ActionDecl, RecordRef
+from ..models import ActionDecl
+from .confirm import operator_risk
 from .context import Invocation
 
 _WHY = {
@@ -25,13 +26,15 @@ async def resolve(inv: Invocation) -> None:
         answer = await inv.session.bridge.describe(ref)
     except BridgeError as error:
         action_id, _, record_id = ref.partition("@")
-        message = _WHY.get(error.code, "The action could not be resolved ({code})").format(
-            id=action_id[:200], record=error.payload.get("record"), rid=record_id[:200],
-            total=error.payload.get("total"), code=error.code)
-        raise ActionNotFound(message, available=error.payload.get("available", [])) from None
-    inv.decl = ActionDecl.model_validate(answer["action"])
-    if answer.get("record"):
-        inv.record = RecordRef.model_validate(answer["record"])
+        refusal = error.refusal
+        message = _WHY.get(refusal.code.value, "The action could not be resolved ({code})").format(
+            id=action_id[:200], record=refusal.record, rid=record_id[:200], total=refusal.total,
+            code=refusal.code.value)
+        raise ActionNotFound(message, available=refusal.available) from None
+    inv.decl = operator_risk(answer.action, inv.settings)
+    if answer.record is not None:
+        inv.record = answer.record
         inv.note(f"resolved {ref}: {inv.decl.description or inv.decl.id} on the {inv.record.type} {inv.record.label!r}")
     else:
         inv.note(f"resolved {ref}: {inv.decl.description or inv.decl.id}")
+

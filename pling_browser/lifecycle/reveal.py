@@ -25,23 +25,23 @@ def fill_value(args: dict[str, object]) -> object:
 async def reveal(inv: Invocation) -> None:
     assert inv.decl is not None
     try:
-        answer = await inv.session.bridge.prepare(inv.ref, inv.settings.settle_cap_ms, inv.evidence)
+        answer = await inv.session.bridge.reveal(inv.ref, inv.settings.settle_cap_ms, inv.evidence)
     except BridgeError as error:
-        for line in error.payload.get("log") or []:
+        for line in error.refusal.log:
             inv.note(line)
-        reason = error.payload.get("reason")
+        reason = error.refusal.reason
         raise ActionUnavailable(reason or f"{inv.ref} is not available now (the page gives no reason)", reason=reason) from None
-    for line in answer.get("log") or []:
+    for line in answer.log:
         inv.note(line)
     # Every pre-check passed: the bridge took the before snapshot (evidence on) in the same call.
-    inv.evidence_begun = bool(answer.get("evidence"))
-    inv.control = answer["control"]
-    inv.fidelity = answer["fidelity"]
-    inv.target_mark = answer.get("mark")
+    inv.evidence_begun = answer.evidence
+    inv.control = answer.control
+    inv.fidelity = answer.fidelity
+    inv.target_mark = answer.mark
     if inv.control in ("text", "select"):
         inv.fill_value = fill_value(inv.args)
         if inv.fill_value is None:
             await inv.session.bridge.release()
-            raise InvalidParams(f"{inv.ref} types into a {answer.get('tag')}: pass the value as `value` or as its one argument",
+            raise InvalidParams(f"{inv.ref} types into a {answer.tag}: pass the value as `value` or as its one argument",
                                 stage="reveal", issues=[{"path": "value", "problem": "is required"}])
-    inv.note("available" + ("" if inv.control == "function" else f"; target is a visible {answer.get('tag')} ({inv.control})"))
+    inv.note("available" + ("" if inv.control == "function" else f"; target is a visible {answer.tag} ({inv.control})"))

@@ -15,7 +15,7 @@ from ..errors import InvocationError
 from .confirm import confirm
 from .context import Invocation
 from .decode import decode_args
-from .evidence import diff, discard
+from .diff import diff, discard
 from .execute import execute
 from .expect import expect
 from .resolve import resolve

@@ -187,7 +187,7 @@ class PageTools:
             names = [t.name for t in await self._build(session)]
             raise ToolNotFound(f"No tool {name[:80]!r} on page {self.tag(sid)} now", available=names)
         ref, args = call
-        receipt = await self.runtime.once(sid, None, ["invoke", {"action": ref, "args": args, "evidence": True}],
+        receipt = await self.runtime.run_keyed(sid, None, ["invoke", {"action": ref, "args": args, "evidence": True}],
                                           lambda s: self.runtime.invoke(s, ref, args))
         return _result(receipt)
 
@@ -339,14 +339,14 @@ def create_mcp(runtime: "Runtime") -> PlingMCP:
                      idempotency_key: str | None = None) -> Annotated[CallToolResult, Receipt]:
         """Run one declared action (ACTION, or ACTION@RECORD for a family) and answer its receipt. Its
         risk is the action's own (see the page tools' annotations)."""
-        return await _guard(runtime.once(session, idempotency_key,
+        return await _guard(runtime.run_keyed(session, idempotency_key,
                                          ["invoke", {"action": action, "args": args, "evidence": True}],
                                          lambda s: runtime.invoke(s, action, args)))
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=False))
     async def resume(session: str, handle: str) -> Annotated[CallToolResult, Receipt]:
         """Continue a failed flow from its failed step, with the `resume` handle of its STEP_FAILED receipt."""
-        return await _guard(runtime.once(session, None, ["resume", handle], lambda s: runtime.resume(s, handle)))
+        return await _guard(runtime.run_keyed(session, None, ["resume", handle], lambda s: runtime.resume(s, handle)))
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=False, idempotent_hint=True))
     async def close_page(session: str) -> Annotated[CallToolResult, SessionClosed]:

@@ -20,7 +20,7 @@ router = APIRouter()
 @router.post("/sessions/{sid}/invoke", response_model=InvokeAnswer, tags=["actions"])
 async def invoke_action(sid: str, body: InvokeRequest, runtime: RuntimeDep,
                         idempotency_key: str | None = Header(None, max_length=200)) -> JSONResponse:
-    receipt = await runtime.once(
+    receipt = await runtime.run_keyed(
         sid, idempotency_key, ["invoke", body.model_dump()],
         lambda session: runtime.invoke(session, body.action, body.args, evidence=body.evidence))
     return JSONResponse({"result": receipt})
@@ -28,7 +28,7 @@ async def invoke_action(sid: str, body: InvokeRequest, runtime: RuntimeDep,
 
 @router.post("/sessions/{sid}/resume", response_model=InvokeAnswer, tags=["actions"])
 async def resume_flow(sid: str, body: ResumeRequest, runtime: RuntimeDep) -> JSONResponse:
-    receipt = await runtime.once(sid, None, ["resume", body.handle],
+    receipt = await runtime.run_keyed(sid, None, ["resume", body.handle],
                                  lambda session: runtime.resume(session, body.handle, evidence=body.evidence))
     return JSONResponse({"result": receipt})
 
@@ -49,5 +49,5 @@ async def call_tool(sid: str, name: str, body: ToolCall, runtime: RuntimeDep,
             raise ToolNotFound(f"No tool {name!r} in this session's model")
         return await runtime.invoke(session, call[0], call[1], evidence=body.evidence)
 
-    receipt = await runtime.once(sid, idempotency_key, ["tool", name, body.model_dump()], work)
+    receipt = await runtime.run_keyed(sid, idempotency_key, ["tool", name, body.model_dump()], work)
     return JSONResponse({"result": receipt})

@@ -3,6 +3,7 @@ ids. Failures after the write path started carry this evidence too."""
 
 from __future__ import annotations
 
+from ..core.answers import BridgeCode
 from ..core.bridge import BridgeError
 from ..models import Changed
 from .context import Invocation
@@ -29,20 +30,20 @@ async def diff(inv: Invocation) -> None:
     if not inv.evidence_begun:
         return
     try:
-        answer = await inv.session.bridge.end()
+        answer = await inv.session.bridge.diff()
     except BridgeError as error:
-        if error.code == "no_snapshot":
+        if error.code is BridgeCode.NO_SNAPSHOT:
             inv.warnings.append("The page was replaced during the action (a navigation or reload), so what changed is not known.")
             inv.note("no diff: the before snapshot is gone (the page navigated)")
             return
         raise
-    inv.changed = Changed.model_validate(answer["changed"])
+    inv.changed = answer.changed
     inv.note(f"diff: {_summary(inv.changed)}")
 
 
 async def discard(inv: Invocation) -> None:
     """Drop a before snapshot that no action followed (its feedback watch stops with it)."""
     try:
-        await inv.session.bridge.end()
+        await inv.session.bridge.diff()
     except Exception:  # nothing depends on it
         pass

@@ -1,0 +1,55 @@
+// execute.js: stage 6 in the page. `runAction` calls a function action's run(); a control that
+// Playwright cannot operate gets synthetic events. `callWithin` bounds a call into the page.
+
+async function callWithin(fnToCall, args, ms) {
+  let timer = null;
+  const timeout = new PromiseCtor((resolve) => { timer = setTimer(() => resolve(answerOf({ timedOut: true })), ms); });
+  try {
+    const result = ReflectApply(fnToCall, undefined, args);
+    const settled = promiseThen(new PromiseCtor((resolve) => resolve(result)), (v) => answerOf({ value: v }));
+    return await new PromiseCtor((resolve, reject) => {
+      promiseThen(settled, resolve, reject);
+      promiseThen(timeout, resolve, reject);
+    });
+  } finally {
+    clearTimer(timer);
+  }
+}
+
+async function runAction(args) {
+  const ref = splitRef(args.ref);
+  const action = findAction(ref.id);
+  if (!action || !action.run) return answerOf({ ok: false, code: 'gone', error: 'The action ' + ref.id + ' is no longer declared' });
+  if (!inFlight.before) inFlight.since = now();
+  let result;
+  try {
+    result = await callWithin(action.run, action.record ? [ref.record, args.args] : [args.args], args.timeoutMs);
+  } catch (e) {
+    return answerOf({ ok: false, code: 'threw', error: errorText(e) });
+  }
+  if (result.timedOut) return answerOf({ ok: false, code: 'timeout', error: 'run() did not finish within ' + args.timeoutMs + ' ms' });
+  if (result.value === undefined) return answerOf({ ok: true });
+  const tally = newTally();
+  const data = bound(result.value, LIMITS.data, tally);
+  const omitted = tally.chars + tally.items + tally.keys + tally.depth;
+  return omitted ? { ok: true, data, omitted: { chars: tally.chars, items: tally.items, keys: tally.keys, depth: tally.depth } } : { ok: true, data };
+}
+
+// Low fidelity: the element is not a control Playwright can operate, so the page gets the events a
+// click would produce, untrusted. The receipt says so.
+function syntheticClick() {
+  const el = inFlight.target;
+  releaseTarget();
+  if (!el) return answerOf({ ok: false, code: 'gone', error: 'The target is gone' });
+  try {
+    const init = { bubbles: true, cancelable: true, composed: true, view: G, button: 0 };
+    eventTargetDispatch(el, new PointerEventCtor('pointerdown', init));
+    eventTargetDispatch(el, new MouseEventCtor('mousedown', init));
+    eventTargetDispatch(el, new PointerEventCtor('pointerup', init));
+    eventTargetDispatch(el, new MouseEventCtor('mouseup', init));
+    eventTargetDispatch(el, new MouseEventCtor('click', init));
+  } catch (e) {
+    return answerOf({ ok: false, code: 'threw', error: errorText(e) });
+  }
+  return answerOf({ ok: true });
+}

@@ -1,0 +1,69 @@
+// expect.js: stage 7 in the page. The declared expectation is polled until it holds, then checked
+// again once the page settled.
+
+function checkOnce(check, action, ref, args) {
+  try {
+    const value = action.record ? check(args, ref.record) : check(args);
+    return answerOf({ value });
+  } catch (e) {
+    return answerOf({ error: errorText(e) });
+  }
+}
+
+async function checkHolds(check, action, ref, args, capMs) {
+  const result = checkOnce(check, action, ref, args);
+  if (result.error !== undefined) return result;
+  let value = result.value;
+  let thenable = false;
+  try { thenable = value !== null && typeof value === 'object' && typeof value.then === 'function'; } catch (e) { thenable = false; }
+  if (thenable) {
+    const waited = await callWithin(() => value, [], capMs);
+    if (waited.timedOut) return answerOf({ error: 'check() did not answer within ' + capMs + ' ms' });
+    value = waited.value;
+  }
+  return answerOf({ value: !!value });
+}
+
+// Polls the expectation until it holds or time runs out; then waits for the page to settle and
+// checks once more, so an optimistic update that is rolled back is not reported as a success.
+function invokedAction(id) {
+  return inFlight.action && inFlight.action.id === id ? inFlight.action : findAction(id);
+}
+
+async function expectEffect(args) {
+  const ref = splitRef(args.ref);
+  const action = invokedAction(ref.id);
+  const settleCap = args.settleMs;
+  if (!action) return answerOf({ ok: false, code: 'gone', error: 'The action ' + ref.id + ' is no longer declared' });
+  startObserving();
+  try {
+    const expect = action.expect;
+    const since = inFlight.since;
+    if (!expect) {
+      const settled = await settle(since, settleCap);
+      return answerOf({ ok: true, declared: false, settled });
+    }
+    const started = now();
+    let polls = 0;
+    let last = null;
+    for (;;) {
+      polls += 1;
+      last = await checkHolds(expect.check, action, ref, args.args, MathMax(1, args.timeoutMs - (now() - started)));
+      if (last.value === true) break;
+      const elapsed = now() - started;
+      if (elapsed >= args.timeoutMs) {
+        return answerOf({ ok: false, code: 'never', polls, ms: elapsed, error: last.error || null });
+      }
+      await nextChange(MathMin(20, args.timeoutMs - elapsed));
+    }
+    const heldAfter = now() - started;
+    const settled = await settle(since, settleCap);
+    const again = await checkHolds(expect.check, action, ref, args.args, 1000);
+    if (again.value !== true) {
+      return answerOf({ ok: false, code: 'reverted', polls, ms: heldAfter, settled, error: again.error || null });
+    }
+    return answerOf({ ok: true, declared: true, polls, ms: heldAfter, settled });
+  } finally {
+    stopObserving();
+  }
+}

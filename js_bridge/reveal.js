@@ -1,0 +1,171 @@
+// reveal.js: stage 5 in the page. `reveal` checks availability, reveals a hidden target, marks it for
+// the controller's trusted input and, when every pre-check passed, takes the before snapshot. The
+// invocation in flight (its target, its action, its before snapshot) lives here.
+
+const NATIVE_INPUT_SKIP = { hidden: true };
+const CLICK_INPUTS = { button: true, submit: true, reset: true, image: true, file: true };
+
+// The invocation in flight: the element to operate and the evidence to diff against.
+const inFlight = { target: null, action: null, before: null, watch: null, since: 0 };
+
+function isElement(value) {
+  try { return nodeType(value) === 1; } catch (e) { return false; }
+}
+
+function isVisible(el) {
+  try {
+    if (!nodeIsConnected(el)) return false;
+    const rect = elementGetBoundingClientRect(el);
+    if (!(rect.width > 0 && rect.height > 0)) return false;
+    const style = ReflectApply(nativeGetComputedStyle, G, [el]);
+    return styleGetPropertyValue(style, 'visibility') !== 'hidden';
+  } catch (e) {
+    return false;
+  }
+}
+
+// What kind of control an element is, for the controller to operate it with trusted input.
+function controlOf(el) {
+  const tag = strToLowerCase(elementTagName(el));
+  if (tag === 'button') return 'button';
+  if (tag === 'a' && elementHasAttribute(el, 'href')) return 'link';
+  if (tag === 'select') return 'select';
+  if (tag === 'textarea') return 'text';
+  if (tag === 'input') {
+    const type = strToLowerCase(elementGetAttribute(el, 'type') || 'text');
+    if (NATIVE_INPUT_SKIP[type]) return null;
+    if (type === 'checkbox' || type === 'radio') return 'checkbox';
+    if (CLICK_INPUTS[type]) return 'button';
+    return 'text';
+  }
+  try { if (elementIsContentEditable(el)) return 'text'; } catch (e) { /* not an HTMLElement */ }
+  return null;
+}
+
+const NATIVE_SELECTOR = 'button, a[href], select, textarea, input:not([type=hidden]), [contenteditable=""], [contenteditable=true]';
+
+async function revealRecord(action, recordId, capMs) {
+  let reveal = action.reveal;
+  if (!reveal && action.record) {
+    const decl = findRecords(action.record);
+    reveal = decl && decl.reveal;
+  }
+  if (!reveal) return answerOf({ revealed: false });
+  const since = now();
+  try {
+    const result = await callWithin(reveal, [recordId], capMs);
+    if (result.timedOut) return answerOf({ revealed: false, error: 'reveal() did not finish within ' + capMs + ' ms' });
+  } catch (e) {
+    return answerOf({ revealed: false, error: 'reveal() threw: ' + errorText(e) });
+  }
+  const settled = await settle(since, capMs);
+  return answerOf({ revealed: true, settled: settled.settled });
+}
+
+function findTarget(action, recordId) {
+  let el;
+  try {
+    el = action.record ? action.target(recordId) : action.target();
+  } catch (e) {
+    return answerOf({ error: 'target() threw: ' + errorText(e) });
+  }
+  if (!isElement(el)) return answerOf({ missing: true });
+  return answerOf({ el, visible: isVisible(el) });
+}
+
+// The last pre-check: on success the before snapshot is taken here (or, without evidence, the start
+// of the action is marked), so an invocation needs no separate call for it.
+async function reveal(args) {
+  const answer = await findAndMarkTarget(args);
+  if (answer.ok) {
+    if (args.evidence === true) takeBefore(); else markStart();
+    answer.evidence = args.evidence === true;
+  }
+  return answer;
+}
+
+async function findAndMarkTarget(args) {
+  const ref = splitRef(args.ref);
+  const action = findAction(ref.id);
+  if (!action) return answerOf({ ok: false, code: 'gone', reason: 'The action ' + ref.id + ' is no longer declared' });
+  const capMs = args.capMs;
+  inFlight.target = null;
+  // Kept for this invocation: an action may undeclare itself as its effect (a dialog's button).
+  inFlight.action = action;
+  const availability = callAvailable(action, ref.record);
+  if (!availability.available) return answerOf({ ok: false, code: 'unavailable', reason: availability.reason });
+  if (action.kind === 'handoff') return answerOf({ ok: true, control: 'handoff', fidelity: 'high', log: [] });
+  if (action.kind === 'flow') return answerOf({ ok: true, control: 'flow', fidelity: 'high', log: [] });
+  if (!action.target) return answerOf({ ok: true, control: 'function', fidelity: 'high', log: [] });
+  const log = [];
+  let found = findTarget(action, ref.record);
+  if (found.error) return answerOf({ ok: false, code: 'unavailable', reason: 'The target could not be found: ' + found.error });
+  if (!found.el || !found.visible) {
+    push(log, found.el ? 'target is hidden' : 'target is not on the page');
+    const revealed = await revealRecord(action, ref.record, capMs);
+    if (revealed.error) push(log, revealed.error);
+    else if (revealed.revealed) push(log, 'called reveal(' + (ref.record === null ? '' : ref.record) + ')' + (revealed.settled ? ' and the page settled' : ' (the page had not settled)'));
+    if (revealed.revealed) found = findTarget(action, ref.record);
+    if (found.error) return answerOf({ ok: false, code: 'unavailable', reason: 'The target could not be found: ' + found.error, log });
+    if (!found.el) return answerOf({ ok: false, code: 'unavailable', reason: 'The target of ' + args.ref + ' is not on the page' + (revealed.revealed ? ', even after reveal()' : ' and nothing declares how to reveal it'), log });
+    if (!found.visible) return answerOf({ ok: false, code: 'unavailable', reason: 'The target of ' + args.ref + ' is hidden' + (revealed.revealed ? ', even after reveal()' : ' and nothing declares how to reveal it'), log });
+  }
+  let el = found.el;
+  let control = controlOf(el);
+  let fidelity = 'high';
+  if (!control) {
+    // A container: operate the one native control inside it, if there is exactly one.
+    let nested = [];
+    try { nested = elementQuerySelectorAll(el, NATIVE_SELECTOR); } catch (e) { nested = []; }
+    const visible = [];
+    for (let i = 0; i < nested.length; i++) if (isVisible(nested[i]) && controlOf(nested[i])) push(visible, nested[i]);
+    if (visible.length === 1) {
+      el = visible[0];
+      control = controlOf(el);
+      fidelity = 'auto';
+      push(log, 'target is a container; operating the one control inside it, a ' + strToLowerCase(elementTagName(el)));
+    } else {
+      control = 'synthetic';
+      fidelity = 'low';
+      push(log, 'target is not a native control and holds ' + visible.length + ' controls; synthetic events will be used');
+    }
+  }
+  inFlight.target = el;
+  // The controller finds the element by a one-time attribute, so it can operate it from Playwright's
+  // own isolated world: nothing the page patched in its world can get in the way.
+  const mark = randomName();
+  try { elementSetAttribute(el, TARGET_ATTRIBUTE, mark); } catch (e) { return { ok: false, code: 'unavailable', reason: 'The target cannot be marked: ' + errorText(e), log }; }
+  return answerOf({ ok: true, control, fidelity, tag: strToLowerCase(elementTagName(el)), mark, log });
+}
+
+const TARGET_ATTRIBUTE = 'data-pling-target';
+
+function releaseTarget() {
+  const el = inFlight.target;
+  inFlight.target = null;
+  if (el) {
+    try { elementRemoveAttribute(el, TARGET_ATTRIBUTE); } catch (e) { /* gone with a re-render */ }
+  }
+  return answerOf({ ok: true });
+}
+
+function takeBefore() {
+  inFlight.since = now();
+  inFlight.watch = startFeedbackWatch();
+  inFlight.before = captureEvidence();
+  return answerOf({ ok: true });
+}
+
+function diffAgainstBefore() {
+  const before = inFlight.before;
+  const watch = stopFeedbackWatch();
+  inFlight.before = null;
+  inFlight.watch = null;
+  if (!before) return answerOf({ ok: false, code: 'no_snapshot' });
+  return answerOf({ ok: true, changed: diffEvidence(before, watch) });
+}
+
+function markStart() {
+  inFlight.since = now();
+  return answerOf({ ok: true });
+}

@@ -1,0 +1,140 @@
+"""What the bridge answers, typed. Every operation of js_bridge/entry.js answers a JSON string tagged
+``{"ok": true, …}`` or ``{"ok": false, "code": …}``; ``core/bridge.py`` validates it into one of the
+models below, so the lifecycle stages read fields, never dict keys the page could have bent.
+
+An answer that does not validate is not the page's fault and not the action's outcome: it is a bug
+in the bridge or an answer the page forged (``BridgeBug``), logged as ours.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..models import ActionDecl, Changed, Fidelity, RecordRef
+
+
+class BridgeCode(str, enum.Enum):
+    """Why the bridge said no (``{"ok": false, "code": …}``)."""
+
+    # describe: the reference does not resolve now
+    NOT_FOUND = "not_found"
+    RECORD_REQUIRED = "record_required"
+    NOT_A_FAMILY = "not_a_family"
+    NO_RECORDS = "no_records"
+    RECORD_NOT_FOUND = "record_not_found"
+    # reveal, run, expect, handoff: the action went away, says no, threw or took too long
+    GONE = "gone"
+    UNAVAILABLE = "unavailable"
+    THREW = "threw"
+    TIMEOUT = "timeout"
+    # expect: the expectation never held, or held and was rolled back once the page settled
+    NEVER = "never"
+    REVERTED = "reverted"
+    # diff: there is no before snapshot (the document that held it was replaced)
+    NO_SNAPSHOT = "no_snapshot"
+    # an exception escaped an operation, or an unknown operation: ours, never the page's
+    BRIDGE_BUG = "bridge_bug"
+
+
+class _Answer(BaseModel):
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    ok: Literal[True] = True
+
+
+class Settled(BaseModel):
+    """How the page settled: ``settled`` false when the cap ran out with ``pending`` requests."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    settled: bool
+    ms: float = 0
+    pending: int = 0
+
+
+class Refusal(BaseModel):
+    """``{"ok": false, …}``: the code and what the bridge says about it."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    ok: Literal[False] = False
+    code: BridgeCode
+    reason: str | None = None  # unavailable: the page's reason
+    error: str | None = None  # threw, timeout, never, reverted: what the page's function said
+    available: list[str] = Field(default_factory=list)  # describe: the action ids declared now
+    record: str | None = None  # describe: the record type the family acts on
+    total: int | None = None  # describe: how many records of that type there are
+    log: list[str] = Field(default_factory=list)  # reveal: what was tried before saying no
+    polls: int | None = None  # expect
+    ms: float | None = None  # expect: when it held (reverted) or how long it was polled (never)
+    settled: Settled | None = None  # expect
+
+
+class Described(_Answer):
+    """describe: the declaration and, for a family, the record named."""
+
+    action: ActionDecl
+    record: RecordRef | None = None
+
+
+Control = Literal["button", "link", "checkbox", "text", "select", "synthetic", "function", "flow", "handoff"]
+
+
+class Revealed(_Answer):
+    """reveal: the action is available and its target (if any) is visible and marked; with
+    evidence on, the before snapshot was taken in the same call."""
+
+    control: Control
+    fidelity: Fidelity = "high"
+    tag: str | None = None
+    mark: str | None = None
+    log: list[str] = Field(default_factory=list)
+    evidence: bool = False
+
+
+class Ran(_Answer):
+    """run: the page's ``run()`` returned; ``data`` is its bounded result when it returned one."""
+
+    has_data: bool = False
+    data: Any = None
+    omitted: dict[str, int] | None = None
+
+
+class Expected(_Answer):
+    """expect: the expectation held (``declared``) or none was declared; then how the page settled."""
+
+    declared: bool
+    polls: int | None = None
+    ms: float | None = None
+    settled: Settled | None = None
+
+
+class Diffed(_Answer):
+    """diff: what changed since the before snapshot, keyed on business ids."""
+
+    changed: Changed
+
+
+class Restored(_Answer):
+    values: dict[str, str] = Field(default_factory=dict)
+
+
+class Masked(_Answer):
+    marked: int = 0
+
+
+class HandoffState(_Answer):
+    done: bool
+    error: str | None = None
+
+
+class Done(_Answer):
+    """An operation that answers only that it was done (release, configure, protect, synthetic)."""
+
+
+def ran_from(payload: dict[str, Any]) -> dict[str, Any]:
+    """The run answer as JSON carries ``data`` only when there is some; say so explicitly."""
+    return {**payload, "has_data": "data" in payload}
