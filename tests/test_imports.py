@@ -1,0 +1,213 @@
+"""The architecture, pinned: every module imports on its own, the package has no import circle, no
+module passes 400 lines, and only ``pling_browser/core/`` talks to Playwright.
+
+The graph is read from the source (``ast``), so a circle dodged by a function-level import is found
+too; imports under ``if TYPE_CHECKING:`` are type hints and never run, so they are left out."""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "pling_browser"
+MAX_LINES = 400
+# Python outside the package that is ours and must stay small too (tests/ and fixtures/ may be long).
+OTHER_SOURCES = ("bench", "scripts")
+
+
+def _modules() -> dict[str, tuple[Path, bool]]:
+    """Dotted name -> (file, is a package)."""
+    found = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = list(path.relative_to(ROOT).with_suffix("").parts)
+        is_package = parts[-1] == "__init__"
+        found[".".join(parts[:-1] if is_package else parts)] = (path, is_package)
+    return found
+
+
+MODULES = _modules()
+
+
+def _type_checking(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def _imports(tree: ast.Module, *, in_functions: bool) -> list[ast.Import | ast.ImportFrom]:
+    """The import statements that run: at module level (in try/if/with/class bodies too) and, with
+    in_functions, inside functions; never those under ``if TYPE_CHECKING:``."""
+    found: list[ast.Import | ast.ImportFrom] = []
+
+    def visit(node: ast.AST) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and _type_checking(child):
+                for inner in child.orelse:
+                    visit_one(inner)
+                continue
+            visit_one(child)
+
+    def visit_one(node: ast.AST) -> None:
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            found.append(node)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) and not in_functions:
+            return
+        else:
+            visit(node)
+
+    visit(tree)
+    return found
+
+
+def _absolute(name: str, is_package: bool, node: ast.ImportFrom) -> str:
+    if not node.level:
+        return node.module or ""
+    base = name.split(".") if is_package else name.split(".")[:-1]
+    base = base[: len(base) - (node.level - 1)]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
+def _edges(name: str, *, in_functions: bool) -> set[str]:
+    """The package's own modules that `name` imports. An ancestor package is an edge only when a
+    name is taken from it that is not a submodule: the ancestor is then needed half-initialised."""
+    path, is_package = MODULES[name]
+    edges: set[str] = set()
+    for node in _imports(ast.parse(path.read_text()), in_functions=in_functions):
+        if isinstance(node, ast.Import):
+            edges.update(alias.name for alias in node.names if alias.name in MODULES)
+            continue
+        source = _absolute(name, is_package, node)
+        submodules = {f"{source}.{alias.name}" for alias in node.names} & set(MODULES)
+        edges.update(submodules)
+        ancestor = name.startswith(source + ".")
+        takes_names = len(submodules) < len(node.names)
+        if source in MODULES and (not ancestor or takes_names):
+            edges.add(source)
+    edges.discard(name)
+    return edges
+
+
+def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    circles: list[list[str]] = []
+    state: dict[str, int] = {}
+    path: list[str] = []
+
+    def walk(node: str) -> None:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                circles.append(path[path.index(nxt):] + [nxt])
+            elif nxt not in state:
+                walk(nxt)
+        path.pop()
+        state[node] = 2
+
+    for node in sorted(graph):
+        if node not in state:
+            walk(node)
+    return circles
+
+
+def test_the_graph_is_read_right() -> None:
+    # The reader itself: a circle through a function-level import and a name from a parent package
+    # are found, a TYPE_CHECKING import is not an edge.
+    tree = ast.parse("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import a\n"
+                     "import b\ndef f():\n    import c\n")
+    assert [n.names[0].name for n in _imports(tree, in_functions=False) if isinstance(n, ast.Import)] == ["b"]
+    assert [n.names[0].name for n in _imports(tree, in_functions=True) if isinstance(n, ast.Import)] == ["b", "c"]
+    assert _circles({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == [["a", "b", "c", "a"]]
+    assert _circles({"a": {"b"}, "b": set()}) == []
+    assert "pling_browser.server.console.streams" in _edges("pling_browser.server.console.feed", in_functions=False)
+
+
+def test_no_import_circle_at_module_level() -> None:
+    graph = {name: _edges(name, in_functions=False) for name in MODULES}
+    assert _circles(graph) == []
+
+
+def test_no_import_circle_dodged_by_a_function_level_import() -> None:
+    graph = {name: _edges(name, in_functions=True) for name in MODULES}
+    assert _circles(graph) == []
+
+
+def test_every_module_imports_in_a_fresh_interpreter() -> None:
+    # One interpreter loads the third-party libraries once, then forks a child per module, which
+    # imports that module with none of the package loaded: an order-dependent circle fails there.
+    third_party = sorted({alias.name.split(".")[0] if isinstance(node, ast.Import) else (node.module or "").split(".")[0]
+                          for path, _ in MODULES.values()
+                          for node in _imports(ast.parse(path.read_text()), in_functions=False)
+                          for alias in node.names
+                          if not (isinstance(node, ast.ImportFrom) and node.level)} - {"pling_browser", ""})
+    script = """
+import importlib, json, os, sys, traceback
+third_party, modules = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+for name in third_party:
+    try:
+        importlib.import_module(name)
+    except Exception:
+        pass
+assert not [m for m in sys.modules if m.startswith("pling_browser")]
+failed = {}
+for name in modules:
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read)
+        try:
+            importlib.import_module(name)
+            code = 0
+        except BaseException:
+            os.write(write, traceback.format_exc(limit=-3).encode()[-2000:])
+            code = 1
+        os._exit(code)
+    os.close(write)
+    with os.fdopen(read, "rb") as pipe:
+        text = pipe.read().decode(errors="replace")
+    _, status = os.waitpid(pid, 0)
+    if status:
+        failed[name] = text or f"exit status {status}"
+print(json.dumps(failed))
+"""
+    importable = sorted(name for name in MODULES if not name.endswith(".__main__"))  # __main__ runs the CLI
+    done = subprocess.run([sys.executable, "-c", script, json.dumps(third_party), json.dumps(importable)],
+                          capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == {}
+
+
+def _sources() -> list[Path]:
+    paths = sorted(PACKAGE.rglob("*.py"))
+    for folder in OTHER_SOURCES:
+        paths += sorted((ROOT / folder).rglob("*.py"))
+    return paths
+
+
+def test_no_module_over_400_lines() -> None:
+    # Past a few hundred lines a file usually holds two ideas (STYLE.md); split it by idea.
+    long = {str(path.relative_to(ROOT)): n for path in _sources()
+            if (n := len(path.read_text().splitlines())) > MAX_LINES}
+    assert long == {}
+
+
+def _playwright_importers() -> dict[str, list[int]]:
+    found: dict[str, list[int]] = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for node in _imports(ast.parse(path.read_text()), in_functions=True):
+            names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else (
+                [node.module or ""] if not node.level else [])
+            if any(name == "playwright" or name.startswith("playwright.") for name in names):
+                found.setdefault(str(path.relative_to(ROOT)), []).append(node.lineno)
+    return found
+
+
+def test_only_core_imports_playwright() -> None:
+    importers = _playwright_importers()
+    assert "pling_browser/core/playwright.py" in importers  # the reader finds imports inside functions
+    outside = {path: lines for path, lines in importers.items() if not path.startswith("pling_browser/core/")}
+    assert outside == {}, ("only pling_browser/core/ imports Playwright (a TYPE_CHECKING import for hints "
+                           "is fine); translate its errors with core/playwright.py")
