@@ -35,6 +35,9 @@ def _split(value: Any) -> tuple[str, ...]:
     return tuple(value)
 
 
+MIN_SECRET_CHARS = 4
+
+
 def load_secrets(path: str | os.PathLike[str] | None) -> dict[str, str]:
     """Operator secrets from a dotenv file, parsed by python-dotenv (quotes, escapes, inline comments,
     multi-line values, `export`). `${VAR}` is kept literally: a secret never pulls in another variable.
@@ -43,8 +46,15 @@ def load_secrets(path: str | os.PathLike[str] | None) -> dict[str, str]:
         return {}
     from dotenv import dotenv_values
 
-    return {name: value for name, value in dotenv_values(path, interpolate=False, encoding="utf-8").items()
-            if value is not None}
+    secrets = {name: value for name, value in dotenv_values(path, interpolate=False, encoding="utf-8").items()
+               if value is not None}
+    short = sorted(name for name, value in secrets.items() if 0 < len(value) < MIN_SECRET_CHARS)
+    if short:
+        # A value of 1-3 characters cannot be masked without masking ordinary text ("12" in every
+        # date): refused, never silently left unmasked. The values are never echoed.
+        raise SettingsError(f"operator secret(s) {', '.join(short)} in {path} are shorter than {MIN_SECRET_CHARS} "
+                            f"characters; each needs at least {MIN_SECRET_CHARS} to be masked")
+    return secrets
 
 
 def _default_data_dir() -> Path:
@@ -76,7 +86,7 @@ ACCEPTS: dict[str, str] = {
     "PLING_RISK": "comma-separated ID:RISK pairs (ID an action id or *, RISK one of read, write, danger)",
     "PLING_CONFIRM": "one of: none, http",
     "PLING_CONFIRM_TIMEOUT": "a number of seconds greater than 0",
-    "PLING_SECRETS": "the path of a readable dotenv file",
+    "PLING_SECRETS": "the path of a readable dotenv file whose values are empty or at least 4 characters long",
     "PLING_CHROMIUM": "the path of a Chromium executable",
     "PLING_BROWSER_ENDPOINT": "comma-separated ws:// or wss:// URLs",
     "PLING_DATA_DIR": "a directory path",
@@ -215,6 +225,7 @@ class Settings(BaseSettings):
     def _readable(cls, value: str | None) -> str | None:
         if value is not None and not os.access(value, os.R_OK):
             raise ValueError(f"{value!r} is not a readable file")
+        load_secrets(value)  # a SettingsError (a ValueError) names the secrets too short to mask
         return value
 
     @field_validator("max_sessions")

@@ -4,7 +4,9 @@ loopback canary (a listener on an unlisted 127.0.0.1 port) that counts what reac
 
 from __future__ import annotations
 
+import base64
 import json
+import stat
 import socket
 import threading
 from typing import Iterator
@@ -167,3 +169,104 @@ def test_webrtc_sends_no_udp_from_a_remote_browser(fixtures: FixtureServer, udp_
     finally:
         svc.stop()
         server.stop()
+
+
+class TcpCanary:
+    """A TCP listener on an unlisted loopback port that counts the connections reaching it."""
+
+    def __init__(self) -> None:
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(64)
+        self.sock.settimeout(0.2)
+        self.port = self.sock.getsockname()[1]
+        self.connections = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._count, daemon=True)
+        self._thread.start()
+
+    def _count(self) -> None:
+        while not self._stop.is_set():
+            try:
+                conn, _ = self.sock.accept()
+            except socket.timeout:
+                continue
+            self.connections += 1
+            conn.close()
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(5)
+        self.sock.close()
+
+
+def _proxy_answer(port: int, request: bytes) -> bytes:
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(request)
+        answer = b""
+        while b"\r\n\r\n" not in answer:
+            chunk = sock.recv(4096)
+            if not chunk:
+                break
+            answer += chunk
+        return answer
+
+
+def test_an_egress_proxy_serves_only_its_own_context(pages: Pages, service: ServiceThread, fixtures: FixtureServer) -> None:
+    page = pages.open("pages/egress/probe.html")
+    port = service.in_service(lambda runtime: _async(runtime.sessions.get(page.id).proxy.port))
+    tcp = TcpCanary()
+    try:
+        target = f"127.0.0.1:{tcp.port}"
+        wrong = "Proxy-Authorization: Basic " + base64.b64encode(b"pling:guess").decode() + "\r\n"
+        for request in (f"CONNECT {target} HTTP/1.1\r\nHost: {target}\r\n\r\n",
+                        f"CONNECT {target} HTTP/1.1\r\nHost: {target}\r\n{wrong}\r\n",
+                        f"GET http://{target}/ HTTP/1.1\r\nHost: {target}\r\n\r\n"):
+            answer = _proxy_answer(port, request.encode())
+            assert answer.startswith(b"HTTP/1.1 407 "), answer
+            assert b"proxy-authenticate: basic" in answer.lower()
+        assert tcp.connections == 0
+    finally:
+        tcp.close()
+    # The context's own browser still goes through it.
+    assert page.invoke("fetch", {"id": "own", "url": fixtures.url("api/echo")})["ok"] is True
+    outcomes = {item["id"]: item["fields"]["outcome"] for item in page.model()["records"]["attempt"]["items"]}
+    assert outcomes["own"] == "status 200"
+
+
+async def _async(value):  # a value, as the coroutine in_service wants
+    return value
+
+
+def test_the_data_dir_and_the_receipt_database_are_private(tmp_path) -> None:
+    from pling_browser.runtime.store import Store
+
+    folder = tmp_path / "data"
+    store = Store(folder)
+    store.append("s1", {"ok": True, "action": {"id": "a"}})
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    for name in ("pling.sqlite3", "pling.sqlite3-wal", "pling.sqlite3-shm"):  # while open, in WAL mode
+        assert stat.S_IMODE((folder / name).stat().st_mode) == 0o600, name
+    store.close()
+    # A folder that already exists (made with the default umask) is narrowed too.
+    existing = tmp_path / "existing"
+    existing.mkdir(mode=0o755)
+    (existing / "pling.sqlite3").touch(mode=0o644)
+    Store(existing).close()
+    assert stat.S_IMODE(existing.stat().st_mode) == 0o700
+    assert stat.S_IMODE((existing / "pling.sqlite3").stat().st_mode) == 0o600
+
+
+def test_operator_secrets_too_short_to_mask_stop_startup(tmp_path) -> None:
+    from pling_browser.config import Settings, SettingsError, load_secrets
+
+    path = tmp_path / "secrets.env"
+    path.write_text("CARD=4111111111111111\nPIN=123\nEMPTY=\n")
+    with pytest.raises(SettingsError) as raised:
+        load_secrets(str(path))
+    assert "PIN" in str(raised.value) and "at least 4" in str(raised.value) and "123" not in str(raised.value)
+    with pytest.raises(SettingsError) as raised:
+        Settings.from_env({"PLING_SECRETS": str(path)})
+    assert "PLING_SECRETS" in str(raised.value) and "PIN" in str(raised.value) and "123" not in str(raised.value)
+    path.write_text("CARD=4111111111111111\nPIN=1234\nEMPTY=\n")
+    assert load_secrets(str(path))["PIN"] == "1234"

@@ -277,7 +277,7 @@ class Controller:
                 context = await asyncio.wait_for(browser.new_context(
                     viewport={"width": 1280, "height": 800}, accept_downloads=False, service_workers="block",
                     proxy={"server": f"http://{self.settings.egress_advertise or '127.0.0.1'}:{proxy.port}",
-                           "bypass": "<-loopback>"}), 30)
+                           "bypass": "<-loopback>", "username": proxy.username, "password": proxy.password}), 30)
                 await context.add_init_script(document_script(dict(self.settings.risks)))
         except BaseException:
             await proxy.stop()

@@ -12,9 +12,12 @@ PLING_ALLOW_HOSTS; the service's own /demo/ pages are always allowed.
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
+import hmac
 import ipaddress
 import logging
+import secrets
 import socket
 from dataclasses import dataclass, field
 from typing import Callable
@@ -109,12 +112,17 @@ class Refusal:
 
 @dataclass
 class EgressProxy:
-    """An HTTP proxy for one browser context: CONNECT tunnels and plain HTTP requests, each checked."""
+    """An HTTP proxy for one browser context: CONNECT tunnels and plain HTTP requests, each checked.
+    It serves only its own context: every request must carry the proxy credential made for it (given
+    to the context as its proxy's username and password); anyone else gets 407 and no connection."""
 
     policy: Policy
     bind: str = "127.0.0.1"
     refused: list[Refusal] = field(default_factory=list)
     requests: int = 0
+    unauthorized: int = 0
+    username: str = "pling"
+    password: str = field(default_factory=lambda: secrets.token_urlsafe(24))
     _tasks: set[asyncio.Task[None]] = field(default_factory=set)
     _server: asyncio.base_events.Server | None = None
 
@@ -156,6 +164,13 @@ class EgressProxy:
         try:
             line, _, rest = head.decode("latin-1").partition("\r\n")
             method, target, _version = line.split(" ", 2)
+            if not self._authorized(rest):
+                # The browser's first request of a context comes without the credential and is
+                # answered the same way; it then sends it with every request.
+                self.unauthorized += 1
+                await self._answer(writer, 407, "This proxy serves one browser context only",
+                                   'Proxy-Authenticate: Basic realm="pling egress"\r\n')
+                return
             self.requests += 1
             if method == "CONNECT":
                 await self._tunnel(target, reader, writer)
@@ -170,11 +185,19 @@ class EgressProxy:
             with contextlib.suppress(Exception):
                 writer.close()
 
-    async def _answer(self, writer: asyncio.StreamWriter, status: int, text: str) -> None:
+    def _authorized(self, rest: str) -> bool:
+        expected = "Basic " + base64.b64encode(f"{self.username}:{self.password}".encode()).decode()
+        for header in rest.split("\r\n"):
+            name, colon, value = header.partition(":")
+            if colon and name.strip().lower() == "proxy-authorization":
+                return hmac.compare_digest(value.strip().encode("latin-1"), expected.encode())
+        return False
+
+    async def _answer(self, writer: asyncio.StreamWriter, status: int, text: str, extra: str = "") -> None:
         body = text.encode()
-        mark = "X-Pling-Refused" if status == 403 else "X-Pling-Unreachable"
+        mark = {403: "X-Pling-Refused: 1\r\n", 407: ""}.get(status, "X-Pling-Unreachable: 1\r\n")
         writer.write(f"HTTP/1.1 {status} Pling egress\r\nContent-Type: text/plain\r\nContent-Length: {len(body)}\r\n"
-                     f"{mark}: 1\r\nConnection: close\r\n\r\n".encode() + body)
+                     f"{mark}{extra}Connection: close\r\n\r\n".encode() + body)
         with contextlib.suppress(Exception):
             await writer.drain()
 

@@ -10,6 +10,7 @@ the receipt it answers with lives as long as the key."""
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -42,10 +43,21 @@ CREATE TABLE IF NOT EXISTS idempotency (
 KEY_MIN_S = 24 * 3600  # SPEC: idempotency keys are unique per caller for 24 h
 
 
+def _private(folder: Path, database: Path) -> None:
+    """The folder 0700 and the database 0600 (its -wal and -shm files take the database's mode):
+    receipts hold what pages showed, for no other local user to read."""
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    os.chmod(folder, 0o700)
+    os.close(os.open(database, os.O_RDWR | os.O_CREAT, 0o600))
+    for path in (database, database.with_name(database.name + "-wal"), database.with_name(database.name + "-shm")):
+        if path.exists():
+            os.chmod(path, 0o600)
+
+
 class Store:
     def __init__(self, folder: Path) -> None:
-        folder.mkdir(parents=True, exist_ok=True)
         self.path = folder / "pling.sqlite3"
+        _private(folder, self.path)
         self._lock = threading.Lock()
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
