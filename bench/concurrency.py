@@ -22,7 +22,7 @@ def _problem(call: Any) -> str | None:
     if not result.get("ok"):
         error = result.get("error") or {}
         return f"{error.get('code')}: {str(error.get('message'))[:200]}"
-    if ((result.get("changed") or {}).get("records") or {}).get("added") in (None, []):
+    if not any(change.get("added") for change in ((result.get("changed") or {}).get("records") or {}).values()):
         return "the receipt shows no added record"
     return None
 

@@ -38,9 +38,9 @@ def _check(op: str, evidence: bool, call: Call) -> str | None:
     if not result.get("ok"):
         return f"{error.get('code')}: {str(error.get('message'))[:200]}"
     if op == "remove" and evidence:
-        removed = ((result.get("changed") or {}).get("records") or {}).get("removed")
+        removed = (((result.get("changed") or {}).get("records") or {}).get("item") or {}).get("removed")
         if removed != ["t9"]:
-            return f"changed.records.removed was {removed!r}, expected ['t9']"
+            return f"changed.records.item.removed was {removed!r}, expected ['t9']"
     if op == "add" and not str((result.get("data") or {}).get("id", "")).startswith("t"):
         return f"add answered no id: {str(result.get('data'))[:100]}"
     if op == "summary" and "total" not in (result.get("data") or {}):

@@ -58,8 +58,10 @@ function fieldChanges(before, after) {
   return changes;
 }
 
+// Records diffed per type (SPEC: ids of different types may coincide, order 17 and item 17); a type
+// with no change is left out, and each type's total is its own.
 function diffRecords(before, after, actionsOut) {
-  const out = { added: [], removed: [], updated: [], reordered: false, omitted: { added: 0, removed: 0, updated: 0 }, total: { from: 0, to: 0 } };
+  const out = create(null);
   const types = keys(after);
   const beforeTypes = keys(before);
   for (let t = 0; t < beforeTypes.length; t++) if (after[beforeTypes[t]] === undefined) push(types, beforeTypes[t]);
@@ -67,33 +69,34 @@ function diffRecords(before, after, actionsOut) {
     const type = types[t];
     const a = before[type] || { ids: [], signatures: create(null) };
     const b = after[type] || { ids: [], signatures: create(null) };
-    out.total.from += a.ids.length;
-    out.total.to += b.ids.length;
+    const change = { added: [], removed: [], updated: [], reordered: false, omitted: { added: 0, removed: 0, updated: 0 },
+      total: { from: a.ids.length, to: b.ids.length } };
     const added = [];
     const removed = [];
     for (let i = 0; i < b.ids.length; i++) if (a.signatures[b.ids[i]] === undefined) push(added, b.ids[i]);
     for (let i = 0; i < a.ids.length; i++) if (b.signatures[a.ids[i]] === undefined) push(removed, a.ids[i]);
     // Reordered: the records present before and after are not in the same relative order.
     let j = 0;
-    for (let i = 0; i < a.ids.length && !out.reordered; i++) {
+    for (let i = 0; i < a.ids.length && !change.reordered; i++) {
       if (b.signatures[a.ids[i]] === undefined) continue;
       while (j < b.ids.length && a.signatures[b.ids[j]] === undefined) j += 1;
-      if (b.ids[j] !== a.ids[i]) out.reordered = true;
+      if (b.ids[j] !== a.ids[i]) change.reordered = true;
       j += 1;
     }
     for (let i = 0; i < b.ids.length; i++) {
       const id = b.ids[i];
       const was = a.signatures[id];
       if (was === undefined || was === b.signatures[id]) continue;
-      if (out.updated.length < DIFF_LIMITS.updated) push(out.updated, { id, changes: fieldChanges(was, b.signatures[id]) });
-      else out.omitted.updated += 1;
+      if (change.updated.length < DIFF_LIMITS.updated) push(change.updated, { id, changes: fieldChanges(was, b.signatures[id]) });
+      else change.omitted.updated += 1;
     }
     for (let i = 0; i < added.length; i++) {
-      if (out.added.length < DIFF_LIMITS.ids) push(out.added, added[i]); else out.omitted.added += 1;
+      if (change.added.length < DIFF_LIMITS.ids) push(change.added, added[i]); else change.omitted.added += 1;
     }
     for (let i = 0; i < removed.length; i++) {
-      if (out.removed.length < DIFF_LIMITS.ids) push(out.removed, removed[i]); else out.omitted.removed += 1;
+      if (change.removed.length < DIFF_LIMITS.ids) push(change.removed, removed[i]); else change.omitted.removed += 1;
     }
+    if (added.length + removed.length + change.updated.length + change.omitted.updated > 0 || change.reordered) out[type] = change;
     // Each family over this type gains or loses one instance per record.
     for (let f = 0; f < registry.actions.length; f++) {
       const action = registry.actions[f];
@@ -169,8 +172,7 @@ function diffEvidence(before, watch) {
   diffActions(before.actions, after.actions, actions);
   const state = diffState(before.state, after.state);
   const feedback = diffFeedback(before.feedback, after.feedback, watch);
-  const observed = records.added.length + records.removed.length + records.updated.length + records.omitted.added +
-    records.omitted.removed + records.omitted.updated > 0 || records.reordered ||
+  const observed = keys(records).length > 0 ||
     actions.added.length + actions.removed.length + keys(actions.availability).length > 0 ||
     keys(state.changed).length > 0 || feedback.added.length + feedback.removed.length > 0;
   const changed = { observed, records, actions, state: { changed: state.changed }, feedback };

@@ -154,12 +154,14 @@ class RecordRef(_Data):
 
 
 class RecordsChange(_Data):
+    """What changed in the records of one type (``Changed.records`` is keyed by type)."""
+
     added: list[str]
     removed: list[str]
     updated: list[dict[str, Any]]
     reordered: bool
     omitted: dict[str, int]
-    total: dict[str, int]
+    total: dict[str, int]  # {"from": n, "to": m}: this type's active records before and after
 
 
 class ActionsChange(_Data):
@@ -184,7 +186,7 @@ class Changed(_Data):
     """What the after snapshot shows that the before snapshot did not, keyed on business ids."""
 
     observed: bool
-    records: RecordsChange
+    records: dict[str, RecordsChange] = Field(default_factory=dict)  # by record type; unchanged types left out
     actions: ActionsChange
     state: StateChange
     feedback: FeedbackChange

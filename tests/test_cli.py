@@ -25,7 +25,7 @@ def test_invoke_prints_a_receipt_and_exits_by_its_outcome(fixtures: FixtureServe
     done = _cli("invoke", fixtures.url("demo/todos.html"), "add_todo", "--args", '{"text": "From the CLI"}')
     assert done.returncode == 0, done.stderr
     receipt = json.loads(done.stdout)["result"]
-    assert receipt["ok"] is True and receipt["changed"]["records"]["added"] == ["t15"]
+    assert receipt["ok"] is True and receipt["changed"]["records"]["task"]["added"] == ["t15"]
     failed = _cli("invoke", fixtures.url("demo/todos.html"), "add_todo", "--args", "{nope")
     assert failed.returncode == 1
     assert json.loads(failed.stdout)["result"]["error"]["code"] == "INVALID_ARGS"

@@ -17,7 +17,7 @@ def test_client_round_trip(service: ServiceThread, fixtures: FixtureServer) -> N
         assert page.model.records["task"].total == 14
         receipt = page.invoke("add_todo", {"text": "Typed"}, idempotency_key="client-1")
         assert isinstance(receipt, Receipt) and receipt.ok and receipt.changed is not None
-        assert receipt.changed.records.added == ["t15"]
+        assert receipt.changed.records["task"].added == ["t15"]
         assert page.invoke("add_todo", {"text": "Typed"}, idempotency_key="client-1") == receipt
         assert page.read_model(limit=1).records["task"].total == 15
         failed = page.invoke("remove@nope")

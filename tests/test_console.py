@@ -144,7 +144,7 @@ def test_a_person_sees_a_confirmation_arrive_approves_it_and_reads_the_receipt(p
     shown = _newest_receipt(person, "wipe")
     expect(shown.locator(".status")).to_have_text("✓ ok")
     expect(shown).to_contain_text("Empty the cart")
-    expect(shown).to_contain_text("records removed: sku-1, sku-2")
+    expect(shown).to_contain_text("item removed: sku-1, sku-2")
     expect(shown).to_contain_text("wiped: false → true")
     expect(person.get_by_text("Nothing is waiting for you.")).to_be_visible()
     # The raw receipt is one click away, and it is the agent's receipt.

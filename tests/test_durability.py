@@ -38,7 +38,7 @@ def test_receipts_and_keys_survive_kill_9(fixtures: FixtureServer, tmp_path: Pat
     try:
         with httpx.Client(base_url=url, timeout=60) as client:
             log = client.get(f"/sessions/{sid}/receipts").json()["receipts"]
-            assert [entry["receipt"]["changed"]["records"]["added"] for entry in log] == [["t15"], ["t16"], ["t17"], ["t18"]]
+            assert [entry["receipt"]["changed"]["records"]["task"]["added"] for entry in log] == [["t15"], ["t16"], ["t17"], ["t18"]]
             again = client.post(f"/sessions/{sid}/invoke", json={"action": "add_todo", "args": {"text": "kept"}},
                                 headers={"Idempotency-Key": "k9"})
             assert again.json()["result"] == first

@@ -18,7 +18,7 @@ def test_a_later_step_exists_only_after_an_earlier_one(pages: Pages) -> None:
     assert [s["action"] for s in receipt["steps"]] == ["new_order", "set_qty", "place"]
     assert all(s["outcome"] == "done" for s in receipt["steps"])
     # One diff for the whole flow: the new order, keyed on its business id.
-    assert receipt["changed"]["records"]["added"] == ["o2"]
+    assert receipt["changed"]["records"]["order"]["added"] == ["o2"]
     assert page.model()["records"]["order"]["items"][-1]["fields"] == {"qty": 3}
     assert any("not a transaction" in line for line in receipt["log"])
 
@@ -61,7 +61,7 @@ def test_the_demo_rename_flow(pages: Pages) -> None:
     receipt = page.invoke("rename@t3", {"text": "Renamed by a flow"})
     assert receipt["ok"] is True, receipt
     assert [s["action"] for s in receipt["steps"]] == ["edit@t3", "edit_text", "save_edit"]
-    updated = receipt["changed"]["records"]["updated"]
+    updated = receipt["changed"]["records"]["task"]["updated"]
     assert updated == [{"id": "t3", "changes": {"label": {"from": updated[0]["changes"]["label"]["from"], "to": "Renamed by a flow"}}}]
     invalid = page.invoke("rename@t3", {"text": ""})
     assert invalid["error"]["code"] == "INVALID_PARAMS"

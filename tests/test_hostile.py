@@ -119,7 +119,7 @@ def test_cyclic_data_and_control_character_ids(hostile: Pages) -> None:
     page = _open(hostile, "control_ids")
     assert page.first_model["records"]["row"]["ids"] == ["a\u0000b", "line\nbreak", "tab\there", "\u202eevil"]
     receipt = page.invoke("go@line\nbreak")
-    assert receipt["ok"] is True and receipt["changed"]["records"]["removed"] == ["line\nbreak"]
+    assert receipt["ok"] is True and receipt["changed"]["records"]["row"]["removed"] == ["line\nbreak"]
 
 
 def test_a_page_sending_itself_to_a_refused_address(hostile: Pages) -> None:

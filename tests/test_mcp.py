@@ -34,7 +34,7 @@ def test_mcp_client_opens_reads_and_invokes(service: ServiceThread, fixtures: Fi
     out = _run(conversation())
     assert out["model"]["page"]["id"] == "todos" and len(out["model"]["records"]["task"]["items"]) == 2
     assert out["receipt"]["ok"] is True
-    assert out["receipt"]["changed"]["records"]["updated"][0]["id"] == "t4"
+    assert out["receipt"]["changed"]["records"]["task"]["updated"][0]["id"] == "t4"
     assert out["bad"]["ok"] is False and out["bad"]["error"]["code"] == "ACTION_NOT_FOUND"
     # The same session is visible through the REST API.
     info = client.get(f"/sessions/{out['sid']}")
@@ -135,7 +135,7 @@ def test_page_actions_are_tools_and_list_changed_follows_the_model(service: Serv
     assert remove.input_schema["properties"]["record"]["enum"][:2] == ["t1", "t2"]
     assert out["added"].is_error is False and out["added"].structured_content["ok"] is True
     assert type(out["event"]).__name__ == "ToolsListChanged"
-    new_id = out["added"].structured_content["changed"]["records"]["added"][0]
+    new_id = out["added"].structured_content["changed"]["records"]["task"]["added"][0]
     assert new_id in out["after"][f"{tag}_remove"].input_schema["properties"]["record"]["enum"]
     assert out["removed"].structured_content["action"]["id"] == "remove@t1"  # `record` maps back to the family
     assert not any(name.startswith(tag + "_") for name in out["gone"])

@@ -26,7 +26,7 @@ def test_add_a_task(pling):
     receipt = page.invoke("add_todo", {"text": "From a test project"})
     assert isinstance(receipt, Receipt)
     assert receipt.ok, receipt.error
-    assert receipt.changed.records.added == ["t15"]
+    assert receipt.changed.records["task"].added == ["t15"]
     assert receipt.changed.state.changed["open_count"] == {"from": 11, "to": 12}
     with open(os.environ["SESSION_FILE"], "w") as out:
         out.write(page.id)

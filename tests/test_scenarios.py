@@ -64,7 +64,7 @@ def test_broken_scenarios_fail_with_readable_junit(fixtures: FixtureServer, tmp_
     assert "expected state open_count = 99, got 12" in text
     assert "- step 2 toggle@t15: skipped" in text
     receipt = json.loads(text.split("receipt of step 1 add_todo:\n", 1)[1])
-    assert receipt["ok"] is True and receipt["changed"]["records"]["added"] == ["t15"]
+    assert receipt["ok"] is True and receipt["changed"]["records"]["task"]["added"] == ["t15"]
 
     denied = cases["delete without approval"].find("failure")
     assert denied is not None and "expected ok, got PERMISSION_DENIED at confirm" in (denied.get("message") or "")

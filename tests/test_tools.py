@@ -104,7 +104,7 @@ def test_tool_calls_map_record_back_to_the_family(client: httpx.Client, pages: P
     receipt = answer.json()["result"]
     assert receipt["ok"] is True and receipt["action"]["id"] == "flag@row-77"
     assert receipt["data"] == {"note": ""}  # null meant "left out": the declared default applied
-    assert receipt["changed"]["records"]["updated"] == [{"id": "row-77", "changes": {"flagged": {"from": False, "to": True}}}]
+    assert receipt["changed"]["records"]["row"]["updated"] == [{"id": "row-77", "changes": {"flagged": {"from": False, "to": True}}}]
     missing = client.post(f"/sessions/{page.id}/tools/nope", json={"arguments": {}})
     assert missing.status_code == 404 and missing.json()["error"]["code"] == "TOOL_NOT_FOUND"
     unknown_record = client.post(f"/sessions/{page.id}/tools/flag", json={"arguments": {"record": "row-999"}})

@@ -8,7 +8,7 @@ importing it loads neither Playwright nor the service (``-p no:pling_browser`` t
         page = pling.open("http://127.0.0.1:8080/todos.html")
         receipt = page.invoke("add_todo", {"text": "Buy milk"})
         assert receipt.ok, receipt.error
-        assert receipt.changed.records.added == ["t15"]
+        assert receipt.changed.records["task"].added == ["t15"]
 
 The fixture is ``pling_browser.Client`` over HTTP, so tests read exactly what an agent reads. The
 service is the one at ``--pling-url`` (or ``PLING_URL``) when given; otherwise the plugin starts

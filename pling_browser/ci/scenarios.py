@@ -26,7 +26,7 @@ __all__ = ["ScenarioFileError", "Suite", "Scenario", "Step", "load_suite", "run_
 _SUITE_KEYS = {"name", "description", "url", "approve", "scenarios"}
 _SCENARIO_KEYS = {"name", "description", "url", "steps"}
 _STEP_KEYS = {"name", "invoke", "args", "expect", "evidence"}
-_EXPECT_KEYS = {"ok", "error", "added", "removed", "updated", "state", "warning", "verified", "feedback", "data"}
+_EXPECT_KEYS = {"ok", "error", "added", "removed", "updated", "state", "warning", "verified", "feedback", "data", "type"}
 
 
 class ScenarioFileError(ValueError):
@@ -108,6 +108,7 @@ def _check_expect(expect: Any, where: str) -> dict[str, Any]:
             good = (isinstance(value, int) and not isinstance(value, bool) and value >= 0) or \
                    (isinstance(value, list) and all(isinstance(v, str) for v in value))
             _need(good, f"{where}.{key}", "must be a count or a list of record ids")
+    _need("type" not in expect or isinstance(expect["type"], str), f"{where}.type", "must be a record type")
     _need("state" not in expect or isinstance(expect["state"], dict), f"{where}.state", "must be an object of state keys and values")
     _need("warning" not in expect or isinstance(expect["warning"], (bool, str)), f"{where}.warning",
           "must be false (no warning), true (a warning) or text the warning contains")
@@ -228,18 +229,27 @@ def check_receipt(expect: dict[str, Any], receipt: "Receipt", state: dict[str, A
     if changes and receipt.changed is None:
         problems.append(f"cannot check {', '.join(changes)}: the receipt has no `changed` (no evidence was taken)")
     elif receipt.changed is not None:
-        records = receipt.changed.records
-        actual = {"added": records.added, "removed": records.removed, "updated": [str(u.get("id")) for u in records.updated]}
+        by_type = receipt.changed.records
+        if "type" in expect:
+            by_type = {t: c for t, c in by_type.items() if t == expect["type"]}
+        actual: dict[str, list[str]] = {"added": [], "removed": [], "updated": []}
+        omitted: dict[str, int] = {"added": 0, "removed": 0, "updated": 0}
+        for records in by_type.values():
+            actual["added"] += records.added
+            actual["removed"] += records.removed
+            actual["updated"] += [str(u.get("id")) for u in records.updated]
+            for key in omitted:
+                omitted[key] += records.omitted.get(key, 0)
         for key in ("added", "removed", "updated"):
             if key not in expect:
                 continue
             want = expect[key]
             if isinstance(want, int):
-                count = len(actual[key]) + records.omitted.get(key, 0)
+                count = len(actual[key]) + omitted[key]
                 if count != want:
                     problems.append(f"expected {want} record(s) {key}, got {count} {_show(actual[key])}")
-            elif sorted(want) != sorted(actual[key]) or records.omitted.get(key, 0):
-                more = f" (+{records.omitted[key]} not listed)" if records.omitted.get(key, 0) else ""
+            elif sorted(want) != sorted(actual[key]) or omitted[key]:
+                more = f" (+{omitted[key]} not listed)" if omitted[key] else ""
                 problems.append(f"expected records {key} {_show(want)}, got {_show(actual[key])}{more}")
         if "feedback" in expect:
             texts = [entry.text for entry in receipt.changed.feedback.added]

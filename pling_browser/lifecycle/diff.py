@@ -10,15 +10,17 @@ from .context import Invocation
 
 
 def _summary(changed: Changed) -> str:
-    r = changed.records
     parts = []
-    for name, count in (("added", len(r.added) + r.omitted.get("added", 0)),
-                        ("removed", len(r.removed) + r.omitted.get("removed", 0)),
-                        ("updated", len(r.updated) + r.omitted.get("updated", 0))):
-        if count:
-            parts.append(f"{count} {name}")
-    if r.reordered:
-        parts.append("reordered")
+    for type_, r in changed.records.items():
+        counts = []
+        for name, count in (("added", len(r.added) + r.omitted.get("added", 0)),
+                            ("removed", len(r.removed) + r.omitted.get("removed", 0)),
+                            ("updated", len(r.updated) + r.omitted.get("updated", 0))):
+            if count:
+                counts.append(f"{count} {name}")
+        if r.reordered:
+            counts.append("reordered")
+        parts.append(f"{type_} {', '.join(counts)}")
     if changed.state.changed:
         parts.append("state " + ", ".join(list(changed.state.changed)[:5]))
     if changed.feedback.added:

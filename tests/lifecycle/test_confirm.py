@@ -68,10 +68,10 @@ def test_approved_danger_actions_run(pages: Pages) -> None:
     page = pages.open(PAGE)
     receipt = page.invoke("approved_danger")
     assert receipt["ok"] is True, receipt
-    assert receipt["changed"]["records"]["removed"] == ["d3"]
+    assert receipt["changed"]["records"]["doc"]["removed"] == ["d3"]
     # Approved by action id, for every member of the family.
     receipt = page.invoke("remove@d1")
     assert receipt["ok"] is True, receipt
-    assert receipt["changed"]["records"]["removed"] == ["d1"]
+    assert receipt["changed"]["records"]["doc"]["removed"] == ["d1"]
     after = state(page)
     assert after["ran"] == ["approved_danger", "remove@d1"] and after["doc_count"] == 1

@@ -47,7 +47,7 @@ def test_updated_records_and_state_name_the_field_with_from_and_to(pages: Pages)
     page = pages.open(PAGE)
     receipt = page.invoke("set_priority@n1", {"priority": "high"})
     assert receipt["ok"] is True and receipt["verified"] is True, receipt
-    records = receipt["changed"]["records"]
+    records = receipt["changed"]["records"]["note"]
     assert records["updated"] == [{"id": "n1", "changes": {"priority": {"from": "low", "to": "high"}}}]
     assert records["added"] == [] and records["removed"] == [] and records["reordered"] is False
     assert receipt["changed"]["state"]["changed"] == {"high_count": {"from": 1, "to": 2}}
@@ -64,7 +64,7 @@ def test_a_sensitive_field_changed_by_an_action_leaves_only_as_references(pages:
     for value in ("KEY-ORIGINAL", "KEY-ROTATED", "7731", "99ZZ", "TOKEN-BEFORE", "TOKEN-AFTER", "884422", "117733"):
         assert value not in text, value
 
-    [update] = receipt["changed"]["records"]["updated"]
+    [update] = receipt["changed"]["records"]["note"]["updated"]
     assert update["id"] == "n1" and set(update["changes"]) == {"api_key"}
     change = update["changes"]["api_key"]
     assert SECRET.match(change["from"]) and SECRET.match(change["to"]) and change["from"] != change["to"]

@@ -55,7 +55,7 @@ def test_family_resolves_by_business_id_after_the_list_is_reordered(pages: Pages
     page = pages.open(PAGE)
     receipt = page.invoke("reverse")
     assert receipt["ok"] is True, receipt
-    records = receipt["changed"]["records"]
+    records = receipt["changed"]["records"]["fruit"]
     assert records["reordered"] is True
     assert records["added"] == [] and records["removed"] == [] and records["updated"] == []
     assert receipt["changed"]["state"]["changed"]["order"] == {"from": ",".join(START), "to": ",".join(reversed(START))}
@@ -65,9 +65,9 @@ def test_family_resolves_by_business_id_after_the_list_is_reordered(pages: Pages
     receipt = page.invoke("remove@k7")
     assert receipt["ok"] is True, receipt
     assert receipt["action"]["id"] == "remove@k7"
-    assert receipt["changed"]["records"]["removed"] == ["k7"]
-    assert receipt["changed"]["records"]["reordered"] is False
-    assert receipt["changed"]["records"]["total"] == {"from": 5, "to": 4}
+    assert receipt["changed"]["records"]["fruit"]["removed"] == ["k7"]
+    assert receipt["changed"]["records"]["fruit"]["reordered"] is False
+    assert receipt["changed"]["records"]["fruit"]["total"] == {"from": 5, "to": 4}
     assert "remove@k7" in receipt["changed"]["actions"]["removed"]
     assert ids(page) == ["z1", "q4", "a9", "m2"]
     labels = {item["id"]: item["label"] for item in page.model()["records"]["fruit"]["items"]}
@@ -77,10 +77,10 @@ def test_family_resolves_by_business_id_after_the_list_is_reordered(pages: Pages
 def test_family_resolves_by_business_id_after_a_sort(pages: Pages) -> None:
     page = pages.open(PAGE)
     receipt = page.invoke("sort_by_name")
-    assert receipt["ok"] is True and receipt["changed"]["records"]["reordered"] is True
+    assert receipt["ok"] is True and receipt["changed"]["records"]["fruit"]["reordered"] is True
     assert ids(page) == ["a9", "k7", "m2", "q4", "z1"]
     # m2 sat at index 1 before the sort and sits at index 2 now: the old index 1 holds k7.
     receipt = page.invoke("remove@m2")
     assert receipt["ok"] is True, receipt
-    assert receipt["changed"]["records"]["removed"] == ["m2"]
+    assert receipt["changed"]["records"]["fruit"]["removed"] == ["m2"]
     assert ids(page) == ["a9", "k7", "q4", "z1"]

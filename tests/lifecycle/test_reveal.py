@@ -46,7 +46,7 @@ def test_a_row_of_a_virtualised_list_is_revealed_by_the_records_reveal(pages: Pa
     assert receipt["ok"] is True, receipt
     assert receipt["verified"] is True
     assert any("reveal" in line for line in receipt["log"]), receipt["log"]
-    records = receipt["changed"]["records"]
+    records = receipt["changed"]["records"]["item"]
     assert records["removed"] == ["r500"] and records["total"] == {"from": 1000, "to": 999}
     assert records["added"] == [] and records["updated"] == []
 
@@ -63,7 +63,7 @@ def test_the_actions_own_reveal_wins_over_the_records_one(pages: Pages) -> None:
     receipt = page.invoke("star@r700")
     assert receipt["ok"] is True, receipt
     assert any("reveal" in line for line in receipt["log"]), receipt["log"]
-    assert receipt["changed"]["records"]["updated"] == [{"id": "r700", "changes": {"starred": {"from": False, "to": True}}}]
+    assert receipt["changed"]["records"]["item"]["updated"] == [{"id": "r700", "changes": {"starred": {"from": False, "to": True}}}]
     assert state(page)["reveals"] == ["action:r700"]
 
 
@@ -71,7 +71,7 @@ def test_a_rendered_row_needs_no_reveal(pages: Pages) -> None:
     page = pages.open(PAGE)
     receipt = page.invoke("remove@r3")
     assert receipt["ok"] is True, receipt
-    assert receipt["changed"]["records"]["removed"] == ["r3"]
+    assert receipt["changed"]["records"]["item"]["removed"] == ["r3"]
     assert state(page)["reveals"] == []
 
 

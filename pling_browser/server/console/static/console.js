@@ -368,18 +368,19 @@
     const out = [];
     if (!changed) return out;
     if (changed.observed === false) out.push('no observable change');
-    const r = changed.records || {};
     const ids = (list, omitted) => (list || []).join(', ') + (omitted ? ` and ${omitted} more` : '');
-    const om = r.omitted || {};
-    if ((r.added || []).length || om.added) out.push(['records added: ', h('code', {}, ids(r.added, om.added))]);
-    if ((r.removed || []).length || om.removed) out.push(['records removed: ', h('code', {}, ids(r.removed, om.removed))]);
-    for (const u of (r.updated || [])) {
-      const fields = Object.entries(u.changes || {}).map(([field, c]) => `${field} ${short(c.from, 40)} → ${short(c.to, 40)}`);
-      out.push(['record ', h('code', {}, String(u.id)), ' updated: ', fields.join('; ')]);
+    for (const [type, r] of Object.entries(changed.records || {})) {
+      const om = r.omitted || {};
+      if ((r.added || []).length || om.added) out.push([`${type} added: `, h('code', {}, ids(r.added, om.added))]);
+      if ((r.removed || []).length || om.removed) out.push([`${type} removed: `, h('code', {}, ids(r.removed, om.removed))]);
+      for (const u of (r.updated || [])) {
+        const fields = Object.entries(u.changes || {}).map(([field, c]) => `${field} ${short(c.from, 40)} → ${short(c.to, 40)}`);
+        out.push([`${type} `, h('code', {}, String(u.id)), ' updated: ', fields.join('; ')]);
+      }
+      if (om.updated) out.push(`${om.updated} more ${type} records updated`);
+      if (r.reordered) out.push(`${type} records reordered`);
+      if (r.total && r.total.from !== r.total.to) out.push(`${type} records: ${r.total.from} → ${r.total.to}`);
     }
-    if (om.updated) out.push(`${om.updated} more records updated`);
-    if (r.reordered) out.push('records reordered');
-    if (r.total && r.total.from !== r.total.to) out.push(`records: ${r.total.from} → ${r.total.to}`);
     const st = (changed.state || {}).changed || {};
     for (const [key, change] of Object.entries(st)) {
       out.push(['state ', h('code', {}, key), ': ', h('code', {}, short(change.from, 40)), ' → ', h('code', {}, short(change.to, 40))]);
