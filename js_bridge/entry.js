@@ -50,7 +50,7 @@ function call(name, argText) {
 }
 
 defineProperty(G, '__plingBridge', {
-  value: freeze({ version: BRIDGE_VERSION, call }),
+  value: freeze({ version: BRIDGE_VERSION, call, target: currentTarget }),
   writable: false,
   enumerable: false,
   configurable: false,

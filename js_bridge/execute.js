@@ -23,7 +23,7 @@ async function runAction(args) {
   if (!inFlight.before) inFlight.since = now();
   let result;
   try {
-    result = await callWithin(action.run, action.record ? [ref.record, args.args] : [args.args], args.timeoutMs);
+    result = await callWithin(action.run, action.record ? [args.args, ref.record] : [args.args], args.timeoutMs);
   } catch (e) {
     return answerOf({ ok: false, code: 'threw', error: errorText(e) });
   }

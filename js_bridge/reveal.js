@@ -130,12 +130,18 @@ async function findAndMarkTarget(args) {
       push(log, 'target is not a native control and holds ' + visible.length + ' controls; synthetic events will be used');
     }
   }
+  if (control !== 'synthetic') {
+    const disabled = disabledReason(el);
+    if (disabled) return answerOf({ ok: false, code: 'unavailable', reason: 'The target of ' + args.ref + ' (a ' + strToLowerCase(elementTagName(el)) + ') ' + disabled, log });
+  }
   inFlight.target = el;
   // The controller finds the element by a one-time attribute, so it can operate it from Playwright's
-  // own isolated world: nothing the page patched in its world can get in the way.
+  // own isolated world: nothing the page patched in its world can get in the way. `where` says how:
+  // in this document (open shadow roots included), in a same-origin frame, or behind a closed
+  // shadow root (only a handle to the element itself reaches it).
   const mark = randomName();
-  try { elementSetAttribute(el, TARGET_ATTRIBUTE, mark); } catch (e) { return { ok: false, code: 'unavailable', reason: 'The target cannot be marked: ' + errorText(e), log }; }
-  return answerOf({ ok: true, control, fidelity, tag: strToLowerCase(elementTagName(el)), mark, log });
+  try { elementSetAttribute(el, TARGET_ATTRIBUTE, mark); } catch (e) { return answerOf({ ok: false, code: 'unavailable', reason: 'The target cannot be marked: ' + errorText(e), log }); }
+  return answerOf({ ok: true, control, fidelity, tag: strToLowerCase(elementTagName(el)), mark, where: whereIs(el), log });
 }
 
 const TARGET_ATTRIBUTE = 'data-pling-target';
@@ -168,4 +174,42 @@ function diffAgainstBefore() {
 function markStart() {
   inFlight.since = now();
   return answerOf({ ok: true });
+}
+
+// Why a control cannot be operated now, or null: `disabled` (itself or a disabled fieldset around it),
+// aria-disabled="true" on it or an ancestor, or an `inert` subtree (across shadow roots too).
+function disabledReason(el) {
+  try { if (elementMatches(el, ':disabled')) return 'is disabled'; } catch (e) { /* not a form control */ }
+  let node = el;
+  for (let depth = 0; node && depth < 1000; depth++) {
+    if (nodeType(node) === 1) {
+      if (elementGetAttribute(node, 'aria-disabled') === 'true') return node === el ? 'is aria-disabled' : 'is inside an aria-disabled element';
+      if (elementHasAttribute(node, 'inert')) return 'is inside an inert subtree';
+    }
+    const parent = nodeParentNode(node);
+    if (parent && nodeType(parent) === 11) {
+      try { node = shadowRootHost(parent); } catch (e) { node = null; }  // a shadow root's host; a plain fragment ends the walk
+    } else {
+      node = parent;
+    }
+  }
+  return null;
+}
+
+function whereIs(el) {
+  try {
+    if (nodeOwnerDocument(el) !== documentObject) return 'frame';
+    let root = nodeGetRootNode(el);
+    for (let depth = 0; root && root !== documentObject && depth < 100; depth++) {
+      if (shadowRootMode(root) === 'closed') return 'closed_shadow';
+      root = nodeGetRootNode(shadowRootHost(root));
+    }
+  } catch (e) { /* a detached or foreign node: the document locator will say it is gone */ }
+  return 'document';
+}
+
+// The element being operated, for the controller to take a handle on when no selector reaches it
+// (a closed shadow root). It is the page's own element: handing it back reveals nothing.
+function currentTarget() {
+  return inFlight.target;
 }

@@ -91,6 +91,9 @@ class Revealed(_Answer):
     fidelity: Fidelity = "high"
     tag: str | None = None
     mark: str | None = None
+    # where the marked target lives: this document (open shadow roots too), a same-origin frame, or
+    # behind a closed shadow root (reached only through a handle on the element itself)
+    where: Literal["document", "frame", "closed_shadow"] = "document"
     log: list[str] = Field(default_factory=list)
     evidence: bool = False
 

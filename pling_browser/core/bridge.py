@@ -76,6 +76,14 @@ class BridgeError(Exception):
         return self.refusal.code
 
 
+class TargetNotOperable(Exception):
+    """Playwright gave up on the target before dispatching anything: nothing ran."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
 class BridgeBug(InternalError):
     """The bridge answered what it never should: an exception escaped an operation, or an answer
     does not have its operation's shape (a bug of ours, or an answer the page forged). Logged as
@@ -179,32 +187,47 @@ class Bridge:
         return await self._call("run", {"ref": ref, "args": args, "timeoutMs": timeout_ms}, Ran,
                                 budget_ms=timeout_ms, adapt=ran_from)
 
-    async def operate(self, mark: str, control: str, value: Any, timeout_ms: float) -> None:
+    async def operate(self, mark: str, control: str, value: Any, timeout_ms: float, where: str = "document") -> None:
         """Operate the marked target with Playwright's trusted input, as a person would: click a
         button or link, set a checkbox (``value`` True/False) or toggle it (``value`` None), fill a
-        text field, select options. Playwright's errors come out as Pling errors (core/playwright.py);
-        not finishing within the timeout is ``PageUnresponsive``."""
-        target = self.page.locator(f'[data-pling-target="{mark}"]')
+        text field (and leave it, so the page gets ``change``), select options.
+
+        The target is found where the bridge says it lives: by its mark in this document or in the
+        same-origin frame holding it, or, behind a closed shadow root that no selector enters, by a
+        handle on the element itself (then Playwright's hit-target check cannot see into the root:
+        the bridge has checked visibility and disabled state, and the click is forced).
+
+        Raises ``TargetNotOperable`` when Playwright gave up before dispatching anything (the
+        control never became visible, stable, enabled and unobscured within the timeout): nothing
+        ran. Other Playwright errors come out as Pling errors (core/playwright.py)."""
+        from playwright.async_api import TimeoutError as PlaywrightTimeout
+
         wait_s = timeout_ms / 1000 + 5
         async with translate_playwright_errors():
+            target, force = await self._find_target(mark, where)
             try:
-                if control in ("button", "link"):
-                    await asyncio.wait_for(target.click(timeout=timeout_ms), wait_s)
-                elif control == "checkbox":
-                    if isinstance(value, bool):
-                        await asyncio.wait_for(target.set_checked(value, timeout=timeout_ms), wait_s)
-                    else:
-                        await asyncio.wait_for(target.click(timeout=timeout_ms), wait_s)
-                elif control == "text":
-                    await asyncio.wait_for(target.fill(str(value), timeout=timeout_ms), wait_s)
-                elif control == "select":
-                    option = value if isinstance(value, list) else str(value)
-                    await asyncio.wait_for(target.select_option(option, timeout=timeout_ms), wait_s)
-                else:
-                    raise ValueError(f"no trusted input operates a {control} control")
+                await asyncio.wait_for(_gesture(target, control, value, timeout_ms, force), wait_s)
+            except PlaywrightTimeout as error:
+                raise TargetNotOperable(_why_not_operable(str(error))) from None
             except asyncio.TimeoutError:
                 raise PageUnresponsive(f"Operating the target did not finish within {timeout_ms:.0f} ms") from None
 
+    async def _find_target(self, mark: str, where: str) -> tuple[Any, bool]:
+        selector = f'[data-pling-target="{mark}"]'
+        if where == "closed_shadow":
+            handle = (await self.page.evaluate_handle("window.__plingBridge.target()")).as_element()
+            if handle is None:
+                raise TargetNotOperable("the target is gone")
+            return handle, True
+        if where == "frame":
+            for frame in self.page.frames[1:]:
+                try:
+                    if await frame.locator(selector).count():
+                        return frame.locator(selector), False
+                except Exception:  # a frame that went away or that Playwright cannot enter
+                    continue
+            raise TargetNotOperable("the target is in a frame Playwright cannot reach (cross-origin frames are not supported yet)")
+        return self.page.locator(selector), False
     async def synthetic_click(self) -> None:
         await self._call("synthetic", {}, Done)
 
@@ -237,6 +260,35 @@ class Bridge:
 
     async def mark_protected(self, on: bool) -> int:
         return (await self._call("mask", {"on": on}, Masked)).marked
+
+
+async def _gesture(target: Any, control: str, value: Any, timeout_ms: float, force: bool) -> None:
+    if control in ("button", "link"):
+        await target.click(timeout=timeout_ms, force=force)
+    elif control == "checkbox":
+        if isinstance(value, bool):
+            await target.set_checked(value, timeout=timeout_ms, force=force)
+        else:
+            await target.click(timeout=timeout_ms, force=force)
+    elif control == "text":
+        await target.fill(str(value), timeout=timeout_ms, force=force)
+        # A person's typing ends when they leave the field: the browser fires its own `change` on
+        # blur (Vue's .lazy, onchange handlers). Playwright's fill fires `input` only.
+        await target.evaluate("element => element.blur()")
+    elif control == "select":
+        option = value if isinstance(value, list) else str(value)
+        await target.select_option(option, timeout=timeout_ms, force=force)
+    else:
+        raise ValueError(f"no trusted input operates a {control} control")
+
+
+def _why_not_operable(message: str) -> str:
+    """The last actionability line of Playwright's call log ("element is not enabled", …)."""
+    reasons = [line.strip(" -") for line in message.splitlines() if line.strip().startswith("-")]
+    for line in reversed(reasons):
+        if line.startswith(("element is", "waiting for element", "<")) or "intercepts pointer events" in line:
+            return line[:200]
+    return reasons[-1][:200] if reasons else "it never became operable"
 
 
 class _SettleAnswer(BaseModel):

@@ -54,6 +54,7 @@ class Invocation:
     control: str | None = None
     fidelity: str = "high"
     target_mark: str | None = None
+    target_where: str = "document"
     fill_value: Any = None
     evidence_begun: bool = False
     # execute: the write path started; a function's result; a flow's ledger.

@@ -23,10 +23,14 @@ def decode(inv: Invocation) -> None:
         if len(raw) > MAX_ARGS_CHARS:
             raise InvalidArgs(f"args is {len(raw)} characters long; at most {MAX_ARGS_CHARS} are accepted")
         try:
-            value = json.loads(raw)
+            value = json.loads(raw, parse_constant=_no_constant)
         except json.JSONDecodeError as error:
             raise InvalidArgs(f"args is not valid JSON: {error.msg} at line {error.lineno} column {error.colno}",
                               position=error.pos) from None
+        except ValueError as error:
+            raise InvalidArgs(f"args is not valid JSON: {error}") from None
+        except RecursionError:
+            raise InvalidArgs(f"args nests deeper than {MAX_DEPTH} levels") from None
         if not isinstance(value, dict):
             raise InvalidArgs(f"args must be a JSON object, not {type(value).__name__}")
         inv.args = value
@@ -34,7 +38,45 @@ def decode(inv: Invocation) -> None:
         inv.args = raw
     else:
         raise InvalidArgs(f"args must be a JSON object, not {type(raw).__name__}")
+    problem = unsendable(inv.args)
+    if problem:
+        raise InvalidArgs(f"args cannot be sent to the page: {problem}")
     inv.note(f"decoded args ({len(inv.args)} keys)")
+
+
+MAX_DEPTH = 64
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def unsendable(value: Any) -> str | None:
+    """What in ``value`` the page could not receive as JSON (NaN, Infinity, a lone UTF-16 surrogate,
+    nesting deeper than MAX_DEPTH), named by its path; None when everything can be sent."""
+    stack: list[tuple[Any, str, int]] = [(value, "args", 0)]
+    while stack:
+        item, path, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            return f"{path} nests deeper than {MAX_DEPTH} levels"
+        if isinstance(item, float) and (item != item or item in (float("inf"), float("-inf"))):
+            return f"{path} is {item!r}, which JSON cannot carry"
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                return f"{path} holds a lone UTF-16 surrogate"
+        elif isinstance(item, dict):
+            for key, child in item.items():
+                if isinstance(key, str):
+                    try:
+                        key.encode("utf-8")
+                    except UnicodeEncodeError:
+                        return f"a key in {path} holds a lone UTF-16 surrogate"
+                stack.append((child, f"{path}.{key}"[:200], depth + 1))
+        elif isinstance(item, list):
+            stack.extend((child, f"{path}[{i}]", depth + 1) for i, child in enumerate(item))
+    return None
 
 
 def references(value: Any, found: set[str]) -> None:

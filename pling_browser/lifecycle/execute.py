@@ -5,8 +5,8 @@ trusted input according to the control; a non-native target gets synthetic event
 from __future__ import annotations
 
 from ..core.answers import BridgeCode
-from ..core.bridge import BridgeError
-from ..errors import ExecutionFailed, PageUnresponsive, PlingError
+from ..core.bridge import BridgeError, TargetNotOperable
+from ..errors import ActionUnavailable, ExecutionFailed, PageUnresponsive, PlingError
 from .context import Invocation
 from .handoff import handoff
 
@@ -14,10 +14,12 @@ _VERB = {"button": "clicked", "link": "clicked", "checkbox": "toggled", "text": 
 
 
 async def execute(inv: Invocation) -> None:
-    """The before snapshot was taken by the reveal stage's last call, after every pre-check."""
+    """The before snapshot was taken by the reveal stage's last call, after every pre-check.
+    ``started`` turns true only when the page's write path may run: run() is called, events are
+    dispatched, or trusted input was not refused before dispatch."""
     assert inv.decl is not None
-    inv.started = True
     if inv.control == "handoff":
+        inv.started = True  # the person may act in the page from now on
         await handoff(inv)
     elif inv.control == "function":
         await _run(inv)
@@ -29,6 +31,7 @@ async def execute(inv: Invocation) -> None:
 
 async def _run(inv: Invocation) -> None:
     timeout = inv.action_timeout_ms
+    inv.started = True
     try:
         answer = await inv.session.bridge.run(inv.ref, inv.args, timeout)
     except BridgeError as error:
@@ -44,6 +47,7 @@ async def _run(inv: Invocation) -> None:
 
 
 async def _synthetic(inv: Invocation) -> None:
+    inv.started = True
     try:
         await inv.session.bridge.synthetic_click()
     except BridgeError as error:
@@ -56,8 +60,13 @@ async def _operate(inv: Invocation) -> None:
     assert inv.target_mark is not None and inv.control is not None
     bridge = inv.session.bridge
     value = inv.args.get("checked") if inv.control == "checkbox" else inv.fill_value
+    inv.started = True
     try:
-        await bridge.operate(inv.target_mark, inv.control, value, inv.action_timeout_ms)
+        await bridge.operate(inv.target_mark, inv.control, value, inv.action_timeout_ms, inv.target_where)
+    except TargetNotOperable as error:
+        inv.started = False  # Playwright gave up before it dispatched anything
+        raise ActionUnavailable(f"{inv.ref}'s target never became operable: {error.reason}", reason=error.reason,
+                                stage="execute") from None
     except PageUnresponsive as error:
         raise ExecutionFailed(f"Operating the target failed: {error.message}", cause=error.code, outcome="unknown") from None
     except PlingError as error:

@@ -38,6 +38,7 @@ async def reveal(inv: Invocation) -> None:
     inv.control = answer.control
     inv.fidelity = answer.fidelity
     inv.target_mark = answer.mark
+    inv.target_where = answer.where
     if inv.control in ("text", "select"):
         inv.fill_value = fill_value(inv.args)
         if inv.fill_value is None:
