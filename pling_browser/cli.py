@@ -153,8 +153,13 @@ def main(argv: list[str] | None = None) -> int:
 
         from .server.api import create_app
 
+        from .server.limits import limit_repeated_logs, raise_open_file_limit, uvicorn_options
+
+        raise_open_file_limit()
         app = create_app(settings.with_(headless=not options.headed))
-        uvicorn.run(app, host=options.host, port=options.port, log_level="info")
+        config = uvicorn.Config(app, host=options.host, port=options.port, log_level="info", **uvicorn_options(settings))
+        limit_repeated_logs()  # after uvicorn has set up its log handlers
+        uvicorn.Server(config).run()
         return 0
     if options.command == "run":
         from .ci.scenarios import ScenarioFileError

@@ -91,6 +91,7 @@ ACCEPTS: dict[str, str] = {
     "PLING_BROWSER_ENDPOINT": "comma-separated ws:// or wss:// URLs",
     "PLING_DATA_DIR": "a directory path",
     "PLING_MAX_SESSIONS": "a whole number of at least 1",
+    "PLING_MAX_CONNECTIONS": "a whole number of at least 1",
     "PLING_QUEUE": "a whole number of at least 0",
     "PLING_QUEUE_TIMEOUT": "a number of seconds greater than 0",
     "PLING_IDLE_TIMEOUT": "a number of seconds greater than 0",
@@ -147,6 +148,10 @@ class Settings(BaseSettings):
     replica: str | None = _env("PLING_REPLICA")
     data_dir: Path = _env("PLING_DATA_DIR", factory=_default_data_dir)
     max_sessions: int = _env("PLING_MAX_SESSIONS", factory=_default_max_sessions)
+    # HTTP connections open at once (at most half the open-file limit); past it, the longest-waiting
+    # idle connection is closed. A request's head must arrive within header_timeout_s.
+    max_connections: int = _env("PLING_MAX_CONNECTIONS", 1000)
+    header_timeout_s: float = 10.0
     queue: int | None = _env("PLING_QUEUE")  # requests that may wait for a session slot; default max_sessions
     queue_timeout_s: float = _env("PLING_QUEUE_TIMEOUT", 30.0)
     idle_timeout_s: float = _env("PLING_IDLE_TIMEOUT", 900.0)
@@ -228,7 +233,7 @@ class Settings(BaseSettings):
         load_secrets(value)  # a SettingsError (a ValueError) names the secrets too short to mask
         return value
 
-    @field_validator("max_sessions")
+    @field_validator("max_sessions", "max_connections")
     @classmethod
     def _at_least_one(cls, value: int) -> int:
         if value < 1:

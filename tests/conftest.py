@@ -18,6 +18,7 @@ import uvicorn
 
 from pling_browser.server.api import create_app
 from pling_browser.config import Settings
+from pling_browser.server.limits import uvicorn_options
 
 from .server import FixtureServer
 
@@ -33,7 +34,8 @@ class ServiceThread:
         self.port = sock.getsockname()[1]
         sock.close()
         self.app = create_app(settings)
-        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning", lifespan="on")
+        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning", lifespan="on",
+                                **uvicorn_options(settings))  # the limits `pling-browser serve` runs with
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 

@@ -74,14 +74,25 @@ class BrowserServer:
             self.process.stdout.close()
 
 
-def serve(*args: str, env: dict[str, str] | None = None, port: int | None = None) -> tuple[subprocess.Popen[bytes], str]:
-    """`pling-browser serve` as a process of its own; answers it and its URL once /healthz answers."""
+def serve(*args: str, env: dict[str, str] | None = None, port: int | None = None, log: Path | None = None,
+          open_files: int | None = None) -> tuple[subprocess.Popen[bytes], str]:
+    """`pling-browser serve` as a process of its own; answers it and its URL once /healthz answers.
+    `log`: a file for its output; `open_files`: the soft open-file limit it starts with."""
     import httpx
 
+    def limit_open_files() -> None:
+        if open_files is not None:
+            import resource
+
+            resource.setrlimit(resource.RLIMIT_NOFILE, (open_files, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+
     port = port or free_port()
+    output = open(log, "wb") if log is not None else subprocess.DEVNULL
     process = subprocess.Popen([sys.executable, "-m", "pling_browser", "serve", "--port", str(port), *args],
-                               env={**os.environ, **(env or {})}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                               start_new_session=True)
+                               env={**os.environ, **(env or {})}, stdout=output, stderr=output,
+                               start_new_session=True, preexec_fn=limit_open_files)
+    if log is not None:
+        output.close()  # type: ignore[union-attr]
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:

@@ -270,3 +270,176 @@ def test_operator_secrets_too_short_to_mask_stop_startup(tmp_path) -> None:
     assert "PLING_SECRETS" in str(raised.value) and "PIN" in str(raised.value) and "123" not in str(raised.value)
     path.write_text("CARD=4111111111111111\nPIN=1234\nEMPTY=\n")
     assert load_secrets(str(path))["PIN"] == "1234"
+
+
+def _half_heads(port: int, count: int) -> list[socket.socket]:
+    """Clients that send the start of a request and never finish its headers."""
+    clients = []
+    for _ in range(count):
+        sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+        clients.append(sock)
+    return clients
+
+
+def _closed_by_peer(sock: socket.socket, wait_s: float = 0.0) -> bool:
+    sock.settimeout(wait_s if wait_s else 0.001)
+    try:
+        return sock.recv(1024) == b""
+    except (socket.timeout, BlockingIOError):
+        return False
+    except ConnectionError:
+        return True
+
+
+def test_clients_that_never_finish_their_headers_do_not_take_healthz_down(tmp_path) -> None:
+    from .spawn import kill_group, serve
+
+    # The service starts with a soft open-file limit of 256, so 300 such clients would exhaust it.
+    process, url = serve(env={"PLING_DATA_DIR": str(tmp_path / "data")}, log=tmp_path / "serve.log", open_files=256)
+    clients: list[socket.socket] = []
+    try:
+        clients = _half_heads(int(url.rsplit(":", 1)[1]), 300)
+        answer = httpx.get(url + "/healthz", timeout=20)
+        assert answer.status_code == 200 and answer.json()["ok"] is True
+    finally:
+        for sock in clients:
+            sock.close()
+        kill_group(process)
+    assert "Too many open files" not in (tmp_path / "serve.log").read_text(errors="replace")
+
+
+def test_past_the_connection_cap_the_longest_waiting_idle_connections_are_closed() -> None:
+    svc = ServiceThread(service_settings(max_connections=50)).start()
+    clients: list[socket.socket] = []
+    try:
+        clients = _half_heads(svc.port, 120)
+        assert httpx.get(svc.url + "/healthz", timeout=20).status_code == 200
+        closed = [_closed_by_peer(sock, 1.0 if i == 0 else 0.0) for i, sock in enumerate(clients)]
+        assert sum(closed) >= 70
+        assert not any(closed[-40:])  # the newest were kept; the oldest made room
+    finally:
+        for sock in clients:
+            sock.close()
+        svc.stop()
+
+
+def test_a_request_head_that_never_completes_is_closed_even_when_it_trickles() -> None:
+    svc = ServiceThread(service_settings(header_timeout_s=1.0)).start()
+    clients = _half_heads(svc.port, 2)
+    try:
+        idle, trickle = clients
+        assert _closed_by_peer(idle, 15.0)
+        closed = False
+        for _ in range(60):  # one byte every 0.25 s: each byte is "activity", the head never ends
+            try:
+                trickle.sendall(b"x")
+            except ConnectionError:
+                closed = True
+                break
+            if _closed_by_peer(trickle, 0.25):
+                closed = True
+                break
+        assert closed
+        assert httpx.get(svc.url + "/healthz", timeout=20).status_code == 200
+    finally:
+        for sock in clients:
+            sock.close()
+        svc.stop()
+
+
+class HoldingCanary(TcpCanary):
+    """Accepts and keeps every connection open (counts them)."""
+
+    def _count(self) -> None:
+        self.held: list[socket.socket] = []
+        while not self._stop.is_set():
+            try:
+                conn, _ = self.sock.accept()
+            except socket.timeout:
+                continue
+            self.connections += 1
+            self.held.append(conn)
+
+    def close(self) -> None:
+        super().close()
+        for conn in self.held:
+            conn.close()
+
+
+def test_a_context_holds_a_bounded_number_of_egress_connections(pages: Pages, service: ServiceThread,
+                                                                fixtures: FixtureServer) -> None:
+    page = pages.open("pages/egress/probe.html")
+    proxy = service.in_service(lambda runtime: _async(runtime.sessions.get(page.id).proxy))
+    auth = "Proxy-Authorization: Basic " + base64.b64encode(f"{proxy.username}:{proxy.password}".encode()).decode()
+    canary = HoldingCanary()
+    tunnels: list[socket.socket] = []
+    answers: list[bytes] = []
+    try:
+        target = f"127.0.0.1:{canary.port}"
+        for _ in range(100):
+            sock = socket.create_connection(("127.0.0.1", proxy.port), timeout=10)
+            sock.sendall(f"CONNECT {target} HTTP/1.1\r\nHost: {target}\r\n{auth}\r\n\r\n".encode())
+            answers.append(sock.recv(4096))
+            tunnels.append(sock)
+        opened = sum(a.startswith(b"HTTP/1.1 200") for a in answers)
+        assert 0 < opened <= 64 and canary.connections == opened
+        assert sum(a.startswith(b"HTTP/1.1 503") for a in answers) == 100 - opened
+    finally:
+        for sock in tunnels:
+            sock.close()
+        canary.close()
+    # Once they are gone, the page's own requests go through again.
+    for attempt in range(50):
+        page.invoke("fetch", {"id": f"after{attempt}", "url": fixtures.url("api/echo")})
+        outcomes = {i["id"]: i["fields"]["outcome"] for i in page.model()["records"]["attempt"]["items"]}
+        if outcomes[f"after{attempt}"] == "status 200":
+            break
+    else:
+        raise AssertionError("the page's requests did not go through again")
+
+
+def test_an_idle_egress_tunnel_is_closed() -> None:
+    import asyncio
+
+    from pling_browser.core.egress import EgressProxy, Policy
+
+    canary = HoldingCanary()
+
+    async def scenario() -> bool:
+        proxy = await EgressProxy(Policy(allow_hosts=("127.0.0.1",)), idle_s=0.5).start()
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", proxy.port)
+            auth = base64.b64encode(f"{proxy.username}:{proxy.password}".encode()).decode()
+            writer.write(f"CONNECT 127.0.0.1:{canary.port} HTTP/1.1\r\nProxy-Authorization: Basic {auth}\r\n\r\n".encode())
+            head = await reader.readuntil(b"\r\n\r\n")
+            assert head.startswith(b"HTTP/1.1 200")
+            rest = await asyncio.wait_for(reader.read(), 15)  # EOF once the proxy closes the idle tunnel
+            writer.close()
+            return rest == b""
+        finally:
+            await proxy.stop()
+
+    try:
+        assert asyncio.run(scenario()) is True
+    finally:
+        canary.close()
+
+
+def test_a_flood_of_one_log_line_is_rate_limited(tmp_path, fixtures: FixtureServer) -> None:
+    from .spawn import kill_group, serve
+
+    log = tmp_path / "serve.log"
+    process, url = serve(env={"PLING_DATA_DIR": str(tmp_path / "data"), "PLING_ALLOW_HOSTS": "127.0.0.1"}, log=log)
+    try:
+        with httpx.Client(base_url=url, timeout=120) as client:
+            opened = Pages(client, fixtures)
+            page = opened.open("pages/security/flood.html")
+            assert page.invoke("flood", {"url": "http://10.255.255.1/x", "count": 300})["ok"] is True
+            assert page.model()["state"]["finished"]["value"] == 300
+            opened.close_all()
+    finally:
+        kill_group(process)
+    refused = [line for line in log.read_text(errors="replace").splitlines() if "refused http://10.255.255.1" in line
+               or "refused GET http://10.255.255.1" in line]
+    assert 0 < len(refused) <= 25, len(refused)

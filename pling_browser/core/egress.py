@@ -123,6 +123,11 @@ class EgressProxy:
     unauthorized: int = 0
     username: str = "pling"
     password: str = field(default_factory=lambda: secrets.token_urlsafe(24))
+    # A context holds at most this many connections through its proxy (tunnels, WebSockets, plain
+    # requests); one more is answered 503. A connection with no byte either way for idle_s is closed.
+    max_connections: int = 64
+    idle_s: float = 300.0
+    over_cap: int = 0
     _tasks: set[asyncio.Task[None]] = field(default_factory=set)
     _server: asyncio.base_events.Server | None = None
 
@@ -153,6 +158,13 @@ class EgressProxy:
 
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         task = asyncio.current_task()
+        if len(self._tasks) >= self.max_connections:
+            self.over_cap += 1
+            log.info("egress proxy at its cap of %d connections; one more refused", self.max_connections)
+            with contextlib.suppress(Exception):
+                await self._answer(writer, 503, f"This context has {self.max_connections} connections open already")
+            writer.close()
+            return
         if task is not None:
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
@@ -225,7 +237,7 @@ class EgressProxy:
         try:
             writer.write(b"HTTP/1.1 200 Connection Established\r\n\r\n")
             await writer.drain()
-            await _pipe_both(reader, writer, *upstream)
+            await _pipe_both(reader, writer, *upstream, idle_s=self.idle_s)
         finally:
             upstream[1].close()
 
@@ -247,17 +259,25 @@ class EgressProxy:
         try:
             upstream[1].write(request.encode("latin-1"))
             await upstream[1].drain()
-            await _pipe_both(reader, writer, *upstream)
+            await _pipe_both(reader, writer, *upstream, idle_s=self.idle_s)
         finally:
             upstream[1].close()
 
 
-async def _pipe(source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
+async def _pipe(source: asyncio.StreamReader, sink: asyncio.StreamWriter, activity: list[float], idle_s: float) -> None:
+    """Copy until EOF, or until neither direction moved a byte for idle_s (`activity` is shared by both)."""
+    loop = asyncio.get_running_loop()
     try:
         while True:
-            chunk = await source.read(65536)
+            try:
+                chunk = await asyncio.wait_for(source.read(65536), max(0.05, activity[0] + idle_s - loop.time()))
+            except asyncio.TimeoutError:
+                if loop.time() - activity[0] >= idle_s:
+                    break
+                continue
             if not chunk:
                 break
+            activity[0] = loop.time()
             sink.write(chunk)
             await sink.drain()
     except (ConnectionError, asyncio.CancelledError):
@@ -269,10 +289,12 @@ async def _pipe(source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> Non
 
 
 async def _pipe_both(client_reader: asyncio.StreamReader, client_writer: asyncio.StreamWriter,
-                     upstream_reader: asyncio.StreamReader, upstream_writer: asyncio.StreamWriter) -> None:
-    upward = asyncio.create_task(_pipe(client_reader, upstream_writer))
+                     upstream_reader: asyncio.StreamReader, upstream_writer: asyncio.StreamWriter,
+                     idle_s: float = 300.0) -> None:
+    activity = [asyncio.get_running_loop().time()]
+    upward = asyncio.create_task(_pipe(client_reader, upstream_writer, activity, idle_s))
     try:
-        await _pipe(upstream_reader, client_writer)
+        await _pipe(upstream_reader, client_writer, activity, idle_s)
     finally:
         upward.cancel()
         with contextlib.suppress(BaseException):

@@ -1,0 +1,153 @@
+"""Limits that keep the HTTP face up under a flood of connections: a deadline for a request's head,
+a cap on open connections (the longest-waiting idle ones are closed to make room), the open-file
+limit raised to its hard limit, and repeated log lines rate-limited.
+
+uvicorn times out only kept-alive connections after a response; a client that connects and never
+finishes its headers is never closed, and a thousand of them use up the process's file descriptors
+(then nothing is accepted, /healthz included, and asyncio logs the failed accept in a loop)."""
+
+from __future__ import annotations
+
+import logging
+import resource
+import time
+from typing import Any
+
+import h11
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from ..config import Settings
+
+__all__ = ["raise_open_file_limit", "connection_cap", "uvicorn_options", "RepeatLimit", "limit_repeated_logs"]
+
+log = logging.getLogger("pling_browser")
+
+HEAD_LIMIT_BYTES = 64 * 1024  # the largest request head h11 buffers before answering 400
+
+
+def raise_open_file_limit() -> int:
+    """The soft RLIMIT_NOFILE raised to the hard limit; answers the limit in force."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or hard > soft:
+        target = hard if hard != resource.RLIM_INFINITY else max(soft, 1_048_576)
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            soft = target
+        except (ValueError, OSError) as error:
+            log.warning("the open-file limit stays at %s: %s", soft, error)
+    return soft
+
+
+def connection_cap(settings: Settings) -> int:
+    """PLING_MAX_CONNECTIONS, and never more than half the open-file limit (browsers' pipes, egress
+    tunnels and the database need the rest)."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        return settings.max_connections
+    return max(16, min(settings.max_connections, soft // 2))
+
+
+def _protocol(header_timeout_s: float, max_connections: int) -> type[H11Protocol]:
+    class GuardedH11Protocol(H11Protocol):
+        """uvicorn's h11 protocol with a deadline for each request head (a fresh connection's, and a
+        kept-alive connection's next one, however slowly its bytes trickle in), and a connection cap
+        that closes the longest-waiting connection with no request in progress to admit a new one."""
+
+        def connection_made(self, transport: Any) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            self._waiting_since = time.monotonic()
+            self._head_timer: Any = None
+            self._arm_head_timer()
+            if len(self.connections) > max_connections:
+                self._make_room()
+
+        def _arm_head_timer(self) -> None:
+            if self._head_timer is not None:
+                self._head_timer.cancel()
+            self._waiting_since = time.monotonic()
+            self._head_timer = self.loop.call_later(header_timeout_s, self._head_timeout)
+
+        def _waiting_for_head(self) -> bool:
+            return self.conn.their_state is h11.IDLE and (self.cycle is None or self.cycle.response_complete)
+
+        def _head_timeout(self) -> None:
+            self._head_timer = None
+            if self._waiting_for_head() and not self.transport.is_closing():
+                self.transport.close()
+
+        def _make_room(self) -> None:
+            waiting = [c for c in self.connections if c is not self and isinstance(c, GuardedH11Protocol)
+                       and c._waiting_for_head() and not c.transport.is_closing()]
+            excess = len(self.connections) - max_connections
+            for victim in sorted(waiting, key=lambda c: c._waiting_since)[:excess]:
+                victim.transport.close()
+                self.connections.discard(victim)
+            if len(self.connections) > max_connections:
+                self.transport.close()  # every other connection is busy: this one waits its turn
+                self.connections.discard(self)
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if not self.transport.is_closing():
+                self._arm_head_timer()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            if self._head_timer is not None:
+                self._head_timer.cancel()
+                self._head_timer = None
+            super().connection_lost(exc)
+
+    return GuardedH11Protocol
+
+
+def uvicorn_options(settings: Settings) -> dict[str, Any]:
+    """What `pling-browser serve` (and the tests' service) pass to uvicorn."""
+    cap = connection_cap(settings)
+    return {
+        "http": _protocol(settings.header_timeout_s, cap),
+        "timeout_keep_alive": 5,
+        # uvicorn answers 503 past this many connections or tasks; the cap above keeps connections
+        # below it, so only work in progress can reach it.
+        "limit_concurrency": cap + 1,
+        "h11_max_incomplete_event_size": HEAD_LIMIT_BYTES,
+    }
+
+
+class RepeatLimit(logging.Filter):
+    """Passes at most `burst` records of one logger and message template per `window_s` seconds; the
+    first record after a window says how many were dropped. A flood of one line (a page's refused
+    requests, a failing accept) cannot fill the disk."""
+
+    def __init__(self, burst: int = 20, window_s: float = 60.0) -> None:
+        super().__init__()
+        self.burst = burst
+        self.window_s = window_s
+        self._seen: dict[tuple[str, str], list[float]] = {}  # key -> [window start, passed, dropped]
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        key = (record.name, str(record.msg))
+        now = time.monotonic()
+        entry = self._seen.get(key)
+        if entry is None or now - entry[0] >= self.window_s:
+            dropped = int(entry[2]) if entry else 0
+            if len(self._seen) > 10_000:
+                self._seen.clear()
+            self._seen[key] = [now, 1, 0]
+            if dropped:
+                record.msg = f"{record.msg} (and {dropped} more like it in the last {self.window_s:.0f} s, not logged)"
+            return True
+        if entry[1] < self.burst:
+            entry[1] += 1
+            return True
+        entry[2] += 1
+        return False
+
+
+def limit_repeated_logs(burst: int = 20, window_s: float = 60.0) -> RepeatLimit:
+    """One RepeatLimit on every handler of the root logger and of uvicorn's loggers."""
+    limit = RepeatLimit(burst, window_s)
+    for name in (None, "uvicorn", "uvicorn.error", "uvicorn.access"):
+        for handler in logging.getLogger(name).handlers:
+            if not any(isinstance(f, RepeatLimit) for f in handler.filters):
+                handler.addFilter(limit)
+    return limit
