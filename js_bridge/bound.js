@@ -30,11 +30,34 @@ function utf8Length(text) {
   return n;
 }
 
+// A string as the controller may receive it: every lone UTF-16 surrogate replaced by U+FFFD, so the
+// JSON the bridge answers is valid UTF-8 once encoded (a lone surrogate is not).
+function wellFormed(text) {
+  if (strIsWellFormed) return strIsWellFormed(text) ? text : strToWellFormed(text);
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = strCharCodeAt(text, i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = i + 1 < text.length ? strCharCodeAt(text, i + 1) : 0;
+      if (d >= 0xdc00 && d <= 0xdfff) { out += strSlice(text, i, i + 2); i += 1; continue; }
+      out += '\ufffd';
+    } else if (c >= 0xdc00 && c <= 0xdfff) {
+      out += '\ufffd';
+    } else {
+      out += strSlice(text, i, i + 1);
+    }
+  }
+  return out;
+}
+
 function cut(text, max, tally) {
   if (protectedCount) text = maskProtected(text);
   if (text.length <= max) return text;
-  if (tally) tally.chars += text.length - max;
-  return strSlice(text, 0, max) + '…(+' + (text.length - max) + ' chars)';
+  // Cut on a code point boundary: never between the two halves of a surrogate pair (an emoji).
+  const last = strCharCodeAt(text, max - 1);
+  const at = last >= 0xd800 && last <= 0xdbff ? max - 1 : max;
+  if (tally) tally.chars += text.length - at;
+  return strSlice(text, 0, at) + '…(+' + (text.length - at) + ' chars)';
 }
 
 function errorText(error) {
@@ -153,7 +176,7 @@ function bound(value, limits, tally, depth, ctx) {
 function toJSON(value) {
   if (value === null || value === undefined) return 'null';
   const type = typeof value;
-  if (type === 'string') return jsonStringify(value);
+  if (type === 'string') return jsonStringify(wellFormed(value));
   if (type === 'number') return isFiniteNumber(value) ? '' + value : 'null';
   if (type === 'boolean') return value ? 'true' : 'false';
   if (isArray(value)) {
@@ -167,7 +190,7 @@ function toJSON(value) {
   for (let i = 0; i < names.length; i++) {
     const item = value[names[i]];
     if (item === undefined) continue;
-    s += (first ? '' : ',') + jsonStringify(names[i]) + ':' + toJSON(item);
+    s += (first ? '' : ',') + jsonStringify(wellFormed(names[i])) + ':' + toJSON(item);
     first = false;
   }
   return s + '}';

@@ -3,7 +3,10 @@ person typed as a secret is ever written into it."""
 
 from __future__ import annotations
 
-import json
+import base64
+import functools
+import re
+import urllib.parse
 from typing import Any
 
 from ..models import ActionSummary, Receipt
@@ -12,16 +15,59 @@ from .context import Invocation
 NO_CHANGE = "The action completed but nothing it declares changed (records, actions, state, feedback)."
 
 
+SECRET_MARK = "<secret>restored</secret>"
+
+
+@functools.lru_cache(maxsize=64)
+def secret_pattern(secrets: tuple[str, ...]) -> "re.Pattern[str] | None":
+    """One pattern for every form in which a page might echo a restored value back: as it is,
+    URL-encoded, base64 (standard and URL-safe, with or without padding) and, for a number such as a
+    card's, its digits grouped by spaces, dashes or dots. A page can always encode a value in a way no
+    list foresees (SECURITY.md says so); these are the forms pages use by themselves."""
+    forms: set[str] = set()
+    grouped: list[str] = []
+    for secret in secrets:
+        if not secret:
+            continue
+        raw = secret.encode("utf-8", "surrogatepass")
+        for form in (secret, urllib.parse.quote(secret, safe=""), urllib.parse.quote_plus(secret),
+                     base64.b64encode(raw).decode(), base64.urlsafe_b64encode(raw).decode()):
+            forms.add(form)
+            forms.add(form.rstrip("="))
+        digits = re.sub(r"\D", "", secret)
+        if len(digits) >= 8 and len(digits) >= len(secret) - 8:
+            grouped.append(r"[ \-.]?".join(re.escape(d) for d in digits))
+    alternatives = [re.escape(form) for form in sorted(forms, key=len, reverse=True) if form] + grouped
+    return re.compile("|".join(alternatives)) if alternatives else None
+
+
 def scrub(value: Any, secrets: list[str]) -> Any:
-    """Replace any restored secret value that the page echoed back into data, errors or diffs."""
+    """Replace any restored secret value the page echoed back into data, errors or diffs. Works on
+    values, never on serialized text: strings (and keys) have each occurrence replaced; a number
+    whose digits hold a secret is replaced whole, since the number is then the secret."""
     if not secrets:
         return value
-    text = json.dumps(value, ensure_ascii=False)
-    if not any(secret in text for secret in secrets):
+    pattern = secret_pattern(tuple(sorted(set(secrets))))
+    if pattern is None:
         return value
-    for secret in sorted(secrets, key=len, reverse=True):
-        text = text.replace(json.dumps(secret, ensure_ascii=False)[1:-1], "<secret>restored</secret>")
-    return json.loads(text)
+
+    def walk(item: Any, depth: int) -> Any:
+        if isinstance(item, str):
+            return pattern.sub(SECRET_MARK, item)
+        if item is None or isinstance(item, bool):
+            return item
+        if isinstance(item, (int, float)):
+            return SECRET_MARK if pattern.search(repr(item)) or pattern.search(str(item)) else item
+        if depth > 200:
+            return SECRET_MARK  # deeper than any bounded answer: nothing unread leaves
+        if isinstance(item, dict):
+            return {(pattern.sub(SECRET_MARK, key) if isinstance(key, str) else key): walk(child, depth + 1)
+                    for key, child in item.items()}
+        if isinstance(item, (list, tuple)):
+            return [walk(child, depth + 1) for child in item]
+        return item
+
+    return walk(value, 0)
 
 
 def build(inv: Invocation) -> Receipt:
