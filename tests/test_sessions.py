@@ -4,6 +4,7 @@ within a bounded time, and the service keeps serving."""
 from __future__ import annotations
 
 import socket
+import threading
 import time
 
 import httpx
@@ -101,3 +102,29 @@ def test_healthz_screenshot_and_bridge_script(client: httpx.Client, pages: Pages
     script = client.get("/pling.js")
     assert script.status_code == 200 and "__plingBridge" in script.text
     assert client.get("/demo/todos.html").status_code == 200
+
+
+def test_one_invocation_at_a_time_per_session(client: httpx.Client, pages: Pages, fixtures: FixtureServer) -> None:
+    # Two invocations sent to one session at once never run at the same time: the second starts in
+    # the page only after the first has ended (the page counts runs under way; the fixture server logs
+    # each run's start and end in the order they arrive).
+    page = pages.open("pages/lifecycle/overlap.html")
+    since = len(fixtures.requests)
+    receipts: dict[int, dict] = {}
+
+    def invoke(n: int) -> None:
+        answer = client.post(f"/sessions/{page.id}/invoke", json={"action": "work", "args": {"n": n}})
+        receipts[n] = answer.json()["result"]
+
+    first = threading.Thread(target=invoke, args=(1,))
+    first.start()
+    fixtures.wait_for_request("/api/echo?run=1&phase=start", timeout=30, since=since)
+    second = threading.Thread(target=invoke, args=(2,))
+    second.start()  # while the first holds on in the page
+    first.join(60)
+    second.join(60)
+    assert receipts[1]["ok"] is True and receipts[2]["ok"] is True, receipts
+    order = [path.split("?", 1)[1] for _, path in fixtures.requests[since:] if path.startswith("/api/echo?run=")]
+    assert order == ["run=1&phase=start", "run=1&phase=end", "run=2&phase=start", "run=2&phase=end"]
+    state = {key: entry["value"] for key, entry in page.model()["state"].items()}
+    assert state == {"max_running": 1, "runs": 2}

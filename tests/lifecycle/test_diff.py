@@ -88,3 +88,32 @@ def test_evidence_false_gives_no_changed(pages: Pages) -> None:
     # It still ran, and its expectation was still checked.
     assert receipt["verified"] is True
     assert state(page)["high_count"] == 0
+
+
+CHANGES = "pages/lifecycle/changes.html"
+
+
+def test_an_action_that_changes_what_else_is_available_says_so(pages: Pages) -> None:
+    page = pages.open(CHANGES)
+    receipt = page.invoke("submit")
+    assert receipt["ok"] is True, receipt
+    # Each action whose availability changed, from and to (a reason where the page gives one, else false).
+    assert receipt["changed"]["actions"]["availability"] == {
+        "submit": {"from": True, "to": "Already submitted"},
+        "edit": {"from": True, "to": False},
+        "withdraw": {"from": "Not submitted", "to": True},
+    }
+    assert receipt["changed"]["actions"]["added"] == [] and receipt["changed"]["actions"]["removed"] == []
+    assert receipt["changed"]["observed"] is True
+    # The next action reads the new availability.
+    assert page.invoke("submit")["error"]["code"] == "ACTION_UNAVAILABLE"
+
+
+def test_feedback_the_action_took_away_is_removed(pages: Pages) -> None:
+    page = pages.open(CHANGES)
+    assert page.first_model["feedback"] == [{"kind": "warning", "text": "Unsaved changes"}]
+    receipt = page.invoke("save")
+    assert receipt["ok"] is True, receipt
+    assert receipt["changed"]["feedback"]["removed"] == [{"kind": "warning", "text": "Unsaved changes"}]
+    assert receipt["changed"]["feedback"]["added"] == []
+    assert receipt["changed"]["observed"] is True and "warning" not in receipt

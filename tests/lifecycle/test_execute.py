@@ -138,3 +138,19 @@ def test_an_action_with_run_and_target_operates_the_target(pages: Pages) -> None
     receipt = page.invoke("press")
     assert receipt["ok"] is True and "fidelity" not in receipt
     assert receipt["changed"]["state"]["changed"]["via"] == {"from": None, "to": "trusted click"}
+
+
+def test_a_checkbox_already_in_the_asked_state_stays_in_it(pages: Pages) -> None:
+    # `checked` sets the state, it does not toggle: asking twice for true leaves it ticked.
+    page = pages.open(PAGE)
+    assert page.invoke("accept_terms", {"checked": True})["ok"] is True
+    assert state(page)["agree"] is True
+    receipt = page.invoke("accept_terms", {"checked": True})
+    assert receipt["ok"] is True, receipt
+    assert state(page)["agree"] is True
+    assert receipt["changed"]["state"]["changed"] == {}
+    # And from unticked, false stays false.
+    fresh = pages.open(PAGE)
+    receipt = fresh.invoke("accept_terms", {"checked": False})
+    assert receipt["ok"] is True, receipt
+    assert state(fresh)["agree"] is False and receipt["changed"]["state"]["changed"] == {}
