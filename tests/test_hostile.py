@@ -125,9 +125,21 @@ def test_cyclic_data_and_control_character_ids(hostile: Pages) -> None:
 def test_a_page_sending_itself_to_a_refused_address(hostile: Pages) -> None:
     page = _open(hostile, "redirect_refused")
     receipt = page.invoke("go")
-    assert isinstance(receipt["ok"], bool) and ("error" in receipt or "warning" in receipt)
-    refused = page.client.get(f"/sessions/{page.id}").json()["refused"]
-    assert any("169.254.169.254" in item["target"] for item in refused)
+    # run() ran and the document was replaced by the refused address's error page: the before snapshot
+    # is gone, so the receipt says it cannot tell what changed, and the action is not declared there to
+    # check. (Today that is EXPECTATION_FAILED although `go` declares no expectation; SPEC's "Actions
+    # that leave the document" makes it a navigation outcome with changed.page and changed.refused.)
+    assert receipt["ok"] is False and "changed" not in receipt, receipt
+    assert receipt["error"]["code"] == "EXPECTATION_FAILED" and receipt["error"]["started"] is True
+    assert receipt["warning"].startswith("The page was replaced during the action")
+    assert "ran the page's run()" in receipt["log"]
+    info = page.client.get(f"/sessions/{page.id}").json()
+    assert info["url"] == "http://169.254.169.254/latest/meta-data/"
+    refused = [item["target"] for item in info["refused"]]
+    assert "GET http://169.254.169.254/latest/meta-data/" in refused  # (the error page may ask for a favicon too)
+    assert all(target.startswith("GET http://169.254.169.254/") for target in refused)
+    # The error page declares nothing: the session is still there, on a page without actions.
+    assert page.model()["actions"] == []
 
 
 @pytest.mark.parametrize("name,words", [("busy_dom", "had not settled"), ("endless_requests", "requests still pending")])
@@ -139,15 +151,26 @@ def test_pages_that_never_settle_are_capped_with_a_warning(hostile: Pages, name:
 def test_a_target_that_vanishes_on_press_and_a_million_toasts(hostile: Pages) -> None:
     page = _open(hostile, "detach_target")
     receipt = page.invoke("go")
-    assert isinstance(receipt["ok"], bool) and page.model()["state"]["ticks"]["value"] == 1
+    # The press reached the button (it counted, then removed itself on mousedown): a trusted click
+    # that completed, and the receipt says what changed.
+    assert receipt["ok"] is True, receipt
+    assert receipt["changed"]["state"]["changed"] == {"ticks": {"from": 0, "to": 1}}
+    assert "clicked the button with trusted input" in receipt["log"]
+    assert page.model()["state"]["ticks"]["value"] == 1
     noisy = _open(hostile, "huge_feedback")
     assert len(noisy.first_model["feedback"]) == 50
     assert noisy.invoke("go")["ok"] is True
 
 
-def test_a_beforeunload_trap_does_not_hold_the_session(hostile: Pages) -> None:
+def test_a_beforeunload_trap_does_not_hold_the_session(hostile: Pages, fixtures: FixtureServer) -> None:
     page = _open(hostile, "beforeunload")
+    since = len(fixtures.requests)
     receipt = page.invoke("go")
-    assert isinstance(receipt["ok"], bool)
+    # The service dismisses the page's "leave this page?" prompt, so the reload does not happen: the
+    # fixture server is never asked for the page again, and the receipt says nothing changed.
+    assert receipt["ok"] is True, receipt
+    assert receipt["changed"]["observed"] is False and "nothing it declares changed" in receipt["warning"]
+    _pong(page)
+    assert [path for _, path in fixtures.requests[since:] if "beforeunload" in path] == []
     assert page.client.delete(f"/sessions/{page.id}").status_code == 200
     hostile.opened.remove(page.id)
