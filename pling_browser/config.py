@@ -152,6 +152,9 @@ class Settings(BaseSettings):
     # idle connection is closed. A request's head must arrive within header_timeout_s.
     max_connections: int = _env("PLING_MAX_CONNECTIONS", 1000)
     header_timeout_s: float = 10.0
+    # A console sign-in ends after this long unused, and after console_lifetime_s in any case.
+    console_idle_s: float = 3600.0
+    console_lifetime_s: float = 12 * 3600.0
     queue: int | None = _env("PLING_QUEUE")  # requests that may wait for a session slot; default max_sessions
     queue_timeout_s: float = _env("PLING_QUEUE_TIMEOUT", 30.0)
     idle_timeout_s: float = _env("PLING_IDLE_TIMEOUT", 900.0)

@@ -10,13 +10,14 @@ import threading
 import time
 from pathlib import Path
 from typing import Any, Iterator
+from urllib.parse import urlsplit
 
 import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from pling_browser.server.console import streams as console_streams
-from pling_browser.server.access import COOKIE, AccessGuard
+from pling_browser.server.access import AccessGuard, cookie_name
 from pling_browser.config import find_chromium
 from pling_browser.core.browsers import chromium_args
 
@@ -284,41 +285,66 @@ def test_nothing_secret_reaches_the_console(person: Page, agent: Pages, gated: S
     assert _watchers(gated) == 1
 
 
-def test_the_token_opens_the_console_once_and_a_cookie_keeps_it_open(browser: Browser) -> None:
+def test_the_token_opens_a_console_session_and_its_csrf_token_keeps_it_open(browser: Browser) -> None:
     svc = ServiceThread(service_settings(token=TOKEN)).start()
     try:
         url = svc.url
+        name = cookie_name(f"127.0.0.1:{svc.port}")
         assert httpx.get(f"{url}/console").status_code == 401
         assert httpx.get(f"{url}/console/events").status_code == 401
         assert httpx.get(f"{url}/console?token=wrong").status_code == 401
         opened = httpx.get(f"{url}/console?token={TOKEN}")
-        assert opened.status_code == 303 and opened.headers["location"] == "console"
+        assert opened.status_code == 303
+        location = urlsplit(opened.headers["location"])
+        assert location.path == "console" and location.fragment.startswith("csrf=")
+        csrf = location.fragment.removeprefix("csrf=")
         cookie = opened.headers["set-cookie"]
-        assert cookie.startswith(f"{COOKIE}=") and "HttpOnly" in cookie and "SameSite=strict" in cookie
-        assert TOKEN not in cookie  # the cookie is an HMAC of the token, not the token
-        jar = {COOKIE: opened.cookies[COOKIE]}
+        assert cookie.startswith(f"{name}=") and "HttpOnly" in cookie and "SameSite=strict" in cookie
+        assert "Max-Age=" in cookie and TOKEN not in cookie and csrf not in cookie  # a random session id
+        again = httpx.get(f"{url}/console?token={TOKEN}")
+        assert again.cookies[name] != opened.cookies[name]  # a new session each time, not a function of the token
+        jar = {name: opened.cookies[name]}
         page = httpx.get(f"{url}/console", cookies=jar)
         assert page.status_code == 200 and "frame-ancestors 'none'" in page.headers["content-security-policy"]
-        assert httpx.get(f"{url}/sessions", cookies=jar).status_code == 200
+        # The cookie alone opens the page only; reads and writes need the session's CSRF token too.
+        assert httpx.get(f"{url}/sessions", cookies=jar).status_code == 401
+        assert httpx.get(f"{url}/sessions", cookies=jar, headers={"X-Pling-CSRF": csrf}).status_code == 200
         assert httpx.get(f"{url}/sessions?token={TOKEN}").status_code == 200
-        assert "event: state" in _read_stream(url, "/console/events", "event: state", cookies=jar)
-        # The browser sends a cookie by itself: a write relying on it must come from the console's own origin.
+        assert "event: state" in _read_stream(url, f"/console/events?csrf={csrf}", "event: state", cookies=jar)
         answer = f"{url}/sessions/s_none/confirmations/c_none"
         assert httpx.post(answer, json={"approve": True}, cookies=jar).status_code == 401
+        assert httpx.post(answer, json={"approve": True}, cookies=jar, headers={"Origin": url}).status_code == 401
         assert httpx.post(answer, json={"approve": True}, cookies=jar,
-                          headers={"Origin": "http://localhost:1"}).status_code == 401
-        assert httpx.post(answer, json={"approve": True}, cookies=jar, headers={"Origin": url}).status_code == 404
-        assert httpx.post(answer, json={"approve": True}, cookies={COOKIE: "0" * 64}, headers={"Origin": url}).status_code == 401
+                          headers={"Origin": "http://localhost:1", "X-Pling-CSRF": csrf}).status_code == 401
+        assert httpx.post(answer, json={"approve": True}, cookies=jar,
+                          headers={"Origin": url, "X-Pling-CSRF": csrf}).status_code == 404
+        assert httpx.post(answer, json={"approve": True}, cookies={name: "0" * 43},
+                          headers={"Origin": url, "X-Pling-CSRF": csrf}).status_code == 401
+        # A session is bound to the Host it was opened on.
+        assert httpx.get(f"http://localhost:{svc.port}/sessions", cookies={cookie_name(f"localhost:{svc.port}"): jar[name]},
+                         headers={"X-Pling-CSRF": csrf}).status_code == 401
 
         context = browser.new_context()
         person = context.new_page()
         person.goto(f"{url}/console?token={TOKEN}")
-        assert person.url == f"{url}/console"  # the token left the address bar
         expect(person.locator("#connection")).to_have_text("Live")
-        # The console's own writes carry the cookie and its Origin: authorized (then not found here).
+        assert person.url == f"{url}/console"  # the token and the CSRF token left the address bar
+        # The console's own writes carry the cookie and the CSRF token: authorized (then not found here).
+        status = person.evaluate("""() => fetch('sessions/s_none/confirmations/c_none', {method: 'POST',
+            headers: {'content-type': 'application/json',
+                      'x-pling-csrf': sessionStorage.getItem('pling-console-csrf')},
+            body: '{"approve": true}'}).then((r) => r.status)""")
+        assert status == 404
+        # Without it, the browser's cookie is not enough.
         status = person.evaluate("""() => fetch('sessions/s_none/confirmations/c_none', {method: 'POST',
             headers: {'content-type': 'application/json'}, body: '{"approve": true}'}).then((r) => r.status)""")
-        assert status == 404
+        assert status == 401
+        # Signing out ends the session: the console says so and its cookie no longer counts.
+        person.get_by_role("button", name="Sign out").click()
+        expect(person.locator("#connection")).to_contain_text("Signed out")
+        cookies = {c["name"]: c["value"] for c in context.cookies()}
+        assert name not in cookies
+        assert httpx.get(f"{url}/sessions", cookies=jar, headers={"X-Pling-CSRF": csrf}).status_code == 200  # another sign-in
         context.close()
     finally:
         svc.stop()

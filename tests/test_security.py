@@ -443,3 +443,89 @@ def test_a_flood_of_one_log_line_is_rate_limited(tmp_path, fixtures: FixtureServ
     refused = [line for line in log.read_text(errors="replace").splitlines() if "refused http://10.255.255.1" in line
                or "refused GET http://10.255.255.1" in line]
     assert 0 < len(refused) <= 25, len(refused)
+
+
+CONSOLE_TOKEN = "console-token-for-security-tests"
+
+
+@pytest.fixture(scope="module")
+def console_service() -> Iterator[ServiceThread]:
+    svc = ServiceThread(service_settings(token=CONSOLE_TOKEN, approve=(), confirm="http", confirm_timeout_s=20.0,
+                                         console_idle_s=600.0)).start()
+    yield svc
+    svc.stop()
+
+
+def _sign_in(url: str) -> tuple[httpx.Cookies, str]:
+    """What a person's browser keeps after `GET /console?token=…`: its cookies, and the CSRF token the
+    redirect hands the console's script in the address's fragment (never sent to a server)."""
+    opened = httpx.get(f"{url}/console?token={CONSOLE_TOKEN}")
+    assert opened.status_code == 303, opened.text
+    fragment = urlsplit(opened.headers["location"]).fragment
+    return opened.cookies, parse_qs(fragment).get("csrf", [""])[0]
+
+
+def test_a_replayed_console_cookie_with_a_forged_origin_cannot_approve(console_service: ServiceThread,
+                                                                      fixtures: FixtureServer) -> None:
+    url = console_service.url
+    bearer = {"Authorization": f"Bearer {CONSOLE_TOKEN}"}
+    with httpx.Client(base_url=url, timeout=60, headers=bearer) as agent:
+        opened = Pages(agent, fixtures)
+        page = opened.open("pages/gates/checkout.html")
+        result: dict = {}
+        worker = threading.Thread(target=lambda: result.update(receipt=page.invoke("wipe")), daemon=True)
+        worker.start()
+        pending: list = []
+        for _ in range(400):
+            pending = agent.get(f"/sessions/{page.id}/pending").json()["pending"]
+            if pending:
+                break
+            threading.Event().wait(0.05)
+        cid = pending[0]["id"]
+        cookies, csrf = _sign_in(url)
+        # Another local server got the cookie (cookies are not port-scoped) and replays it, forging the
+        # service's own Origin, without the console's CSRF token.
+        answer = f"{url}/sessions/{page.id}/confirmations/{cid}"
+        forged = httpx.post(answer, json={"approve": True}, cookies=cookies, headers={"Origin": url})
+        assert forged.status_code == 401, forged.text
+        wrong = httpx.post(answer, json={"approve": True}, cookies=cookies,
+                           headers={"Origin": url, "X-Pling-CSRF": "guess"})
+        assert wrong.status_code == 401
+        assert [p["id"] for p in agent.get(f"/sessions/{page.id}/pending").json()["pending"]] == [cid]
+        # The console itself (cookie and its CSRF token) answers: here it denies.
+        denied = httpx.post(answer, json={"approve": False}, cookies=cookies, headers={"Origin": url, "X-Pling-CSRF": csrf})
+        assert denied.status_code == 200, denied.text
+        worker.join(60)
+        assert result["receipt"]["error"]["code"] == "PERMISSION_DENIED"
+        assert page.model()["state"]["wiped"]["value"] is False
+        opened.close_all()
+
+
+def test_a_console_cookie_stops_working_after_sign_out_and_after_it_expires(fixtures: FixtureServer) -> None:
+    svc = ServiceThread(service_settings(token=CONSOLE_TOKEN, console_idle_s=1.0)).start()
+    try:
+        url = svc.url
+        cookies, csrf = _sign_in(url)
+        signed = {"X-Pling-CSRF": csrf}
+        assert httpx.get(f"{url}/console/state", cookies=cookies, headers=signed).status_code == 200
+        out = httpx.post(f"{url}/console/sign-out", cookies=cookies, headers={**signed, "Origin": url})
+        assert out.status_code == 204
+        assert httpx.get(f"{url}/console/state", cookies=cookies, headers=signed).status_code == 401
+        assert httpx.get(f"{url}/sessions", cookies=cookies, headers=signed).status_code == 401
+        # A cookie nobody used for longer than its idle time is gone too.
+        cookies, csrf = _sign_in(url)
+        assert httpx.get(f"{url}/console/state", cookies=cookies, headers={"X-Pling-CSRF": csrf}).status_code == 200
+        threading.Event().wait(1.5)
+        assert httpx.get(f"{url}/console/state", cookies=cookies, headers={"X-Pling-CSRF": csrf}).status_code == 401
+    finally:
+        svc.stop()
+
+
+def test_the_console_cookie_alone_reads_nothing(console_service: ServiceThread) -> None:
+    url = console_service.url
+    cookies, csrf = _sign_in(url)
+    for path in ("/console/state", "/sessions", "/console/sessions/s_none/receipts"):
+        assert httpx.get(url + path, cookies=cookies).status_code == 401, path
+        assert httpx.get(url + path, cookies=cookies, headers={"X-Pling-CSRF": csrf}).status_code in (200, 404), path
+    # The console's page itself (no data in it) opens with the cookie alone.
+    assert httpx.get(url + "/console", cookies=cookies).status_code == 200

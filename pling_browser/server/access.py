@@ -7,9 +7,14 @@
   `Authorization: Bearer <token>`, compared in constant time. A browser cannot put that header on an
   EventSource or an <img>, so the operator console's credentials are also accepted: the token as a
   `token` query parameter (taken out of the query before anything else, logs included, sees it), or
-  the HttpOnly, SameSite=Strict cookie that `GET /console?token=…` sets (an HMAC of the token, never
-  the token itself). The browser sends a cookie by itself, so the cookie counts for GET and HEAD, and
-  for other methods only with the service's own Origin.
+  a console session (``ConsoleSessions``): `GET /console?token=…` opens one and sets its random id in
+  an HttpOnly, SameSite=Strict cookie named for the port, and hands the console's script the
+  session's CSRF token in the redirect's URL fragment, which no server ever receives. Cookies are
+  not port-scoped (another local server gets them), so the cookie alone opens only the console's
+  page; every other request needs the session's CSRF token too (the `X-Pling-CSRF` header, or a
+  `csrf` query parameter for event streams, taken out of the query like the token), and a write
+  with the cookie needs, besides, no foreign Origin. Sessions expire when idle and after a fixed
+  lifetime, and end at `POST /console/sign-out`.
 - Size: request bodies over 1 MiB are refused with 413 before they are read.
 
 Refusals are raised as `Forbidden`, `Unauthorized` and `PayloadTooLarge`; `server/problems.py` renders them
@@ -20,6 +25,9 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import secrets
+import time
+from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
@@ -33,12 +41,68 @@ MAX_BODY = 1024 * 1024
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]", "::1")
 PUBLIC_PATHS = ("/healthz", "/pling.js", "/demo/")
 COOKIE = "pling_console"
+CSRF_HEADER = "x-pling-csrf"
+CONSOLE_SHELL = ("/console", "/console/static/")  # the page and its files: no data in them
 
 
-def cookie_value(token: str | bytes) -> str:
-    """The console cookie for a token: an HMAC of it, so the cookie never carries the token itself."""
-    key = token.encode() if isinstance(token, str) else token
-    return hmac.new(key, b"pling console cookie v1", hashlib.sha256).hexdigest()
+def cookie_name(host: str) -> str:
+    """The console cookie of the service at `host`: named for its port, so services on two ports of one
+    host (cookies ignore ports) do not overwrite each other's sign-in."""
+    name = _hostname(host)
+    port = host[len(name) + 1:] if host[len(name):].startswith(":") else ""
+    return f"{COOKIE}_{port or 'default'}"
+
+
+@dataclass
+class ConsoleSession:
+    host: str
+    csrf: str
+    created: float
+    used: float
+
+
+class ConsoleSessions:
+    """Console sign-ins, kept in this process only (a restart signs everyone out): found by the hash of
+    the cookie's random id, bound to the Host it was opened on, ended when idle for `idle_s`, after
+    `lifetime_s`, or at sign-out."""
+
+    def __init__(self, idle_s: float = 3600.0, lifetime_s: float = 12 * 3600.0, limit: int = 1000) -> None:
+        self.idle_s = idle_s
+        self.lifetime_s = lifetime_s
+        self.limit = limit
+        self._sessions: dict[str, ConsoleSession] = {}
+
+    @staticmethod
+    def _key(sid: str) -> str:
+        return hashlib.sha256(sid.encode("utf-8", "replace")).hexdigest()
+
+    def open(self, host: str) -> tuple[str, str]:
+        """A new session for `host`: its id (for the cookie) and its CSRF token (for the script)."""
+        now = time.monotonic()
+        self._sessions = {k: v for k, v in self._sessions.items() if self._alive(v, now)}
+        while len(self._sessions) >= self.limit:
+            self._sessions.pop(min(self._sessions, key=lambda k: self._sessions[k].used))
+        sid, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
+        self._sessions[self._key(sid)] = ConsoleSession(host.lower(), csrf, now, now)
+        return sid, csrf
+
+    def _alive(self, session: ConsoleSession, now: float) -> bool:
+        return now - session.used < self.idle_s and now - session.created < self.lifetime_s
+
+    def find(self, sid: str, host: str) -> ConsoleSession | None:
+        key = self._key(sid)
+        session = self._sessions.get(key)
+        now = time.monotonic()
+        if session is None or not self._alive(session, now):
+            self._sessions.pop(key, None)
+            return None
+        if session.host != host.lower():
+            return None
+        session.used = now
+        return session
+
+    def close(self, sid: str) -> None:
+        self._sessions.pop(self._key(sid), None)
 
 
 def _cookie(header: str, name: str) -> str | None:
@@ -56,9 +120,10 @@ def _hostname(host: str) -> str:
 
 
 class AccessGuard:
-    def __init__(self, app: Any, token: str | None) -> None:
+    def __init__(self, app: Any, token: str | None, console: ConsoleSessions | None = None) -> None:
         self.app = app
         self.token = token.encode() if token else None
+        self.console = console
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -68,7 +133,8 @@ class AccessGuard:
         path = scope.get("path", "")
         host = headers.get("host", "")
         query_token = _take_query_token(scope)
-        self._check(path, host, headers, scope.get("method", ""), query_token)
+        query_csrf = _take_query_param(scope, "csrf")
+        self._check(path, host, headers, scope.get("method", ""), query_token, query_csrf)
         length = headers.get("content-length")
         if length is not None and length.isdigit() and int(length) > MAX_BODY:
             raise PayloadTooLarge(f"The body is {length} bytes; at most {MAX_BODY} are accepted")
@@ -98,7 +164,7 @@ class AccessGuard:
         await self.app(scope, receive, send)
 
     def _check(self, path: str, host: str, headers: dict[str, str], method: str = "GET",
-               query_token: str | None = None) -> None:
+               query_token: str | None = None, query_csrf: str | None = None) -> None:
         """Raise Forbidden or Unauthorized when the request may not go on (rendered by server/problems.py)."""
         if self.token is None and _hostname(host.lower()) not in LOOPBACK_HOSTS:
             raise Forbidden(f"Host {host[:100]!r} is not this service's loopback address",
@@ -111,23 +177,43 @@ class AccessGuard:
                 raise Forbidden(f"Requests from {origin[:100]!r} are not accepted",
                                 hint="Call the API from a server or from the service's own origin.")
         if self.token is not None and not any(path == p or (p.endswith("/") and path.startswith(p)) for p in PUBLIC_PATHS):
-            if not self._token_given(host, headers, method, query_token):
+            if not self._token_given(path, host, headers, method, query_token, query_csrf):
                 raise Unauthorized("A valid bearer token is required",
                                    hint="Send `Authorization: Bearer <PLING_TOKEN>` (in a browser, open /console?token=<PLING_TOKEN> once).")
 
-    def _token_given(self, host: str, headers: dict[str, str], method: str, query_token: str | None) -> bool:
+    def _token_given(self, path: str, host: str, headers: dict[str, str], method: str, query_token: str | None,
+                     query_csrf: str | None = None) -> bool:
         assert self.token is not None
         scheme, _, credential = headers.get("authorization", "").partition(" ")
         if scheme.lower() == "bearer" and hmac.compare_digest(credential.strip().encode(), self.token):
             return True
         if query_token is not None and hmac.compare_digest(query_token.encode(), self.token):
             return True
-        cookie = _cookie(headers.get("cookie", ""), COOKIE)
-        if cookie is None or not hmac.compare_digest(cookie.encode(), cookie_value(self.token).encode()):
+        cookie = _cookie(headers.get("cookie", ""), cookie_name(host))
+        session = self.console.find(cookie, host) if cookie and self.console is not None else None
+        if session is None:
+            return False
+        if method in ("GET", "HEAD") and (path == CONSOLE_SHELL[0] or path.startswith(CONSOLE_SHELL[1])):
+            return True
+        csrf = headers.get(CSRF_HEADER) or query_csrf or ""
+        if not hmac.compare_digest(csrf.encode("utf-8", "replace"), session.csrf.encode()):
             return False
         origin = headers.get("origin")
-        own = origin is not None and origin.lower() in (f"http://{host}".lower(), f"https://{host}".lower())
+        own = origin is None or origin.lower() in (f"http://{host}".lower(), f"https://{host}".lower())
         return method in ("GET", "HEAD") or own
+
+
+def _take_query_param(scope: Scope, name: str) -> str | None:
+    """A query parameter, removed from the request's query (so no log line shows it)."""
+    raw = scope.get("query_string", b"")
+    if f"{name}=".encode() not in raw:
+        return None
+    pairs = parse_qsl(raw.decode("latin-1"), keep_blank_values=True)
+    values = [value for key, value in pairs if key == name]
+    if not values:
+        return None
+    scope["query_string"] = urlencode([(key, value) for key, value in pairs if key != name]).encode("latin-1")
+    return values[0]
 
 
 def _take_query_token(scope: Scope) -> str | None:

@@ -18,7 +18,7 @@ from ..config import Settings
 from ..models import HTTPProblem
 from ..runtime import Runtime
 from . import problems
-from .access import AccessGuard
+from .access import AccessGuard, ConsoleSessions
 from .console import console_router
 from .mcp import create_mcp
 from .routes import actions, gates, own_origin, receipts, service, sessions, static
@@ -59,9 +59,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     for module in (service, sessions, actions, receipts, gates, static):
         app.include_router(module.router)
-    app.include_router(console_router(runtime))
+    console = ConsoleSessions(settings.console_idle_s, settings.console_lifetime_s)
+    app.state.console_sessions = console
+    app.include_router(console_router(runtime, console))
     app.router.routes.extend(mcp_routes)
-    app.add_middleware(AccessGuard, token=settings.token)
+    app.add_middleware(AccessGuard, token=settings.token, console=console)
     app.add_middleware(problems.Problems)  # added last: the outermost
     app.mount("/demo", static.demo_files(), name="demo")
     return app

@@ -6,7 +6,8 @@ a session's page in which the person's pointer, wheel and keys reach the page as
 
 Routes (left out of the OpenAPI document: they serve a person's browser, not an agent):
 
-  GET  /console                          the page; with ?token=… it sets the console cookie and redirects
+  GET  /console                          the page; with ?token=… it opens a console session and redirects
+  POST /console/sign-out                 ends the console session
   GET  /console/static/{name}            its stylesheet and scripts (static/, no build step)
   GET  /console/state                    sessions, waiting requests and latest receipts, as JSON
   GET  /console/events                   server-sent events: that state first, then every change
@@ -29,7 +30,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response, StreamingResponse
 
 from ...errors import NotFound
-from ..access import COOKIE, cookie_value
+from ..access import ConsoleSessions, cookie_name
 from .feed import Feed
 from .gestures import PersonInput, person_input
 from .liveview import LiveView
@@ -52,7 +53,7 @@ PAGE_HEADERS = {
 }
 
 
-def console_router(runtime: "Runtime") -> APIRouter:
+def console_router(runtime: "Runtime", sessions: ConsoleSessions | None = None) -> APIRouter:
     router = APIRouter(include_in_schema=False)
     background = Background()
     feed = Feed(runtime, background)
@@ -61,16 +62,30 @@ def console_router(runtime: "Runtime") -> APIRouter:
     @router.get("/console")
     async def page(request: Request) -> Response:
         if getattr(request.state, "token_in_query", False):
-            # The token came in the address: keep it in an HttpOnly cookie instead, out of the address
-            # bar and history (AccessGuard checked it and took it out of the query).
-            answer: Response = RedirectResponse("console", status_code=303, headers=HEADERS)
+            # The token came in the address (AccessGuard checked it and took it out of the query): open
+            # a console session instead, its id in an HttpOnly cookie, its CSRF token in the fragment
+            # of the address the browser goes to next (the script keeps it; no server receives it).
             token = runtime.settings.token
-            if token:
-                answer.set_cookie(COOKIE, cookie_value(token), httponly=True, samesite="strict", path="/",
-                                  secure=request.url.scheme == "https")
+            if not token or sessions is None:
+                return RedirectResponse("console", status_code=303, headers=HEADERS)
+            host = request.headers.get("host", "")
+            sid, csrf = sessions.open(host)
+            answer: Response = RedirectResponse(f"console#csrf={csrf}", status_code=303, headers=HEADERS)
+            answer.set_cookie(cookie_name(host), sid, httponly=True, samesite="strict", path="/",
+                              max_age=int(sessions.lifetime_s), secure=request.url.scheme == "https")
             return answer
         return Response((STATIC / "index.html").read_bytes(), media_type="text/html; charset=utf-8",
                         headers=PAGE_HEADERS)
+
+    @router.post("/console/sign-out", status_code=204)
+    async def sign_out(request: Request) -> Response:
+        host = request.headers.get("host", "")
+        sid = request.cookies.get(cookie_name(host))
+        if sid and sessions is not None:
+            sessions.close(sid)
+        answer = Response(status_code=204, headers=HEADERS)
+        answer.delete_cookie(cookie_name(host), path="/", httponly=True, samesite="strict")
+        return answer
 
     @router.get("/console/static/{name}")
     async def static(name: str) -> Response:

@@ -8,6 +8,22 @@
 
 (function () {
   const $ = (id) => document.getElementById(id);
+
+  // The console session's CSRF token: handed over once, in the fragment of the address
+  // /console?token=… redirects to (no server ever receives a fragment), then kept in this tab's
+  // sessionStorage. The session cookie alone opens only this page: every request carries the token,
+  // as a header, or as `csrf=` on an event stream's address (an EventSource cannot send headers).
+  const CSRF_KEY = 'pling-console-csrf';
+  const csrf = (() => {
+    const given = /^#csrf=([A-Za-z0-9_-]+)$/.exec(window.location.hash);
+    if (given) {
+      window.sessionStorage.setItem(CSRF_KEY, given[1]);
+      window.history.replaceState(null, '', window.location.pathname + window.location.search);
+    }
+    return window.sessionStorage.getItem(CSRF_KEY) || '';
+  })();
+  const signed = (headers) => (csrf ? { ...headers, 'x-pling-csrf': csrf } : headers);
+  const streamUrl = (path) => (csrf ? path + (path.includes('?') ? '&' : '?') + 'csrf=' + encodeURIComponent(csrf) : path);
   const state = {
     sessions: new Map(),   // sid -> session view (info + last receipts)
     pending: new Map(),    // id -> pending request
@@ -74,7 +90,7 @@
   async function api(method, path, body) {
     const answer = await fetch(path, {
       method, credentials: 'same-origin',
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      headers: signed(body === undefined ? {} : { 'content-type': 'application/json' }),
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     let data = null;
@@ -100,12 +116,12 @@
   let source = null;
   function connect() {
     if (source) source.close();
-    source = new EventSource('console/events');
+    source = new EventSource(streamUrl('console/events'));
     source.addEventListener('open', () => connected('live', 'Live'));
     source.addEventListener('error', () => {
       if (source.readyState === EventSource.CLOSED) {
         // Refused (401, 403) or gone: find out which, then try again later.
-        fetch('console/state', { credentials: 'same-origin' }).then((answer) => {
+        fetch('console/state', { credentials: 'same-origin', headers: signed({}) }).then((answer) => {
           if (answer.status === 401) connected('refused', 'Not signed in: open /console?token=… with the service\'s token');
           else if (answer.status === 403) connected('refused', 'Refused by the service (host or origin)');
           else connected('lost', 'Reconnecting…');
@@ -433,7 +449,19 @@
 
   // ---- live view (liveview.js) ---------------------------------------------------------------
 
-  const { watch, status: viewStatus } = window.PlingLiveView({ api, place, nameOf: sessionName, selected: () => state.selected });
+  const { watch, status: viewStatus } = window.PlingLiveView({ api, streamUrl, place, nameOf: sessionName, selected: () => state.selected });
+
+  // ---- sign-out -------------------------------------------------------------------------------
+
+  const signOut = $('sign-out');
+  signOut.hidden = !csrf;
+  signOut.addEventListener('click', async () => {
+    try { await api('POST', 'console/sign-out'); } catch (e) { /* signed out already */ }
+    window.sessionStorage.removeItem(CSRF_KEY);
+    if (source) source.close();
+    signOut.hidden = true;
+    connected('refused', 'Signed out: open /console?token=… with the service\'s token to sign in again');
+  });
 
   // ---- clocks ----------------------------------------------------------------------------------
 

@@ -2,7 +2,7 @@
 // from GET console/sessions/{sid}/view; the person's clicks, scrolling and typing go, in order, to
 // POST console/sessions/{sid}/input, where they reach the page as trusted input. console.js creates
 // it with what it needs from the rest of the console.
-window.PlingLiveView = function createLiveView({ api, place, nameOf, selected }) {
+window.PlingLiveView = function createLiveView({ api, streamUrl, place, nameOf, selected }) {
   const $ = (id) => document.getElementById(id);
 
   const screen = $('screen');
@@ -23,7 +23,7 @@ window.PlingLiveView = function createLiveView({ api, place, nameOf, selected })
     viewStatus('');
     if (!sid) return;
     const open = () => {
-      const es = new EventSource(`console/sessions/${encodeURIComponent(sid)}/view`);
+      const es = new EventSource(streamUrl(`console/sessions/${encodeURIComponent(sid)}/view`));
       viewSource = es;
       es.addEventListener('hello', (e) => {
         const data = JSON.parse(e.data);
