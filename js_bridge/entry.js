@@ -8,10 +8,10 @@ const operations = {
   model: (arg) => modelSnapshot(arg),
   describe: (arg) => describe(arg.ref),
   reveal: (arg) => reveal(arg),
-  run: (arg) => runAction(arg),
+  run: (arg) => promiseThen(runAction(arg), withLeaving),
   synthetic: () => syntheticClick(),
   release: () => releaseTarget(),
-  expect: (arg) => expectEffect(arg),
+  expect: (arg) => promiseThen(expectEffect(arg), withLeaving),
   settle: (arg) => promiseThen(settle(inFlight.since, arg.capMs), (settled) => answerOf({ ok: true, settled })),
   diff: () => diffAgainstBefore(),
   restore: (arg) => restore(arg.names),
@@ -19,6 +19,9 @@ const operations = {
   protect: (arg) => protectValues(arg.values),
   mask: (arg) => markProtected(arg.on === true),
   handoff: (arg) => handoffDone(arg.ref),
+  whoami: () => whoami(),
+  adopt: () => adoptCarry(),
+  diffFrom: (arg) => diffFrom(arg),
 };
 const ASYNC = { reveal: true, run: true, expect: true, settle: true };
 

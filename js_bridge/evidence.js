@@ -34,7 +34,7 @@ function captureEvidence() {
   const feedback = create(null);
   const entries = readFeedback(null);
   for (let i = 0; i < entries.length; i++) feedback[feedbackKey(entries[i])] = entries[i];
-  return { records, actions, state, feedback };
+  return { records, actions, state, feedback, page: pageInfo() };
 }
 
 function fieldChanges(before, after) {
@@ -177,5 +177,7 @@ function diffEvidence(before, watch) {
     keys(state.changed).length > 0 || feedback.added.length + feedback.removed.length > 0;
   const changed = { observed, records, actions, state: { changed: state.changed }, feedback };
   if (state.omitted) changed.state.omitted = state.omitted;
+  // A route of a single-page app that declares another page (navigate.js: diffFrom for another document).
+  if (before.page && after.page && before.page.id !== after.page.id) { changed.page = { from: before.page, to: after.page }; changed.observed = true; }
   return changed;
 }

@@ -97,6 +97,7 @@ ACCEPTS: dict[str, str] = {
     "PLING_IDLE_TIMEOUT": "a number of seconds greater than 0",
     "PLING_MAX_LIFETIME": "a number of seconds greater than 0",
     "PLING_RETENTION_DAYS": "a number of days greater than 0",
+    "PLING_NAVIGATION_SETTLE": "a number of seconds greater than 0",
 }
 
 _SECRET_VALUES = {"PLING_TOKEN"}  # never echoed in an error line
@@ -164,6 +165,9 @@ class Settings(BaseSettings):
     headless: bool = True
     # Lifecycle budgets (milliseconds); actions may declare their own `timeoutMs`.
     navigation_timeout_ms: int = 15_000
+    # How long a document an action navigated to may take to load and declare itself
+    # (PLING_NAVIGATION_SETTLE, seconds; SPEC "Actions that leave the document").
+    navigation_settle_s: float = _env("PLING_NAVIGATION_SETTLE", 5.0)
     action_timeout_ms: int = 10_000
     expect_timeout_ms: int = 2_000
     settle_cap_ms: int = 3_000
@@ -250,7 +254,8 @@ class Settings(BaseSettings):
             raise ValueError("below 0")
         return value
 
-    @field_validator("confirm_timeout_s", "queue_timeout_s", "idle_timeout_s", "max_lifetime_s", "retention_days")
+    @field_validator("confirm_timeout_s", "queue_timeout_s", "idle_timeout_s", "max_lifetime_s", "retention_days",
+                     "navigation_settle_s")
     @classmethod
     def _positive(cls, value: float) -> float:
         if not value > 0 or value == float("inf"):

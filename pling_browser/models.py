@@ -182,6 +182,30 @@ class FeedbackChange(_Data):
     omitted: dict[str, int]
 
 
+class PageRef(_Data):
+    """A document as the receipt names it: its declared page id (None: it declared none), URL, title."""
+
+    id: str | None = None
+    url: str = ""
+    title: str = ""
+
+
+class PageChange(_Data):
+    """``changed.page``: the action left one document (or SPA route) for another."""
+
+    from_: PageRef = Field(alias="from", serialization_alias="from")
+    to: PageRef
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, serialize_by_alias=True)
+
+
+class RefusedAddress(_Data):
+    """``changed.refused``: an address the egress policy refused while the action ran."""
+
+    target: str
+    reason: str
+
+
 class Changed(_Data):
     """What the after snapshot shows that the before snapshot did not, keyed on business ids."""
 
@@ -190,6 +214,8 @@ class Changed(_Data):
     actions: ActionsChange
     state: StateChange
     feedback: FeedbackChange
+    page: PageChange | None = None  # the action left the document, or an SPA route declared another page
+    refused: list[RefusedAddress] | None = None  # addresses the egress policy refused during the action
 
 
 class ActionSummary(_Data):

@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..models import ActionDecl, Changed, Fidelity, RecordRef
+from ..models import ActionDecl, Changed, Fidelity, PageRef, RecordRef
 
 
 class BridgeCode(str, enum.Enum):
@@ -71,6 +71,8 @@ class Refusal(BaseModel):
     polls: int | None = None  # expect
     ms: float | None = None  # expect: when it held (reverted) or how long it was polled (never)
     settled: Settled | None = None  # expect
+    doc: str | None = None  # run, expect: the document that answered (navigate.js)
+    leaving: bool = False  # run, expect: that document started to leave
 
 
 class Described(_Answer):
@@ -96,6 +98,7 @@ class Revealed(_Answer):
     where: Literal["document", "frame", "closed_shadow"] = "document"
     log: list[str] = Field(default_factory=list)
     evidence: bool = False
+    doc: str | None = None  # the document's bridge id: another id later means the action left it
 
 
 class Ran(_Answer):
@@ -104,6 +107,8 @@ class Ran(_Answer):
     has_data: bool = False
     data: Any = None
     omitted: dict[str, int] | None = None
+    leaving: bool = False  # a cross-document navigation started (navigate.js)
+    doc: str | None = None  # the document that answered
 
 
 class Expected(_Answer):
@@ -113,12 +118,29 @@ class Expected(_Answer):
     polls: int | None = None
     ms: float | None = None
     settled: Settled | None = None
+    leaving: bool = False  # the document started to leave: the expectation is checked on the next one
+    doc: str | None = None  # the document that answered
 
 
 class Diffed(_Answer):
     """diff: what changed since the before snapshot, keyed on business ids."""
 
     changed: Changed
+
+
+class Whoami(_Answer):
+    """whoami: which document answers (its bridge id), what it declared, whether it is leaving."""
+
+    doc: str
+    page: PageRef
+    ready: str = "complete"
+    declared: bool = False
+    leaving: bool = False
+
+
+class Adopted(_Answer):
+    doc: str
+    carry: bool = False
 
 
 class Restored(_Answer):

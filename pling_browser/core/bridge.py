@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Any, Callable, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from ..errors import InternalError, PageNavigated, PageUnresponsive, SessionLost
-from .answers import (BridgeCode, Described, Diffed, Done, Expected, HandoffState, Masked, Ran, Refusal,
-                      Restored, Revealed, Settled, ran_from)
+from .answers import (Adopted, BridgeCode, Described, Diffed, Done, Expected, HandoffState, Masked, Ran, Refusal,
+                      Restored, Revealed, Settled, Whoami, ran_from)
 from .playwright import is_navigation_message, translate_playwright_errors
 
 if TYPE_CHECKING:
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("pling_browser.bridge")
 
 BRIDGE_VERSION = "1"
-_PARTS = ("prelude", "protect", "bound", "registry", "webmcp", "records", "observe", "model", "evidence", "resolve", "reveal", "execute", "expect", "handoff", "entry")
+_PARTS = ("prelude", "protect", "bound", "registry", "webmcp", "records", "observe", "model", "evidence", "resolve", "reveal", "execute", "expect", "handoff", "navigate", "entry")
 
 
 def _bridge_dir() -> Path:
@@ -102,17 +102,58 @@ class Bridge:
     ``Array.prototype[Symbol.iterator]``; a plain expression with the arguments as JSON literals
     does not depend on anything the page can patch."""
 
+    CARRY_BINDING = "__plingCarry"  # js_bridge/navigate.js takes it off the global before page scripts run
+    CARRIED_KEPT = 4
+
     def __init__(self, page: "Page", cdp: "CDPSession", grace_s: float, budget_ms: float = 5_000) -> None:
         self.page = page
         self.cdp = cdp
         self.grace_s = grace_s
         self.budget_ms = budget_ms
+        # Before snapshots that documents handed over as they started to leave, by document id.
+        self._carried: dict[str, str] = {}
 
     @classmethod
     async def attach(cls, page: "Page", grace_s: float, budget_ms: float = 5_000) -> "Bridge":
         async with translate_playwright_errors():
             cdp = await asyncio.wait_for(page.context.new_cdp_session(page), 10 + grace_s)
-        return cls(page, cdp, grace_s, budget_ms)
+        bridge = cls(page, cdp, grace_s, budget_ms)
+        await bridge._carry()
+        return bridge
+
+    async def _carry(self) -> None:
+        """The binding through which a leaving document hands over its before snapshot: on every
+        document's global before its scripts run (the bridge takes it off at once); the document
+        already loaded adopts it now."""
+        self.cdp.on("Runtime.bindingCalled", self._on_binding)
+        async with translate_playwright_errors():
+            await asyncio.wait_for(self.cdp.send("Runtime.addBinding", {"name": self.CARRY_BINDING}), 10 + self.grace_s)
+            # Without the Runtime domain on, a binding reaches only the documents that exist now.
+            await asyncio.wait_for(self.cdp.send("Runtime.enable"), 10 + self.grace_s)
+        with contextlib.suppress(Exception):  # a page that does not declare itself has no bridge to adopt it
+            await self._call("adopt", {}, Adopted)
+
+    def _on_binding(self, event: dict[str, Any]) -> None:
+        if event.get("name") != self.CARRY_BINDING or not isinstance(event.get("payload"), str):
+            return
+        text = event["payload"]
+        try:
+            doc = json.loads(text).get("doc")
+        except (ValueError, AttributeError):
+            return
+        if not isinstance(doc, str):
+            return
+        self._carried[doc] = text
+        while len(self._carried) > self.CARRIED_KEPT:
+            del self._carried[next(iter(self._carried))]
+
+    def carried(self, doc: str | None) -> dict[str, Any] | None:
+        """The before snapshot document ``doc`` handed over as it left (taken once), or None."""
+        text = self._carried.pop(doc, None) if doc else None
+        if text is None:
+            return None
+        value = json.loads(text)
+        return value if isinstance(value, dict) else None
 
     async def raw(self, name: str, arg: Any = None, budget_ms: float | None = None, terminate: bool = True) -> str:
         """The answer's JSON text as the bridge wrote it (the model is passed on without re-encoding)."""
@@ -243,6 +284,14 @@ class Bridge:
     async def diff(self) -> Diffed:
         """What changed since the before snapshot; the snapshot is dropped either way."""
         return await self._call("diff", {}, Diffed)
+
+    async def whoami(self, budget_ms: float = 1_000) -> Whoami:
+        """Which document answers, what it declared and whether it is leaving (navigate.js)."""
+        return await self._call("whoami", {}, Whoami, budget_ms=budget_ms, terminate=False)
+
+    async def diff_from(self, before: dict[str, Any]) -> Diffed:
+        """What changed in this document against a before snapshot another document handed over."""
+        return await self._call("diffFrom", before, Diffed)
 
     async def handoff_state(self, ref: str) -> HandoffState:
         return await self._call("handoff", {"ref": ref}, HandoffState)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import collections
 import contextlib
 import hmac
 import ipaddress
@@ -118,7 +119,9 @@ class EgressProxy:
 
     policy: Policy
     bind: str = "127.0.0.1"
-    refused: list[Refusal] = field(default_factory=list)
+    refused: list[Refusal] = field(default_factory=list)  # the first 100, for the session's listing
+    refusals: int = 0  # every refusal, counted
+    latest: collections.deque = field(default_factory=lambda: collections.deque(maxlen=20))  # the last 20
     requests: int = 0
     unauthorized: int = 0
     username: str = "pling"
@@ -130,6 +133,11 @@ class EgressProxy:
     over_cap: int = 0
     _tasks: set[asyncio.Task[None]] = field(default_factory=set)
     _server: asyncio.base_events.Server | None = None
+
+    def refused_since(self, mark: int) -> list[Refusal]:
+        """The refusals after the ``mark``-th (at most the last 20), oldest first."""
+        count = min(self.refusals - mark, len(self.latest))
+        return list(self.latest)[-count:] if count > 0 else []
 
     @property
     def port(self) -> int:
@@ -152,8 +160,11 @@ class EgressProxy:
                 await asyncio.wait_for(self._server.wait_closed(), 2)
 
     def _refuse(self, target: str, reason: str) -> None:
+        refusal = Refusal(target[:300], reason[:300])
         if len(self.refused) < 100:
-            self.refused.append(Refusal(target[:300], reason[:300]))
+            self.refused.append(refusal)
+        self.refusals += 1
+        self.latest.append(refusal)
         log.info("refused %s: %s", target[:300], reason[:300])
 
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:

@@ -57,11 +57,18 @@ class Invocation:
     target_where: str = "document"
     fill_value: Any = None
     evidence_begun: bool = False
+    doc: str | None = None  # the bridge id of the document the action starts in
     # execute: the write path started; a function's result; a flow's ledger.
     started: bool = False
     data: Any = None
     data_omitted: dict[str, int] | None = None
     steps: list[dict[str, Any]] | None = None
+    refused_mark: int = 0  # the egress proxy's refusal count when the write path started
+    # execute, then expect: the document started a cross-document navigation; navigation (navigation.py):
+    # the action's document was replaced (``navigated``) by the one ``page_to`` names, followed once.
+    leaving: bool = False
+    followed: bool = False
+    navigated: bool = False
     # expect: the declared expectation held (None: none declared, or not reached).
     verified: bool | None = None
     # diff: what changed, keyed on business ids.

@@ -3,10 +3,11 @@ ids. Failures after the write path started carry this evidence too."""
 
 from __future__ import annotations
 
-from ..core.answers import BridgeCode
+from ..core.answers import BridgeCode, Diffed, Refusal
 from ..core.bridge import BridgeError
 from ..models import Changed
 from .context import Invocation
+from .navigation import follow, refused
 
 
 def _summary(changed: Changed) -> str:
@@ -23,6 +24,8 @@ def _summary(changed: Changed) -> str:
         parts.append(f"{type_} {', '.join(counts)}")
     if changed.state.changed:
         parts.append("state " + ", ".join(list(changed.state.changed)[:5]))
+    if changed.page is not None:
+        parts.append(f"page {changed.page.from_.id} -> {changed.page.to.id}")
     if changed.feedback.added:
         parts.append(f"{len(changed.feedback.added)} feedback")
     return "; ".join(parts) if parts else "nothing declared changed"
@@ -31,8 +34,13 @@ def _summary(changed: Changed) -> str:
 async def diff(inv: Invocation) -> None:
     if not inv.evidence_begun:
         return
+    if inv.leaving and not inv.followed:
+        await follow(inv)  # the action failed while its document was leaving: diff the new one
     try:
-        answer = await inv.session.bridge.diff()
+        if inv.navigated:
+            answer = await _diff_across(inv)
+        else:
+            answer = await inv.session.bridge.diff()
     except BridgeError as error:
         if error.code is BridgeCode.NO_SNAPSHOT:
             inv.warnings.append("The page was replaced during the action (a navigation or reload), so what changed is not known.")
@@ -40,7 +48,23 @@ async def diff(inv: Invocation) -> None:
             return
         raise
     inv.changed = answer.changed
+    addresses = refused(inv)
+    if addresses:
+        inv.changed = inv.changed.model_copy(update={"refused": addresses, "observed": True})
+        inv.note(f"the egress policy refused {len(addresses)} address(es) during the action")
     inv.note(f"diff: {_summary(inv.changed)}")
+
+
+async def _diff_across(inv: Invocation) -> Diffed:
+    """The new document against the before snapshot the old one handed over as it left."""
+    carried = inv.session.bridge.carried(inv.doc)
+    if carried is None:
+        raise BridgeError(Refusal(code=BridgeCode.NO_SNAPSHOT))
+    answer = await inv.session.bridge.diff_from(carried)
+    page = answer.changed.page
+    if page is not None:
+        inv.note(f"diff across documents: {page.from_.id or page.from_.url} -> {page.to.id or page.to.url}")
+    return answer
 
 
 async def discard(inv: Invocation) -> None:

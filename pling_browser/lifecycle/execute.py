@@ -9,6 +9,7 @@ from ..core.bridge import BridgeError, TargetNotOperable
 from ..errors import ActionUnavailable, ExecutionFailed, PageUnresponsive, PlingError
 from .context import Invocation
 from .handoff import handoff
+from .navigation import moved, navigation_error
 
 _VERB = {"button": "clicked", "link": "clicked", "checkbox": "toggled", "text": "filled", "select": "selected an option in"}
 
@@ -18,6 +19,8 @@ async def execute(inv: Invocation) -> None:
     ``started`` turns true only when the page's write path may run: run() is called, events are
     dispatched, or trusted input was not refused before dispatch."""
     assert inv.decl is not None
+    if inv.session.proxy is not None:
+        inv.refused_mark = inv.session.proxy.refusals
     if inv.control == "handoff":
         inv.started = True  # the person may act in the page from now on
         await handoff(inv)
@@ -34,12 +37,19 @@ async def _run(inv: Invocation) -> None:
     inv.started = True
     try:
         answer = await inv.session.bridge.run(inv.ref, inv.args, timeout)
+    except PlingError as error:
+        if not navigation_error(error):
+            raise
+        inv.leaving = True  # run() navigated before it answered: an outcome, not a failure
+        inv.note("ran the page's run(); the document was replaced before it answered")
+        return
     except BridgeError as error:
         page_error = error.refusal.error
         if error.code is BridgeCode.TIMEOUT:
             raise ExecutionFailed(f"run() did not finish within {timeout:.0f} ms", outcome="unknown",
                                   page_error=page_error) from None
         raise ExecutionFailed(f"The page's run() failed: {page_error}", page_error=page_error) from None
+    inv.leaving = moved(inv, answer.doc, answer.leaving)
     if answer.has_data:
         inv.data = answer.data
         inv.data_omitted = answer.omitted
@@ -70,10 +80,15 @@ async def _operate(inv: Invocation) -> None:
     except PageUnresponsive as error:
         raise ExecutionFailed(f"Operating the target failed: {error.message}", cause=error.code, outcome="unknown") from None
     except PlingError as error:
+        if navigation_error(error):  # the gesture navigated: an outcome, not a failure
+            inv.leaving = True
+            inv.note(f"{_VERB.get(inv.control, 'operated')} the {inv.control} with trusted input; the document was replaced")
+            return
         raise ExecutionFailed(f"Operating the target failed: {error.message}", cause=error.code) from None
     finally:
-        try:
-            await bridge.release()
-        except Exception:  # the page may have navigated away with the element
-            pass
+        if not inv.leaving:
+            try:
+                await bridge.release()
+            except Exception:  # the page may have navigated away with the element
+                pass
     inv.note(f"{_VERB.get(inv.control, 'operated')} the {inv.control} with trusted input")

@@ -5,10 +5,11 @@ after settling is a failure: an optimistic update rolled back is not a success."
 
 from __future__ import annotations
 
-from ..core.answers import BridgeCode, Settled
+from ..core.answers import BridgeCode, Expected, Settled
 from ..core.bridge import BridgeError
-from ..errors import ExpectationFailed
+from ..errors import ExpectationFailed, PageNavigated, PlingError
 from .context import Invocation
+from .navigation import follow, moved, navigation_error
 
 
 def _settled(inv: Invocation, settled: Settled | None) -> None:
@@ -24,28 +25,93 @@ def _settled(inv: Invocation, settled: Settled | None) -> None:
 
 
 async def expect(inv: Invocation) -> None:
+    """Check in the action's document; when it is leaving (or left), follow it to the new document and
+    check there (navigation.py). An expectation the new document cannot check (it does not declare
+    the action) is not verified, with a warning: never a failure."""
     assert inv.decl is not None
-    description = inv.decl.expect.description if inv.decl.expect else None
-    timeout = inv.expect_timeout_ms
-    try:
-        answer = await inv.session.bridge.expect(inv.ref, inv.args, timeout, inv.settings.settle_cap_ms)
-    except BridgeError as error:
-        refusal = error.refusal
-        _settled(inv, refusal.settled)
-        ms = refusal.ms or 0
-        if refusal.code is BridgeCode.REVERTED:
-            raise ExpectationFailed(
-                f"The expectation held after {ms:.0f} ms but no longer held once the page settled",
-                expectation=description, polled_ms=round(ms), polls=refusal.polls,
-                check_error=refusal.error) from None
-        if refusal.code is BridgeCode.NEVER:
-            raise ExpectationFailed(f"The expectation did not hold within {timeout:.0f} ms", expectation=description,
-                                    polled_ms=round(ms), polls=refusal.polls, check_error=refusal.error) from None
-        raise ExpectationFailed(f"The expectation could not be checked: {refusal.error or refusal.code.value}",
-                                expectation=description) from None
+    if not inv.leaving:
+        try:
+            answer = await _check(inv)
+        except PlingError as error:
+            if not navigation_error(error):
+                raise
+            inv.leaving = True
+        else:
+            if not moved(inv, answer.doc, answer.leaving):
+                _held(inv, answer)
+                return
+            inv.leaving = True
+    await follow(inv)
+    if not inv.navigated:  # the navigation ended in the same document: check it here
+        _held(inv, await _check(inv))
+        return
+    await _check_after_navigation(inv)
+
+
+def _held(inv: Invocation, answer: Expected) -> None:
     if answer.declared:
         inv.verified = True
         inv.note(f"expectation held after {answer.ms or 0:.0f} ms ({answer.polls} checks)")
     else:
         inv.note("no expectation declared")
     _settled(inv, answer.settled)
+
+
+async def _check_after_navigation(inv: Invocation) -> None:
+    assert inv.decl is not None
+    if inv.decl.expect is None:
+        inv.note("no expectation declared")
+        return
+    why = None
+    try:
+        answer = await _check(inv, on_new_document=True)
+    except PlingError as error:
+        if not navigation_error(error):
+            raise
+        why = "the page navigated again while it was checked"
+    except _Gone:
+        why = f"the page the action led to does not declare {inv.ref.partition('@')[0]}"
+    else:
+        if answer.leaving:
+            why = "the page navigated again while it was checked"
+        else:
+            _held(inv, answer)
+            inv.note("the expectation was checked on the new document")
+            return
+    inv.verified = False
+    inv.note(f"expectation not verified: {why}")
+    inv.warnings.append(f"The action navigated, and its expectation ({inv.decl.expect.description}) could not be "
+                        f"checked on the new page: {why}.")
+
+
+class _Gone(Exception):
+    """The document that answered does not declare the action (only after a navigation)."""
+
+
+async def _check(inv: Invocation, on_new_document: bool = False) -> Expected:
+    assert inv.decl is not None
+    description = inv.decl.expect.description if inv.decl.expect else None
+    timeout = inv.expect_timeout_ms
+    where = " on the new document" if on_new_document else ""
+    try:
+        return await inv.session.bridge.expect(inv.ref, inv.args, timeout, inv.settings.settle_cap_ms)
+    except BridgeError as error:
+        refusal = error.refusal
+        if not on_new_document and moved(inv, refusal.doc, refusal.leaving):
+            raise PageNavigated("The expectation was asked of another document than the action's") from None
+        _settled(inv, refusal.settled)
+        ms = refusal.ms or 0
+        if refusal.code is BridgeCode.REVERTED:
+            raise ExpectationFailed(
+                f"The expectation held{where} after {ms:.0f} ms but no longer held once the page settled",
+                expectation=description, polled_ms=round(ms), polls=refusal.polls,
+                check_error=refusal.error) from None
+        if refusal.code is BridgeCode.NEVER:
+            raise ExpectationFailed(f"The expectation did not hold{where} within {timeout:.0f} ms", expectation=description,
+                                    polled_ms=round(ms), polls=refusal.polls, check_error=refusal.error) from None
+        if refusal.code is BridgeCode.GONE and inv.decl.expect is None:
+            return Expected(declared=False)  # nothing to check: no EXPECTATION_FAILED without an expectation
+        if refusal.code is BridgeCode.GONE and on_new_document:
+            raise _Gone() from None
+        raise ExpectationFailed(f"The expectation could not be checked: {refusal.error or refusal.code.value}",
+                                expectation=description) from None

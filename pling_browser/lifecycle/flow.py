@@ -16,6 +16,7 @@ from .confirm import confirm_step
 from .context import Invocation
 from .decode import decode
 from .execute import execute
+from .navigation import left
 from .plan import Step, plan
 from .runner import StageFn, run
 
@@ -34,6 +35,7 @@ class FlowState:
     ledger: list[dict[str, Any]]
     approved: str | None
     confirmed: bool
+    step_started: bool = False  # the failed step started: its effect may have landed
     expires: float = field(default_factory=lambda: time.time() + RESUME_TTL_S)
 
 
@@ -95,13 +97,17 @@ async def run_flow(inv: Invocation, start: int = 0, ledger: list[dict[str, Any]]
     inv.started = True
     for index in range(start, len(steps)):
         child = await _run_step(inv, steps[index])
-        entry: dict[str, Any] = {"step": index + 1, "action": child.ref, "ok": child.error is None}
+        entry: dict[str, Any] = {"step": index + 1, "action": child.ref, "ok": child.error is None,
+                                 "started": child.started}
+        if child.navigated:
+            entry["navigated"] = True
         if child.fidelity != "high" and child.started:
             entry["fidelity"] = child.fidelity
         inv.warnings.extend(child.warnings)
         if child.data is not None:
             entry["data"] = child.data
         if child.error is not None:
+            await left(inv)
             entry["error"] = child.error.to_dict()
             ledger.append(entry)
             for later in range(index + 1, len(steps)):
@@ -111,7 +117,7 @@ async def run_flow(inv: Invocation, start: int = 0, ledger: list[dict[str, Any]]
                 handle = inv.resumes.save(FlowState(session=inv.session.id, ref=inv.ref, args=inv.args,
                                                     secret_values=inv.secret_values, next_step=index,
                                                     ledger=ledger[:index], approved=inv.approved,
-                                                    confirmed=inv.confirmed))
+                                                    confirmed=inv.confirmed, step_started=child.started))
             done = index - start
             raise StepFailed(
                 f"Step {index + 1} of {len(steps)} ({child.ref}) failed: {child.error.message}. "
@@ -122,5 +128,6 @@ async def run_flow(inv: Invocation, start: int = 0, ledger: list[dict[str, Any]]
         entry["outcome"] = "done"
         ledger.append(entry)
         inv.note(f"step {index + 1}/{len(steps)} {child.ref}: done")
+    await left(inv)
     inv.steps = ledger
     inv.note(f"flow ran {len(steps) - start} step(s); a flow is not a transaction: steps are not undone on failure")

@@ -35,6 +35,7 @@ async def reveal(inv: Invocation) -> None:
         inv.note(line)
     # Every pre-check passed: the bridge took the before snapshot (evidence on) in the same call.
     inv.evidence_begun = answer.evidence
+    inv.doc = answer.doc
     inv.control = answer.control
     inv.fidelity = answer.fidelity
     inv.target_mark = answer.mark

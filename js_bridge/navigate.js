@@ -1,0 +1,107 @@
+// navigate.js: actions that leave the document (SPEC: "Actions that leave the document"). Each
+// document's bridge has its own id (`DOC_ID`), so the controller can tell a new document from the old
+// one. When an invocation's document starts a cross-document navigation (the Navigation API's
+// `navigate` event: a link, a form submission, a location change, a reload) the bridge says so
+// (`leaving`, on the run and expect answers) and hands its before snapshot to the controller through
+// a CDP binding, so the snapshot survives the document: the new document diffs against it
+// (`diffFrom`). Nothing crosses unless a navigation starts while a before snapshot is held, so an
+// action that stays in its document costs nothing more.
+
+const DOC_ID = randomName();
+const CARRY_BINDING = '__plingCarry';
+let carry = null;
+const navigationObject = G.navigation || null;
+const navigateDestination = G.NavigateEvent ? getterOf(G.NavigateEvent.prototype, 'destination') : null;
+const navigateDownload = G.NavigateEvent ? getterOf(G.NavigateEvent.prototype, 'downloadRequest') : null;
+const destinationSameDocument = G.NavigationDestination ? getterOf(G.NavigationDestination.prototype, 'sameDocument') : null;
+const eventDefaultPrevented = getterOf(Event.prototype, 'defaultPrevented');
+const documentReadyState = getterOf(Document.prototype, 'readyState');
+
+// The controller's binding (Runtime.addBinding) is on the global before any script of a new document
+// runs: take it and remove it, so the page's scripts never see it. In the session's first document the
+// binding arrives after the page loaded; the controller then calls `adopt` at once.
+function adoptCarry() {
+  try {
+    const fn = G[CARRY_BINDING];
+    if (typeof fn === 'function') {
+      carry = fn;
+      delete G[CARRY_BINDING];
+    }
+  } catch (e) { /* no binding: the before snapshot cannot leave this document */ }
+  return answerOf({ ok: true, doc: DOC_ID, carry: carry !== null });
+}
+adoptCarry();
+
+function carryBefore() {
+  if (!inFlight.before || inFlight.carried || !carry) return;
+  inFlight.carried = true;
+  try {
+    ReflectApply(carry, G, [toJSON({ doc: DOC_ID, before: inFlight.before })]);
+  } catch (e) { /* the controller will say what changed is not known */ }
+}
+
+function onNavigate(event) {
+  let leaving = true;
+  try {
+    if (destinationSameDocument && navigateDestination) leaving = !destinationSameDocument(navigateDestination(event));
+    if (leaving && navigateDownload && navigateDownload(event) !== null) leaving = false;
+  } catch (e) { leaving = true; }
+  if (!leaving) return;
+  inFlight.leaving = true;
+  carryBefore();
+  // A navigation the page cancels (preventDefault) does not leave; one it intercepts ends here with
+  // navigatesuccess / navigateerror (below).
+  setTimer(() => { try { if (eventDefaultPrevented(event)) inFlight.leaving = false; } catch (e) { /* gone */ } }, 0);
+}
+
+function stayed() {
+  inFlight.leaving = false;
+}
+
+if (navigationObject) {
+  try {
+    eventTargetAddListener(navigationObject, 'navigate', onNavigate, true);
+    eventTargetAddListener(navigationObject, 'navigatesuccess', stayed, true);
+    eventTargetAddListener(navigationObject, 'navigateerror', stayed, true);
+  } catch (e) { /* no Navigation API: pagehide below still carries the snapshot */ }
+}
+try { eventTargetAddListener(G, 'pagehide', () => { inFlight.leaving = true; carryBefore(); }, true); } catch (e) { /* no window */ }
+
+// Called when an invocation's pre-checks passed (reveal): nothing has left yet.
+function armLeaving() {
+  inFlight.leaving = false;
+  inFlight.carried = false;
+}
+
+// Run and expect answers say which document answered, and whether it is leaving.
+function withLeaving(value) {
+  if (value && typeof value === 'object') {
+    if (inFlight.leaving) value.leaving = true;
+    value.doc = DOC_ID;
+  }
+  return value;
+}
+
+function pageInfo() {
+  let title = '';
+  try { title = StringCtor(documentTitle(documentObject)); } catch (e) { title = ''; }
+  return { id: registry.page ? registry.page.id : null, url: locationHref(), title: strSlice(title, 0, 300) };
+}
+
+// Which document this is, whether it declared itself, whether it is leaving.
+function whoami() {
+  let ready = 'complete';
+  try { ready = documentReadyState(documentObject); } catch (e) { ready = 'complete'; }
+  const declared = registry.page !== null || registry.actions.length > 0 || registry.records.length > 0;
+  return answerOf({ ok: true, doc: DOC_ID, page: pageInfo(), ready, declared, leaving: inFlight.leaving === true });
+}
+
+// The diff of this (new) document against the before snapshot another document carried out.
+function diffFrom(arg) {
+  const before = arg && arg.before;
+  if (!before || typeof before !== 'object' || !before.records) return answerOf({ ok: false, code: 'no_snapshot' });
+  const changed = diffEvidence(before, null);
+  changed.page = { from: before.page || { id: null, url: '', title: '' }, to: pageInfo() };
+  changed.observed = true;
+  return answerOf({ ok: true, changed });
+}

@@ -1,0 +1,84 @@
+"""Actions that leave the document, against the server-rendered task app (fixtures/apps/ssr): a real
+HTTP server on port 0 with its request log, a real Pling service and Chromium, no mocks. The service
+approves the app's `delete` (danger) by operator policy."""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+import httpx
+import pytest
+
+from ..apps import SsrApp
+from ..conftest import APPROVED, ServiceThread, service_settings
+
+
+@pytest.fixture(scope="session")
+def nav_service() -> Iterator[ServiceThread]:
+    # 127.0.0.1 on any port; the app's `external` link (127.0.0.2) stays refused.
+    svc = ServiceThread(service_settings(approve=APPROVED + ("delete",), navigation_settle_s=5.0)).start()
+    yield svc
+    svc.stop()
+
+
+@pytest.fixture(scope="session")
+def nav_client(nav_service: ServiceThread) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=nav_service.url, timeout=60) as c:
+        yield c
+
+
+class Tab:
+    """One session of the Pling service on the task app, used as an agent uses it: over HTTP."""
+
+    def __init__(self, client: httpx.Client, sid: str, model: dict[str, Any]) -> None:
+        self.client = client
+        self.id = sid
+        self.first_model = model
+
+    def model(self, **params: Any) -> dict[str, Any]:
+        answer = self.client.get(f"/sessions/{self.id}/model", params=params)
+        assert answer.status_code == 200, answer.text
+        return answer.json()
+
+    def invoke(self, action: str, args: Any = None, **extra: Any) -> dict[str, Any]:
+        body: dict[str, Any] = {"action": action, **extra}
+        if args is not None:
+            body["args"] = args
+        answer = self.client.post(f"/sessions/{self.id}/invoke", json=body)
+        assert answer.status_code == 200, answer.text
+        return answer.json()["result"]
+
+    def resume(self, handle: str, **extra: Any) -> httpx.Response:
+        return self.client.post(f"/sessions/{self.id}/resume", json={"handle": handle, **extra})
+
+
+class Opener:
+    def __init__(self, client: httpx.Client) -> None:
+        self.client = client
+        self.opened: list[str] = []
+
+    def open(self, url: str) -> Tab:
+        answer = self.client.post("/sessions", json={"url": url})
+        assert answer.status_code == 201, answer.text
+        data = answer.json()
+        self.opened.append(data["session"]["id"])
+        return Tab(self.client, data["session"]["id"], data["model"])
+
+    def close_all(self) -> None:
+        for sid in self.opened:
+            self.client.delete(f"/sessions/{sid}")
+
+
+@pytest.fixture
+def opener(nav_client: httpx.Client) -> Iterator[Opener]:
+    opened = Opener(nav_client)
+    yield opened
+    opened.close_all()
+
+
+@pytest.fixture(params=[0, 150], ids=["model-on-time", "model-150ms-late"])
+def app(request: pytest.FixtureRequest) -> Iterator[SsrApp]:
+    """The task app, its model scripts served at once or 150 ms late (the document loads, then
+    declares itself only later)."""
+    with SsrApp(model_delay_ms=request.param) as running:
+        yield running
