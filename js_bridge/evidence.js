@@ -31,9 +31,8 @@ function captureEvidence() {
     const value = read.error ? null : read.value;
     state[entry.key] = { value, signature: toJSON(value) };
   }
-  const feedback = create(null);
   const entries = readFeedback(null);
-  for (let i = 0; i < entries.length; i++) feedback[feedbackKey(entries[i])] = entries[i];
+  const feedback = { entries, counts: feedbackCounts(entries) };
   return { records, actions, state, feedback, page: pageInfo() };
 }
 
@@ -149,18 +148,29 @@ function diffState(before, after) {
   return out;
 }
 
+// Added: every appearance the watch saw during the action (without a watch, the rise in count
+// between the snapshots). Removed: entries shown fewer times after than before.
 function diffFeedback(before, after, watch) {
   const out = { added: [], removed: [], omitted: { added: 0, removed: 0 } };
-  const seen = watch ? watch.order : keys(after);
-  const table = watch ? watch.seen : after;
-  for (let i = 0; i < seen.length; i++) {
-    if (before[seen[i]] !== undefined) continue;
-    if (out.added.length < DIFF_LIMITS.feedback) push(out.added, table[seen[i]]); else out.omitted.added += 1;
+  let appeared = watch ? watch.appeared : null;
+  if (!appeared) {
+    appeared = [];
+    const rose = create(null);
+    for (let i = 0; i < after.entries.length; i++) {
+      const key = feedbackKey(after.entries[i]);
+      rose[key] = (rose[key] || 0) + 1;
+      if (rose[key] > (before.counts[key] || 0)) push(appeared, after.entries[i]);
+    }
   }
-  const beforeKeys = keys(before);
-  for (let i = 0; i < beforeKeys.length; i++) {
-    if (after[beforeKeys[i]] !== undefined) continue;
-    if (out.removed.length < DIFF_LIMITS.feedback) push(out.removed, before[beforeKeys[i]]); else out.omitted.removed += 1;
+  for (let i = 0; i < appeared.length; i++) {
+    if (out.added.length < DIFF_LIMITS.feedback) push(out.added, appeared[i]); else out.omitted.added += 1;
+  }
+  const fell = create(null);
+  for (let i = 0; i < before.entries.length; i++) {
+    const key = feedbackKey(before.entries[i]);
+    fell[key] = (fell[key] || 0) + 1;
+    if (fell[key] <= (after.counts[key] || 0)) continue;
+    if (out.removed.length < DIFF_LIMITS.feedback) push(out.removed, before.entries[i]); else out.omitted.removed += 1;
   }
   return out;
 }

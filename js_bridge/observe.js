@@ -169,14 +169,17 @@ function animationFrame(capMs) {
   });
 }
 
-// Work the page queued for later: animation frames, and timers of at most 50 ms. Settling waits for
-// what was queued since the action began (a render scheduled for the next frame), for a few rounds,
-// so an endless animation or a polling timer does not hold the receipt.
+// Work the page queued for later: animation frames, and timers of at most 500 ms (a debounced save,
+// a render after a fetch). Settling waits for what was queued since the action began: timers until
+// they fire (and the timers those queue, two generations deep, so a polling loop does not hold the
+// receipt), animation frames for a few rounds (an endless animation neither). All of it capped.
 const queuedWork = create(null);
-const SHORT_TIMER_MS = 50;
+const SHORT_TIMER_MS = 500;
+const TIMER_GENERATIONS = 2;
+let timerGeneration = 0;
 
 (function trackQueuedWork() {
-  const wrapScheduler = (name, cancelName, track) => {
+  const wrapScheduler = (name, cancelName, track, isTimer) => {
     const schedule = G[name];
     const cancel = G[cancelName];
     if (typeof schedule !== 'function') return;
@@ -185,13 +188,20 @@ const SHORT_TIMER_MS = 50;
         if (typeof callback !== 'function' || !track(delay)) return ReflectApply(schedule, G, arguments);
         let key = null;
         const args = arguments;
+        const generation = timerGeneration;
         args[0] = function () {
           if (key !== null) delete queuedWork[key];
-          return ReflectApply(callback, this, arguments);
+          const outer = timerGeneration;
+          timerGeneration = isTimer ? generation + 1 : outer;
+          try {
+            return ReflectApply(callback, this, arguments);
+          } finally {
+            timerGeneration = outer;
+          }
         };
         const id = ReflectApply(schedule, G, args);
         key = name + id;
-        queuedWork[key] = now();
+        queuedWork[key] = { at: now(), timer: isTimer, generation };
         return id;
       },
     }[name];
@@ -207,22 +217,29 @@ const SHORT_TIMER_MS = 50;
       } catch (e) { /* a frozen global: cancelled work is forgotten when it would have run */ }
     }
   };
-  wrapScheduler('requestAnimationFrame', 'cancelAnimationFrame', () => true);
-  wrapScheduler('setTimeout', 'clearTimeout', (delay) => !(delay > SHORT_TIMER_MS));
+  wrapScheduler('requestAnimationFrame', 'cancelAnimationFrame', () => true, false);
+  wrapScheduler('setTimeout', 'clearTimeout', (delay) => !(delay > SHORT_TIMER_MS), true);
 })();
 
+// What was queued since `since` and is still due: frames, and timers within the generations waited for.
 function queuedSince(since) {
   const ids = keys(queuedWork);
-  let n = 0;
-  for (let i = 0; i < ids.length; i++) if (queuedWork[ids[i]] >= since) n += 1;
-  return n;
+  const out = { frames: 0, timers: 0 };
+  for (let i = 0; i < ids.length; i++) {
+    const work = queuedWork[ids[i]];
+    if (work.at < since) continue;
+    if (!work.timer) out.frames += 1;
+    else if (work.generation <= TIMER_GENERATIONS) out.timers += 1;
+  }
+  return out;
 }
 
 const QUEUED_ROUNDS = 3;
 
 // Settled: no request started since `since` is still waiting for its answer, a rendering frame plus a
-// task went by without a DOM mutation, and no frame or short timer queued since `since` is still due
-// (waited for at most a few rounds). Capped; the answer says whether it settled.
+// task went by without a DOM mutation, no timer queued since `since` is still due, and no frame
+// either (waited for at most a few rounds). Capped; the answer says whether it settled and, if not,
+// what was still pending.
 async function settle(since, capMs) {
   startObserving();
   const started = now();
@@ -237,11 +254,11 @@ async function settle(since, capMs) {
       const pending = pendingSince(since);
       const queued = queuedSince(since);
       const quiet = mutationCount === before;
-      if (pending === 0 && quiet && (queued === 0 || rounds >= QUEUED_ROUNDS)) {
+      if (pending === 0 && quiet && queued.timers === 0 && (queued.frames === 0 || rounds >= QUEUED_ROUNDS)) {
         return answerOf({ settled: true, ms: now() - started, frames });
       }
       const elapsed = now() - started;
-      if (elapsed >= capMs) return answerOf({ settled: false, ms: elapsed, frames, pending });
+      if (elapsed >= capMs) return answerOf({ settled: false, ms: elapsed, frames, pending, timers: queued.timers });
       rounds = quiet && pending === 0 ? rounds + 1 : 0;
       if (pending > 0) await nextChange(MathMin(50, MathMax(1, capMs - elapsed)));
     }
@@ -258,21 +275,40 @@ function feedbackKey(entry) {
   return entry.kind + '\u0000' + entry.text;
 }
 
-function watchFeedback(watch) {
-  const entries = readFeedback(null);
+// Feedback is told apart by appearance, not by text: a toast that shows again with the same text (or
+// a second copy beside the first) is a new appearance. The watch keeps how many of each entry were
+// shown at the last look; every rise is an appearance, even if it is gone by the end of the action.
+function feedbackCounts(entries) {
+  const counts = create(null);
   for (let i = 0; i < entries.length; i++) {
     const key = feedbackKey(entries[i]);
-    if (watch.seen[key] === undefined) {
-      watch.seen[key] = entries[i];
-      push(watch.order, key);
+    counts[key] = (counts[key] || 0) + 1;
+  }
+  return counts;
+}
+
+function watchFeedback(watch) {
+  const entries = readFeedback(null);
+  const counts = feedbackCounts(entries);
+  if (watch.last === null) { watch.last = counts; return; }
+  for (let i = 0; i < entries.length; i++) {
+    const key = feedbackKey(entries[i]);
+    const was = watch.last[key] || 0;
+    const seen = watch.risen[key] || 0;
+    if (counts[key] - was > seen) {
+      watch.risen[key] = seen + 1;
+      push(watch.appeared, entries[i]);
     }
   }
+  watch.risen = create(null);
+  watch.last = counts;
 }
 
 function startFeedbackWatch() {
   stopFeedbackWatch();
-  const watch = { seen: create(null), order: [], timer: null };
+  const watch = { last: null, risen: create(null), appeared: [], timer: null };
   feedbackWatch = watch;
+  watchFeedback(watch);
   startObserving();
   watch.timer = setRepeat(() => watchFeedback(watch), 16);
   return watch;

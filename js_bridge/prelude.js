@@ -36,6 +36,7 @@ const strCharCodeAt = uncurry(String.prototype.charCodeAt);
 const strIsWellFormed = String.prototype.isWellFormed ? uncurry(String.prototype.isWellFormed) : null;
 const strToWellFormed = String.prototype.toWellFormed ? uncurry(String.prototype.toWellFormed) : null;
 const arraySort = uncurry(Array.prototype.sort);
+const regexTest = uncurry(RegExp.prototype.test);
 const SetCtor = Set;
 const setAdd = uncurry(Set.prototype.add);
 const setHas = uncurry(Set.prototype.has);

@@ -156,6 +156,18 @@ function commonAction(decl, kind) {
   };
 }
 
+// `gesture`: 'hover', 'dblclick', or { press: KEY } (alone, or after a fill); null: the control's own.
+const KEY_NAME = /^[A-Za-z0-9+]{1,40}$/;
+function gestureOf(decl, id) {
+  const gesture = own(decl, 'gesture');
+  if (gesture === undefined || gesture === null) return null;
+  if (gesture === 'hover' || gesture === 'dblclick') return gesture;
+  const key = gesture && typeof gesture === 'object' ? own(gesture, 'press') : undefined;
+  if (typeof key === 'string' && regexTest(KEY_NAME, key)) return { press: key };
+  warn('action ' + id, "gesture must be 'hover', 'dblclick' or { press: 'Enter' }; the control's own gesture is used");
+  return null;
+}
+
 function expectOf(decl, id) {
   const expect = own(decl, 'expect');
   if (expect === undefined || expect === null) return null;
@@ -174,6 +186,7 @@ function declareAction(decl) {
   entry.run = fn(decl, 'run');
   entry.target = fn(decl, 'target');
   if (!entry.run && !entry.target) { warn('action ' + entry.id, 'an action needs run() or target()'); return noop; }
+  entry.gesture = gestureOf(decl, entry.id);
   entry.expect = expectOf(decl, entry.id);
   return add(registry.actions, entry, 'id');
 }

@@ -115,6 +115,8 @@ async function findAndMarkTarget(args) {
   let el = found.el;
   let control = controlOf(el);
   let fidelity = 'high';
+  // A declared gesture (hover a menu trigger, double-click a heading) operates the element itself.
+  if (!control && action.gesture) control = 'gesture';
   if (!control) {
     // A container: operate the one native control inside it, if there is exactly one.
     let nested = [];
@@ -143,7 +145,7 @@ async function findAndMarkTarget(args) {
   // shadow root (only a handle to the element itself reaches it).
   const mark = randomName();
   try { elementSetAttribute(el, TARGET_ATTRIBUTE, mark); } catch (e) { return answerOf({ ok: false, code: 'unavailable', reason: 'The target cannot be marked: ' + errorText(e), log }); }
-  return answerOf({ ok: true, control, fidelity, tag: strToLowerCase(elementTagName(el)), mark, where: whereIs(el), log });
+  return answerOf({ ok: true, control, fidelity, tag: strToLowerCase(elementTagName(el)), mark, where: whereIs(el), gesture: action.gesture || null, log });
 }
 
 const TARGET_ATTRIBUTE = 'data-pling-target';

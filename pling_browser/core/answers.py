@@ -52,7 +52,8 @@ class Settled(BaseModel):
 
     settled: bool
     ms: float = 0
-    pending: int = 0
+    pending: int = 0  # requests the action started, still unanswered
+    timers: int = 0  # timers (at most 500 ms) it queued, still due
 
 
 class Refusal(BaseModel):
@@ -82,7 +83,7 @@ class Described(_Answer):
     record: RecordRef | None = None
 
 
-Control = Literal["button", "link", "checkbox", "text", "select", "synthetic", "function", "flow", "handoff"]
+Control = Literal["button", "link", "checkbox", "text", "select", "gesture", "synthetic", "function", "flow", "handoff"]
 
 
 class Revealed(_Answer):
@@ -96,6 +97,8 @@ class Revealed(_Answer):
     # where the marked target lives: this document (open shadow roots too), a same-origin frame, or
     # behind a closed shadow root (reached only through a handle on the element itself)
     where: Literal["document", "frame", "closed_shadow"] = "document"
+    # the gesture the declaration names instead of the control's own: "hover", "dblclick", {"press": KEY}
+    gesture: Literal["hover", "dblclick"] | dict[str, str] | None = None
     log: list[str] = Field(default_factory=list)
     evidence: bool = False
     doc: str | None = None  # the document's bridge id: another id later means the action left it

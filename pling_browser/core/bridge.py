@@ -228,7 +228,8 @@ class Bridge:
         return await self._call("run", {"ref": ref, "args": args, "timeoutMs": timeout_ms}, Ran,
                                 budget_ms=timeout_ms, adapt=ran_from)
 
-    async def operate(self, mark: str, control: str, value: Any, timeout_ms: float, where: str = "document") -> None:
+    async def operate(self, mark: str, control: str, value: Any, timeout_ms: float, where: str = "document",
+                      gesture: Any = None) -> None:
         """Operate the marked target with Playwright's trusted input, as a person would: click a
         button or link, set a checkbox (``value`` True/False) or toggle it (``value`` None), fill a
         text field (and leave it, so the page gets ``change``), select options.
@@ -247,7 +248,7 @@ class Bridge:
         async with translate_playwright_errors():
             target, force = await self._find_target(mark, where)
             try:
-                await asyncio.wait_for(_gesture(target, control, value, timeout_ms, force), wait_s)
+                await asyncio.wait_for(_gesture(target, control, value, timeout_ms, force, gesture), wait_s)
             except PlaywrightTimeout as error:
                 raise TargetNotOperable(_why_not_operable(str(error))) from None
             except asyncio.TimeoutError:
@@ -311,8 +312,15 @@ class Bridge:
         return (await self._call("mask", {"on": on}, Masked)).marked
 
 
-async def _gesture(target: Any, control: str, value: Any, timeout_ms: float, force: bool) -> None:
-    if control in ("button", "link"):
+async def _gesture(target: Any, control: str, value: Any, timeout_ms: float, force: bool, gesture: Any) -> None:
+    press = gesture.get("press") if isinstance(gesture, dict) else None
+    if gesture == "hover":
+        await target.hover(timeout=timeout_ms, force=force)
+    elif gesture == "dblclick":
+        await target.dblclick(timeout=timeout_ms, force=force)
+    elif press and control != "text":
+        await target.press(press, timeout=timeout_ms)
+    elif control in ("button", "link"):
         await target.click(timeout=timeout_ms, force=force)
     elif control == "checkbox":
         if isinstance(value, bool):
@@ -321,6 +329,8 @@ async def _gesture(target: Any, control: str, value: Any, timeout_ms: float, for
             await target.click(timeout=timeout_ms, force=force)
     elif control == "text":
         await target.fill(str(value), timeout=timeout_ms, force=force)
+        if press:
+            await target.press(press, timeout=timeout_ms)  # e.g. Enter after typing a search
         # A person's typing ends when they leave the field: the browser fires its own `change` on
         # blur (Vue's .lazy, onchange handlers). Playwright's fill fires `input` only.
         await target.evaluate("element => element.blur()")

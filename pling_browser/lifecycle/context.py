@@ -55,6 +55,7 @@ class Invocation:
     fidelity: str = "high"
     target_mark: str | None = None
     target_where: str = "document"
+    gesture: Any = None
     fill_value: Any = None
     evidence_begun: bool = False
     doc: str | None = None  # the bridge id of the document the action starts in

@@ -72,7 +72,7 @@ async def _operate(inv: Invocation) -> None:
     value = inv.args.get("checked") if inv.control == "checkbox" else inv.fill_value
     inv.started = True
     try:
-        await bridge.operate(inv.target_mark, inv.control, value, inv.action_timeout_ms, inv.target_where)
+        await bridge.operate(inv.target_mark, inv.control, value, inv.action_timeout_ms, inv.target_where, inv.gesture)
     except TargetNotOperable as error:
         inv.started = False  # Playwright gave up before it dispatched anything
         raise ActionUnavailable(f"{inv.ref}'s target never became operable: {error.reason}", reason=error.reason,
@@ -82,7 +82,7 @@ async def _operate(inv: Invocation) -> None:
     except PlingError as error:
         if navigation_error(error):  # the gesture navigated: an outcome, not a failure
             inv.leaving = True
-            inv.note(f"{_VERB.get(inv.control, 'operated')} the {inv.control} with trusted input; the document was replaced")
+            inv.note(f"{_verb(inv)} the {inv.control} with trusted input; the document was replaced")
             return
         raise ExecutionFailed(f"Operating the target failed: {error.message}", cause=error.code) from None
     finally:
@@ -91,4 +91,16 @@ async def _operate(inv: Invocation) -> None:
                 await bridge.release()
             except Exception:  # the page may have navigated away with the element
                 pass
-    inv.note(f"{_VERB.get(inv.control, 'operated')} the {inv.control} with trusted input")
+    inv.note(f"{_verb(inv)} the {inv.control} with trusted input")
+
+
+def _verb(inv: Invocation) -> str:
+    verb = _VERB.get(inv.control or "", "operated")
+    if inv.gesture == "hover":
+        return "hovered over"
+    if inv.gesture == "dblclick":
+        return "double-clicked"
+    if isinstance(inv.gesture, dict):
+        key = inv.gesture.get("press")
+        return f"{verb} (then pressed {key})" if inv.control == "text" else f"pressed {key} on"
+    return verb

@@ -18,9 +18,9 @@ def _settled(inv: Invocation, settled: Settled | None) -> None:
     if settled.settled:
         inv.note(f"page settled in {settled.ms:.0f} ms")
     else:
-        pending = settled.pending
-        inv.note(f"page had not settled after {settled.ms:.0f} ms ({pending} requests pending)")
-        inv.warnings.append(f"The page had not settled after {settled.ms:.0f} ms ({pending} requests still pending); "
+        pending = f"{settled.pending} requests" + (f", {settled.timers} timers" if settled.timers else "")
+        inv.note(f"page had not settled after {settled.ms:.0f} ms ({pending} pending)")
+        inv.warnings.append(f"The page had not settled after {settled.ms:.0f} ms ({pending} still pending); "
                             "later changes are not in this receipt.")
 
 

@@ -40,6 +40,7 @@ async def reveal(inv: Invocation) -> None:
     inv.fidelity = answer.fidelity
     inv.target_mark = answer.mark
     inv.target_where = answer.where
+    inv.gesture = answer.gesture
     if inv.control in ("text", "select"):
         inv.fill_value = fill_value(inv.args)
         if inv.fill_value is None:

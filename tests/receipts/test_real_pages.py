@@ -86,3 +86,84 @@ def test_two_record_types_whose_ids_coincide_are_diffed_apart(pages: Pages) -> N
     assert records["customer"]["updated"] == [{"id": "2", "changes": {"label": {"from": "Grace", "to": "Grace Hopper"}}}]
     receipt = page.invoke("remove_row@1")
     assert receipt["ok"] is True and receipt["changed"]["records"]["order"]["removed"] == ["1"], receipt
+
+
+def test_a_repeated_toast_is_added_again_and_a_vanished_one_is_still_seen(pages: Pages) -> None:
+    page = pages.open("pages/real/toast.html")
+    first = page.invoke("save")
+    assert first["changed"]["feedback"]["added"] == [{"kind": "success", "text": "Saved"}], first["changed"]
+    again = page.invoke("save")  # the first "Saved" is still on screen: a second one appears
+    assert again["changed"]["feedback"]["added"] == [{"kind": "success", "text": "Saved"}], again["changed"]
+    assert "warning" not in again
+    flash = page.invoke("flash")  # shown for 300 ms: gone by the after snapshot, seen by the watch
+    assert {"kind": "info", "text": "Working…"} in flash["changed"]["feedback"]["added"], flash["changed"]
+    dismissed = page.invoke("dismiss")
+    assert dismissed["changed"]["feedback"]["removed"] == [{"kind": "info", "text": "Welcome back"}], dismissed["changed"]
+
+
+def test_declared_gestures_press_hover_and_double_click(pages: Pages) -> None:
+    page = pages.open("pages/real/gestures.html")
+    search = page.invoke("search", {"value": "alpha"})
+    assert search["ok"] is True and search["verified"] is True, search
+    assert _state(page)["searched"] == "alpha"
+    menu = page.invoke("show_menu")
+    assert menu["ok"] is True and menu["verified"] is True, menu
+    assert "fidelity" not in menu  # trusted input on the trigger itself, not synthetic events
+    renamed = page.invoke("rename", {"title": "New title"})
+    assert renamed["ok"] is True, renamed
+    assert _state(page)["title"] == "New title"
+    nickname = page.invoke("nickname", {"value": "Ada"})
+    assert nickname["ok"] is True and nickname["verified"] is True, nickname  # onchange only: the fill ends with change
+    click = page.invoke("click_only")
+    assert click["ok"] is True and _state(page)["clicks"] == 1 and _state(page)["dblclicks"] == 0
+
+
+def test_effects_that_land_after_a_debounce_or_a_late_render_are_in_the_receipt(pages: Pages) -> None:
+    page = pages.open("pages/real/debounce.html")
+    title = page.invoke("set_title", {"value": "Minutes"})  # lands 60 ms after run() returned
+    assert title["changed"]["state"]["changed"]["title"] == {"from": "Untitled", "to": "Minutes"}, title["changed"]
+    assert "warning" not in title
+    search = page.invoke("search", {"value": "ap"})  # the input handler is debounced by 60 ms
+    assert search["changed"]["state"]["changed"]["query"] == {"from": "", "to": "ap"}, search["changed"]
+    assert set(search["changed"]["records"]["result"]["removed"]) == {"banana", "blueberry", "cherry", "lemon", "mango"}
+    save = page.invoke("save")  # fetch answered after 50 ms, then a 100 ms timer adds the entry
+    assert save["changed"]["state"]["changed"]["saved"] == {"from": 0, "to": 1}, save["changed"]
+    assert save["changed"]["records"]["entry"]["added"] == ["e1"]
+
+
+def test_react_controlled_input_flow_and_a_portal_dialog(pages: Pages) -> None:
+    page = pages.open("pages/real/react.html")
+    added = page.invoke("add", {"text": "Eggs"})
+    assert added["ok"] is True, added
+    assert [step["action"] for step in added["steps"]] == ["item_text", "add_item"]
+    assert added["changed"]["records"] == {"item": {
+        "added": ["i3"], "removed": [], "updated": [], "reordered": False,
+        "omitted": {"added": 0, "removed": 0, "updated": 0}, "total": {"from": 2, "to": 3}}}
+    assert {"kind": "success", "text": "Added Eggs"} in added["changed"]["feedback"]["added"]
+    # The dialog is a portal into document.body; its button is declared only while it is open.
+    asked = page.invoke("remove@i1")
+    assert asked["ok"] is True and asked["verified"] is True, asked
+    assert "confirm_remove" in asked["changed"]["actions"]["added"]
+    # confirm_remove is danger: nobody can confirm it in this service, so nothing runs.
+    denied = page.invoke("confirm_remove")
+    assert denied["error"]["code"] == "PERMISSION_DENIED" and denied["error"]["started"] is False, denied
+    kept = page.invoke("cancel_remove")
+    assert kept["ok"] is True, kept
+    assert kept["changed"]["records"] == {}
+    assert {"confirm_remove", "cancel_remove"} <= set(kept["changed"]["actions"]["removed"])
+    assert [item["id"] for item in page.model()["records"]["item"]["items"]] == ["i1", "i2", "i3"]
+
+
+def test_vue_lazy_model_and_a_transition_group(pages: Pages) -> None:
+    page = pages.open("pages/real/vue.html")
+    typed = page.invoke("title", {"value": "Call mum"})
+    assert typed["ok"] is True, typed
+    # v-model.lazy commits on change only: the fill ends as typing does, with change.
+    assert typed["changed"]["state"]["changed"]["committed"] == {"from": "", "to": "Call mum"}, typed["changed"]
+    added = page.invoke("add")
+    assert added["changed"]["records"]["note"]["added"] == ["n3"], added["changed"]
+    # The removed row stays in the DOM for its 300 ms leave transition; the record is gone at once.
+    removed = page.invoke("remove@n1")
+    assert removed["ok"] is True and removed["verified"] is True, removed
+    assert removed["changed"]["records"]["note"]["removed"] == ["n1"]
+    assert _state(page)["count"] == 2
