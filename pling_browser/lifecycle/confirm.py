@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..errors import PermissionDenied
+from ..errors import PageUnresponsive, PermissionDenied, SessionLost
 from ..models import ActionDecl
 from .context import Invocation
 from .plan import plan
@@ -60,12 +60,15 @@ def confirmation_request(inv: Invocation) -> dict[str, Any]:
 
 
 async def flow_risk(inv: Invocation) -> tuple[str, bool, list[str]]:
-    """The highest risk resolvable now: the flow's own and that of every step declared already."""
+    """The highest risk resolvable now: the flow's own and that of every step declared already. A
+    step the page cannot describe because it is stuck (or gone) ends the resolution with that error."""
     assert inv.decl is not None
     risk, confirm_flag, seen = inv.decl.risk, inv.decl.confirm, []
     for step in plan(inv):
         try:
             answer = await inv.session.bridge.describe(step.ref)
+        except (PageUnresponsive, SessionLost):
+            raise  # a stuck or lost page fails the flow once, here, not once per step
         except Exception:
             continue  # declared only later (a dialog's button): asked for when reached, if riskier
         step_decl = operator_risk(answer.action, inv.settings)

@@ -4,7 +4,9 @@ has no confirmation channel, so every other action that asks is denied, and noth
 
 from __future__ import annotations
 
-from ..conftest import Pages
+from typing import Any
+
+from ..conftest import Pages, ServiceThread
 
 PAGE = "pages/lifecycle/confirm.html"
 
@@ -75,3 +77,24 @@ def test_approved_danger_actions_run(pages: Pages) -> None:
     assert receipt["changed"]["records"]["doc"]["removed"] == ["d1"]
     after = state(page)
     assert after["ran"] == ["approved_danger", "remove@d1"] and after["doc_count"] == 1
+
+
+def test_a_flow_on_a_stuck_page_fails_once_not_once_per_step(pages: Pages, service: ServiceThread) -> None:
+    # Each step of touch_all is a family action whose records hang when read: the first step that
+    # cannot be described ends the flow's risk resolution, and the invocation, with nothing started
+    # (before: every step waited the full bridge budget, then reveal waited once more).
+    page = pages.open("pages/flows/stuck.html")
+
+    def in_page(script: str) -> Any:
+        return service.in_service(lambda runtime: runtime.sessions.get(page.id).page.evaluate(script))
+
+    in_page("window.arm()")
+    receipt = page.invoke("touch_all")
+    entered = in_page("window.entered()")
+    in_page("window.disarm()")
+    assert receipt["ok"] is False, receipt
+    error = receipt["error"]
+    assert (error["code"], error["stage"], error["started"], error["cause"]) == (
+        "EXECUTION_FAILED", "confirm", False, "PAGE_UNRESPONSIVE")
+    assert entered == 1
+    assert "steps" not in error and "changed" not in receipt
