@@ -34,7 +34,7 @@ class Invocation:
     settings: "Settings"
     evidence: bool = True  # take the before snapshot and diff (flow steps run without)
     confirmer: Any = None  # the confirmation channel (runtime/confirmations.py), or None: deny
-    gates: Any = None  # pending requests, where a handoff waits for the person
+    pending_requests: Any = None  # pending requests, where a handoff waits for the person
     resumes: Any = None  # where a failed flow keeps its resume state
     operator_secrets: dict[str, str] | None = None
     # resolve: the declaration and, for a family, the record it acts on.

@@ -80,7 +80,7 @@ async def _run_step(inv: Invocation, step: Step) -> Invocation:
     # in a step's arguments is the page's own (written in its declaration) and is never resolved:
     # the step decodes without restoring and gets no operator secrets, only the values to mask.
     child = Invocation(session=inv.session, ref=step.ref, raw_args=step.args, settings=inv.settings, evidence=False,
-                       confirmer=inv.confirmer, gates=inv.gates, operator_secrets=None,
+                       confirmer=inv.confirmer, pending_requests=inv.pending_requests, operator_secrets=None,
                        secret_values=list(inv.secret_values))
 
     async def confirm_against_flow(child: Invocation) -> None:

@@ -12,7 +12,7 @@ from typing import Any, Awaitable, Callable
 from ..config import Settings, load_secrets
 from ..core.browsers import Controller
 from .events import Events
-from .confirmations import Gates, HttpConfirmer
+from .confirmations import PendingRequests, HttpConfirmer
 from ..errors import IdempotencyMismatch, ResumeNotFound
 from ..lifecycle import Resumes, invoke, resume
 from ..models import PageModel, Receipt
@@ -54,9 +54,9 @@ class Runtime:
         from .metrics import Metrics
 
         self.metrics = Metrics(self)
-        self.gates = Gates(lambda what, p: self.events.publish(what, id=p.id, session=p.session, request=p.view()))
+        self.pending_requests = PendingRequests(lambda what, p: self.events.publish(what, id=p.id, session=p.session, request=p.view()))
         self.resumes = Resumes()
-        self.confirmer = HttpConfirmer(self.gates, settings.confirm_timeout_s) if settings.confirm == "http" else None
+        self.confirmer = HttpConfirmer(self.pending_requests, settings.confirm_timeout_s) if settings.confirm == "http" else None
         self.operator_secrets = load_secrets(settings.secrets_file)
         self.store: Store | None = None
         self._inflight: dict[tuple[str, str], asyncio.Future[tuple[str, dict[str, Any]]]] = {}
@@ -75,7 +75,7 @@ class Runtime:
 
     def _browser_lost(self, reason: str, endpoint: str | None) -> None:
         for sid in self.sessions.lose_all(reason, endpoint):
-            self.gates.withdraw_session(sid)
+            self.pending_requests.withdraw_session(sid)
 
     async def prune(self) -> tuple[int, int]:
         """Receipts and idempotency keys past PLING_RETENTION_DAYS, deleted off the event loop."""
@@ -95,7 +95,7 @@ class Runtime:
                     pass
             try:
                 for sid in await self.sessions.reap(self.settings.idle_timeout_s, self.settings.max_lifetime_s):
-                    self.gates.withdraw_session(sid)
+                    self.pending_requests.withdraw_session(sid)
             except Exception:  # the reaper must outlive any one session's trouble
                 pass
 
@@ -115,7 +115,7 @@ class Runtime:
         return session
 
     async def close(self, sid: str) -> None:
-        self.gates.withdraw_session(sid)
+        self.pending_requests.withdraw_session(sid)
         await self.sessions.close(sid)
         self.events.publish("closed", session=sid)
 
@@ -193,7 +193,7 @@ class Runtime:
         return kept[1]
 
     def _lifecycle_options(self) -> dict[str, Any]:
-        return {"confirmer": self.confirmer, "gates": self.gates, "resumes": self.resumes,
+        return {"confirmer": self.confirmer, "pending_requests": self.pending_requests, "resumes": self.resumes,
                 "operator_secrets": self.operator_secrets}
 
 

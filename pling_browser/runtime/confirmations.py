@@ -32,7 +32,7 @@ class Pending:
                 "created": self.created, "expires": self.created + self.timeout_s}
 
 
-class Gates:
+class PendingRequests:
     """All pending requests of a runtime, by id; answered and expired ones are kept a while so a late
     or second answer gets a clear error instead of 'not found'."""
 
@@ -110,14 +110,14 @@ class Gates:
 class HttpConfirmer:
     """The person-facing confirmation channel: the request waits in /pending for an answer."""
 
-    def __init__(self, gates: Gates, timeout_s: float) -> None:
-        self.gates = gates
+    def __init__(self, pending_requests: PendingRequests, timeout_s: float) -> None:
+        self.pending_requests = pending_requests
         self.timeout_s = timeout_s
 
     async def ask(self, inv: Any, request: dict[str, Any]) -> tuple[bool, str]:
-        pending = self.gates.open("confirmation", inv.session.id, request, self.timeout_s)
+        pending = self.pending_requests.open("confirmation", inv.session.id, request, self.timeout_s)
         inv.note(f"waiting for a person to confirm ({pending.id})")
-        outcome, answer = await self.gates.wait(pending)
+        outcome, answer = await self.pending_requests.wait(pending)
         if outcome == "expired":
             return False, f"timeout: nobody answered within {self.timeout_s:g} s"
         if outcome == "withdrawn":

@@ -26,7 +26,7 @@ class _RuntimeGauges:
         yield GaugeMetricFamily("pling_sessions_max", "PLING_MAX_SESSIONS", value=runtime.sessions.max_sessions)
         pending = GaugeMetricFamily("pling_pending", "Requests waiting for a person", labels=["kind"])
         for kind in ("confirmation", "handoff"):
-            pending.add_metric([kind], sum(1 for p in runtime.gates.waiting() if p.kind == kind))
+            pending.add_metric([kind], sum(1 for p in runtime.pending_requests.waiting() if p.kind == kind))
         yield pending
         up = GaugeMetricFamily("pling_browser_endpoint_up", "Whether a browser endpoint is connected", labels=["endpoint"])
         sessions = GaugeMetricFamily("pling_browser_endpoint_sessions", "Sessions on a browser endpoint", labels=["endpoint"])

@@ -48,7 +48,7 @@ class Feed:
         return {
             "now": time.time(),
             "sessions": [self.session_view(session) for session in self.runtime.sessions.list()],
-            "pending": [pending.view() for pending in self.runtime.gates.waiting()],
+            "pending": [pending.view() for pending in self.runtime.pending_requests.waiting()],
             "confirm": self.runtime.settings.confirm,
         }
 

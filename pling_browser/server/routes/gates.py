@@ -15,18 +15,18 @@ router = APIRouter()
 @router.get("/sessions/{sid}/pending", response_model=PendingList, tags=["gates"])
 async def pending(sid: str, runtime: RuntimeDep) -> dict[str, Any]:
     runtime.sessions.get(sid)
-    return {"pending": [p.view() for p in runtime.gates.waiting(sid)]}
+    return {"pending": [p.view() for p in runtime.pending_requests.waiting(sid)]}
 
 
 @router.post("/sessions/{sid}/confirmations/{cid}", tags=["gates"])
 async def answer_confirmation(sid: str, cid: str, body: ConfirmationAnswer, runtime: RuntimeDep) -> dict[str, Any]:
     runtime.sessions.get(sid)
-    runtime.gates.answer(sid, "confirmation", cid, body.approve)
+    runtime.pending_requests.answer(sid, "confirmation", cid, body.approve)
     return {"id": cid, "answered": True, "approve": body.approve}
 
 
 @router.post("/sessions/{sid}/handoffs/{hid}", tags=["gates"])
 async def answer_handoff(sid: str, hid: str, body: HandoffAnswer, runtime: RuntimeDep) -> dict[str, Any]:
     runtime.sessions.get(sid)
-    runtime.gates.answer(sid, "handoff", hid, body.outcome)
+    runtime.pending_requests.answer(sid, "handoff", hid, body.outcome)
     return {"id": hid, "answered": True, "outcome": body.outcome}
