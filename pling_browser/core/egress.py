@@ -27,7 +27,6 @@ from urllib.parse import urlsplit
 from ..errors import NavigationRefused, PageUnreachable
 
 log = logging.getLogger("pling_browser.egress")
-HEAD_LIMIT = 64 * 1024
 OWN_PATHS = ("/demo/", "/pling.js")
 
 
