@@ -20,6 +20,7 @@ const operations = {
   mask: (arg) => markProtected(arg.on === true),
   handoff: (arg) => handoffDone(arg.ref),
   whoami: () => whoami(),
+  begin: (arg) => begin(arg),
   adopt: () => adoptCarry(),
   diffFrom: (arg) => diffFrom(arg),
 };

@@ -67,6 +67,14 @@ if (navigationObject) {
 }
 try { eventTargetAddListener(G, 'pagehide', () => { inFlight.leaving = true; carryBefore(); }, true); } catch (e) { /* no window */ }
 
+// A resumed flow's start in whatever document it is resumed in: the before snapshot (evidence on) or
+// the start mark, without looking the flow up (that document may not declare it).
+function begin(arg) {
+  if (arg && arg.evidence === true) takeBefore(); else markStart();
+  armLeaving();
+  return answerOf({ ok: true, evidence: !!(arg && arg.evidence === true), doc: DOC_ID });
+}
+
 // Called when an invocation's pre-checks passed (reveal): nothing has left yet.
 function armLeaving() {
   inFlight.leaving = false;

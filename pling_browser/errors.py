@@ -29,6 +29,7 @@ and carry the lifecycle ``stage`` where they arose and whether the page's write 
         ├── ResumeNotFound          RESUME_NOT_FOUND      404
         ├── ToolNotFound            TOOL_NOT_FOUND        404
         ├── PendingAlreadyAnswered  ALREADY_ANSWERED      409
+        ├── ResumeRepeatsStep       STEP_STARTED          409
         ├── IdempotencyMismatch     IDEMPOTENCY_MISMATCH  422
         ├── AnswerTooLate           ANSWER_TOO_LATE       410
         ├── SessionLost             SESSION_LOST          410
@@ -73,6 +74,7 @@ __all__ = [
     "PageUnreachable",
     "PageUnresponsive",
     "PendingAlreadyAnswered",
+    "ResumeRepeatsStep",
     "PendingNotFound",
     "PermissionDenied",
     "PlingError",
@@ -276,6 +278,15 @@ class PendingAlreadyAnswered(ServiceError):
     default_hint = "Each confirmation or handoff takes one answer; the first one stands."
 
 
+class ResumeRepeatsStep(ServiceError):
+    """A resume would run again a flow step that started (its effect may have landed)."""
+
+    code = "STEP_STARTED"
+    status = 409
+    default_hint = ("The step started before it failed, so its effect may have landed (read the model). "
+                    "To run it again anyway, resume with {\"repeat_started_step\": true}; the handle stays valid.")
+
+
 class IdempotencyMismatch(ServiceError):
     code = "IDEMPOTENCY_MISMATCH"
     status = 422
@@ -356,7 +367,7 @@ SERVICE_CODES: dict[str, type[ServiceError]] = {
     cls.code: cls
     for cls in (
         BadRequest, NavigationRefused, Unauthorized, Forbidden, PayloadTooLarge, NotFound, MethodNotAllowed, SessionNotFound, PendingNotFound, ResumeNotFound, ToolNotFound,
-        PendingAlreadyAnswered, IdempotencyMismatch,
+        PendingAlreadyAnswered, ResumeRepeatsStep, IdempotencyMismatch,
         AnswerTooLate, SessionLost, TooManySessions,
         PageUnreachable, BrowserUnavailable, QueueTimeout, PageUnresponsive, PageLoadTimeout, PageNavigated,
         InternalError,

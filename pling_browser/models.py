@@ -282,6 +282,9 @@ class ResumeRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
     handle: str
     evidence: bool = True
+    repeat_started_step: bool = Field(default=False, description=(
+        "Run the failed step again although it started (its effect may have landed); without it, "
+        "such a resume answers 409 STEP_STARTED naming the step."))
 
 
 class ConfirmationAnswer(BaseModel):

@@ -141,6 +141,13 @@ class Whoami(_Answer):
     leaving: bool = False
 
 
+class Begun(_Answer):
+    """begin: a resumed flow's before snapshot (evidence on) or start mark, in this document."""
+
+    evidence: bool = False
+    doc: str
+
+
 class Adopted(_Answer):
     doc: str
     carry: bool = False

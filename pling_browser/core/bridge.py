@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Callable, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from ..errors import InternalError, PageNavigated, PageUnresponsive, SessionLost
-from .answers import (Adopted, BridgeCode, Described, Diffed, Done, Expected, HandoffState, Masked, Ran, Refusal,
+from .answers import (Adopted, Begun, BridgeCode, Described, Diffed, Done, Expected, HandoffState, Masked, Ran, Refusal,
                       Restored, Revealed, Settled, Whoami, ran_from)
 from .playwright import is_navigation_message, translate_playwright_errors
 
@@ -289,6 +289,10 @@ class Bridge:
     async def whoami(self, budget_ms: float = 1_000) -> Whoami:
         """Which document answers, what it declared and whether it is leaving (navigate.js)."""
         return await self._call("whoami", {}, Whoami, budget_ms=budget_ms, terminate=False)
+
+    async def begin(self, evidence: bool) -> Begun:
+        """A resumed flow starts here: the before snapshot (or the start mark), no action looked up."""
+        return await self._call("begin", {"evidence": evidence}, Begun)
 
     async def diff_from(self, before: dict[str, Any]) -> Diffed:
         """What changed in this document against a before snapshot another document handed over."""

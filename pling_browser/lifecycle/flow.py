@@ -11,7 +11,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import StepFailed
+from ..errors import ResumeRepeatsStep, StepFailed
+from ..models import ActionDecl, RecordRef
 from .confirm import confirm_step
 from .context import Invocation
 from .decode import decode
@@ -36,6 +37,9 @@ class FlowState:
     approved: str | None
     confirmed: bool
     step_started: bool = False  # the failed step started: its effect may have landed
+    decl: ActionDecl | None = None  # the flow as declared when it failed
+    record: RecordRef | None = None
+    failed_ref: str = ""  # the failed step's action
     expires: float = field(default_factory=lambda: time.time() + RESUME_TTL_S)
 
 
@@ -51,12 +55,22 @@ class Resumes:
         self._states[handle] = state
         return handle
 
-    def claim(self, session: str, handle: str) -> FlowState | None:
+    def claim(self, session: str, handle: str, repeat_started_step: bool = False) -> FlowState | None:
+        """The state to continue (used once), or None. A failed step that started is not run again
+        unless asked: ``ResumeRepeatsStep`` names it, and the handle stays valid."""
         state = self._states.get(handle)
         if state is None or state.session != session:
             return None
+        if state.expires < time.time():
+            del self._states[handle]
+            return None
+        if state.step_started and not repeat_started_step:
+            step = state.next_step + 1
+            raise ResumeRepeatsStep(
+                f"Step {step} ({state.failed_ref}) started before it failed: its effect may have landed, so resume "
+                f"does not run it again unless asked (repeat_started_step: true)", step=step, action=state.failed_ref)
         del self._states[handle]
-        return state if state.expires >= time.time() else None
+        return state
 
 
 async def execute_action_or_flow(inv: Invocation) -> None:
@@ -66,12 +80,23 @@ async def execute_action_or_flow(inv: Invocation) -> None:
 
 def resumed_stages(state: FlowState) -> dict[str, StageFn | None]:
     """What a resume replaces: no decode, validate or confirm (the arguments and the clearance were
-    kept with the state); execute continues from the failed step."""
+    kept with the state); the flow's declaration is the one kept too, since the document the failed
+    step left may not declare the flow (SPEC: flows across documents), so the before snapshot is taken
+    in that document as it is; execute continues from the failed step."""
+
+    def kept_declaration(inv: Invocation) -> None:
+        inv.decl, inv.record = state.decl, state.record
+        inv.note(f"resuming {state.ref} as declared when it failed")
+
+    async def begin(inv: Invocation) -> None:
+        answer = await inv.session.bridge.begin(inv.evidence)
+        inv.evidence_begun, inv.doc, inv.control = answer.evidence, answer.doc, "flow"
 
     async def continue_flow(inv: Invocation) -> None:
         await run_flow(inv, start=state.next_step, ledger=state.ledger)
 
-    return {"decode": None, "validate": None, "confirm": None, "execute": continue_flow}
+    return {"resolve": kept_declaration, "decode": None, "validate": None, "confirm": None, "reveal": begin,
+            "execute": continue_flow}
 
 
 async def _run_step(inv: Invocation, step: Step) -> Invocation:
@@ -117,7 +142,8 @@ async def run_flow(inv: Invocation, start: int = 0, ledger: list[dict[str, Any]]
                 handle = inv.resumes.save(FlowState(session=inv.session.id, ref=inv.ref, args=inv.args,
                                                     secret_values=inv.secret_values, next_step=index,
                                                     ledger=ledger[:index], approved=inv.approved,
-                                                    confirmed=inv.confirmed, step_started=child.started))
+                                                    confirmed=inv.confirmed, step_started=child.started,
+                                                    failed_ref=child.ref, decl=inv.decl, record=inv.record))
             done = index - start
             raise StepFailed(
                 f"Step {index + 1} of {len(steps)} ({child.ref}) failed: {child.error.message}. "

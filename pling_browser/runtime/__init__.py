@@ -137,8 +137,9 @@ class Runtime:
             session.touch()
             return receipt
 
-    async def resume(self, session: Session, handle: str, *, evidence: bool = True) -> Receipt:
-        state = self.resumes.claim(session.id, handle)
+    async def resume(self, session: Session, handle: str, *, evidence: bool = True,
+                     repeat_started_step: bool = False) -> Receipt:
+        state = self.resumes.claim(session.id, handle, repeat_started_step)
         if state is None:
             raise ResumeNotFound(f"No resumable flow {handle[:40]!r} in this session (unknown, used or expired)")
         async with session.lock:

@@ -38,7 +38,7 @@ def test_add_by_element_actions_posts_once_and_diffs_across_documents(app: SsrAp
     assert task["total"] == {"from": 3, "to": 4}
     assert changed["feedback"]["added"] == [{"kind": "success", "text": "Task added"}]
     assert changed["state"]["changed"] == {"count": {"from": 3, "to": 4}, "open_count": {"from": 2, "to": 3}}
-    assert sorted(changed["actions"]["added"]) == ["delete@task-4", "open@task-4"]
+    assert sorted(changed["actions"]["added"]) == ["complete@task-4", "delete@task-4", "open@task-4"]
     assert "warning" not in receipt and "refused" not in changed
     assert app.posts("/tasks") == 1
     assert [r.form for r in app.requests if r.method == "POST"] == [{"title": "Water the plants"}]
@@ -66,7 +66,7 @@ def test_delete_posts_once_and_reports_the_removed_record(app: SsrApp, opener: O
     task = records(receipt["changed"], "task")
     assert task["removed"] == ["task-2"] and task["added"] == [] and task["total"] == {"from": 3, "to": 2}
     assert receipt["changed"]["feedback"]["added"] == [{"kind": "success", "text": "Task deleted"}]
-    assert sorted(receipt["changed"]["actions"]["removed"]) == ["delete@task-2", "open@task-2"]
+    assert sorted(receipt["changed"]["actions"]["removed"]) == ["complete@task-2", "delete@task-2", "open@task-2"]
     assert app.posts("/tasks/task-2/delete") == 1 and app.task("task-2") is None
 
 

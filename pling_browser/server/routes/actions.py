@@ -29,7 +29,8 @@ async def invoke_action(sid: str, body: InvokeRequest, runtime: RuntimeDep,
 @router.post("/sessions/{sid}/resume", response_model=InvokeAnswer, tags=["actions"])
 async def resume_flow(sid: str, body: ResumeRequest, runtime: RuntimeDep) -> JSONResponse:
     receipt = await runtime.run_keyed(sid, None, ["resume", body.handle],
-                                 lambda session: runtime.resume(session, body.handle, evidence=body.evidence))
+                                 lambda session: runtime.resume(session, body.handle, evidence=body.evidence,
+                                                                repeat_started_step=body.repeat_started_step))
     return JSONResponse({"result": receipt})
 
 
