@@ -145,8 +145,8 @@ def main(argv: list[str] | None = None) -> int:
     for warning in near_misses():
         print(f"pling-browser: warning: {warning}", file=sys.stderr)
     if options.command == "serve":
-        if not settings.token and not _is_loopback(options.host):
-            print(f"pling-browser: refusing to listen on {options.host} without PLING_TOKEN; "
+        if not settings.token and not settings.tokens_file and not _is_loopback(options.host):
+            print(f"pling-browser: refusing to listen on {options.host} without PLING_TOKEN or PLING_TOKENS; "
                   "set a token or bind 127.0.0.1", file=sys.stderr)
             return 2
         import uvicorn

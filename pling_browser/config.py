@@ -80,6 +80,7 @@ def find_chromium(explicit: str | None) -> str | None:
 # What each variable accepts, said in the startup error. Keyed by variable name.
 ACCEPTS: dict[str, str] = {
     "PLING_TOKEN": "a non-empty token",
+    "PLING_TOKENS": "the path of a TOML file of [[caller]] tables, each with name, role (agent, person, operator) and token or token_sha256",
     "PLING_ALLOW_HOSTS": "comma-separated hosts, each HOST or HOST:PORT (PORT 1-65535)",
     "PLING_APPROVE": "comma-separated risks (read, write, danger) or action ids",
     "PLING_ASK": "comma-separated risks (read, write, danger) or action ids",
@@ -102,7 +103,7 @@ ACCEPTS: dict[str, str] = {
 
 _SECRET_VALUES = {"PLING_TOKEN"}  # never echoed in an error line
 # PLING_* variables read by other parts (the CLI, the pytest plugin, the tests), or settings being added.
-_READ_ELSEWHERE = {"PLING_URL", "PLING_BASE_URL", "PLING_TEST_BROWSER_ENDPOINT", "PLING_UPDATE_SNAPSHOTS", "PLING_TOKENS"}
+_READ_ELSEWHERE = {"PLING_URL", "PLING_BASE_URL", "PLING_TEST_BROWSER_ENDPOINT", "PLING_UPDATE_SNAPSHOTS"}
 
 
 class _OnlyDeclaredEnv(EnvSettingsSource):
@@ -134,6 +135,7 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(frozen=True, validate_by_name=True, validate_by_alias=True, extra="ignore")
 
     token: str | None = _env("PLING_TOKEN")
+    tokens_file: str | None = _env("PLING_TOKENS")
     allow_hosts: Annotated[tuple[str, ...], NoDecode] = _env("PLING_ALLOW_HOSTS", ())
     approve: Annotated[tuple[str, ...], NoDecode] = _env("PLING_APPROVE", ())
     ask: Annotated[tuple[str, ...], NoDecode] = _env("PLING_ASK", ())
@@ -183,7 +185,7 @@ class Settings(BaseSettings):
 
     # -- validators: each raises ValueError; from_env() turns it into one line naming the variable --
 
-    @field_validator("token", "secrets_file", "chromium", "egress_advertise", "replica", mode="before")
+    @field_validator("token", "tokens_file", "secrets_file", "chromium", "egress_advertise", "replica", mode="before")
     @classmethod
     def _blank_is_none(cls, value: Any) -> Any:
         return None if isinstance(value, str) and not value.strip() else value
@@ -238,6 +240,14 @@ class Settings(BaseSettings):
         if value is not None and not os.access(value, os.R_OK):
             raise ValueError(f"{value!r} is not a readable file")
         load_secrets(value)  # a SettingsError (a ValueError) names the secrets too short to mask
+        return value
+
+    @field_validator("tokens_file")
+    @classmethod
+    def _callers(cls, value: str | None) -> str | None:
+        from .callers import load_callers
+
+        load_callers(value)  # a CallerFileError (a ValueError) says what is wrong, never a token
         return value
 
     @field_validator("max_sessions", "max_connections")

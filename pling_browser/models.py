@@ -239,6 +239,7 @@ class Receipt(_Data):
     error: dict[str, Any] | None = None
     log: list[str] = Field(default_factory=list)
     timings_ms: dict[str, float] = Field(default_factory=dict)
+    caller: str | None = Field(default=None, description="The PLING_TOKENS caller that invoked it (absent for PLING_TOKEN's operator).")
 
     def as_json(self) -> dict[str, Any]:
         return self.model_dump(mode="json", exclude_none=True)

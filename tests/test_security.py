@@ -529,3 +529,99 @@ def test_the_console_cookie_alone_reads_nothing(console_service: ServiceThread) 
         assert httpx.get(url + path, cookies=cookies, headers={"X-Pling-CSRF": csrf}).status_code in (200, 404), path
     # The console's page itself (no data in it) opens with the cookie alone.
     assert httpx.get(url + "/console", cookies=cookies).status_code == 200
+
+
+AGENT_TOKEN = "agent-token-0123456789abcdef"
+OTHER_AGENT_TOKEN = "agent-two-token-0123456789ab"
+PERSON_TOKEN = "person-token-0123456789abcdef"
+
+
+@pytest.fixture(scope="module")
+def roles_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServiceThread]:
+    import hashlib
+
+    tokens = tmp_path_factory.mktemp("tokens") / "tokens.toml"
+    tokens.write_text(
+        '[[caller]]\nname = "bot"\nrole = "agent"\n'
+        f'token_sha256 = "{hashlib.sha256(AGENT_TOKEN.encode()).hexdigest()}"\n\n'
+        f'[[caller]]\nname = "bot2"\nrole = "agent"\ntoken = "{OTHER_AGENT_TOKEN}"\n\n'
+        f'[[caller]]\nname = "ada"\nrole = "person"\ntoken = "{PERSON_TOKEN}"\n')
+    svc = ServiceThread(service_settings(tokens_file=str(tokens), approve=(), confirm="http",
+                                         confirm_timeout_s=20.0)).start()
+    yield svc
+    svc.stop()
+
+
+def _as(svc: ServiceThread, token: str) -> httpx.Client:
+    return httpx.Client(base_url=svc.url, timeout=60, headers={"Authorization": f"Bearer {token}"})
+
+
+def test_an_agent_cannot_answer_its_own_confirmation(roles_service: ServiceThread, fixtures: FixtureServer) -> None:
+    with _as(roles_service, AGENT_TOKEN) as agent, _as(roles_service, PERSON_TOKEN) as person:
+        assert httpx.get(roles_service.url + "/sessions").status_code == 401
+        opened = Pages(agent, fixtures)
+        page = opened.open("pages/gates/checkout.html")
+        result: dict = {}
+        worker = threading.Thread(target=lambda: result.update(receipt=page.invoke("wipe")), daemon=True)
+        worker.start()
+        pending: list = []
+        for _ in range(400):
+            pending = agent.get(f"/sessions/{page.id}/pending").json()["pending"]  # it may see what waits
+            if pending:
+                break
+            threading.Event().wait(0.05)
+        cid = pending[0]["id"]
+        mine = agent.post(f"/sessions/{page.id}/confirmations/{cid}", json={"approve": True})
+        assert mine.status_code == 403 and mine.json()["error"]["code"] == "FORBIDDEN", mine.text
+        assert "agent role" in mine.json()["error"]["message"]
+        assert agent.post(f"/sessions/{page.id}/handoffs/h_x", json={"outcome": "done"}).status_code == 403
+        assert agent.post(f"/sessions/{page.id}/profile", json={"name": "p"}).status_code == 403
+        assert httpx.get(f"{roles_service.url}/console?token={AGENT_TOKEN}").status_code == 403
+        # A person answers, and opens or invokes nothing.
+        assert person.post("/sessions", json={"url": fixtures.url("pages/gates/checkout.html")}).status_code == 403
+        assert person.post(f"/sessions/{page.id}/invoke", json={"action": "wipe"}).status_code == 403
+        assert person.post(f"/sessions/{page.id}/confirmations/{cid}", json={"approve": True}).status_code == 200
+        worker.join(60)
+        receipt = result["receipt"]
+        assert receipt["ok"] is True and receipt["caller"] == "bot"
+        assert person.get(f"{roles_service.url}/console?token={PERSON_TOKEN}", follow_redirects=False).status_code == 303
+        opened.close_all()
+
+
+def test_idempotency_keys_are_per_caller(roles_service: ServiceThread, fixtures: FixtureServer) -> None:
+    with _as(roles_service, AGENT_TOKEN) as bot, _as(roles_service, OTHER_AGENT_TOKEN) as bot2:
+        opened = Pages(bot, fixtures)
+        page = opened.open("pages/egress/probe.html")
+        key = {"Idempotency-Key": "same-key"}
+        url = fixtures.url("api/echo")
+        first = bot.post(f"/sessions/{page.id}/invoke", headers=key, json={"action": "fetch", "args": {"id": "a", "url": url}})
+        assert first.status_code == 200
+        # Another caller's same key is another key: it runs, and is not answered with bot's receipt.
+        other = bot2.post(f"/sessions/{page.id}/invoke", headers=key, json={"action": "fetch", "args": {"id": "b", "url": url}})
+        assert other.status_code == 200, other.text
+        ids = {item["id"] for item in bot.get(f"/sessions/{page.id}/model").json()["records"]["attempt"]["items"]}
+        assert ids == {"a", "b"}
+        assert first.json()["result"]["caller"] == "bot" and other.json()["result"]["caller"] == "bot2"
+        # Within one caller the key still holds.
+        again = bot.post(f"/sessions/{page.id}/invoke", headers=key, json={"action": "fetch", "args": {"id": "c", "url": url}})
+        assert again.status_code == 422
+        opened.close_all()
+
+
+def test_a_tokens_file_that_cannot_be_enforced_stops_startup(tmp_path) -> None:
+    from pling_browser.config import Settings, SettingsError
+
+    path = tmp_path / "tokens.toml"
+    cases = {
+        '[[caller]]\nname = "bot"\nrole = "agent"\ntoken = "a-long-enough-token-1"\nrisks = ["read"]\n': "not enforced",
+        '[[caller]]\nname = "bot"\nrole = "admin"\ntoken = "a-long-enough-token-1"\n': "role 'admin'",
+        '[[caller]]\nname = "bot"\nrole = "agent"\n': "exactly one of token and token_sha256",
+        '[[caller]]\nname = "a"\nrole = "agent"\ntoken = "a-long-enough-token-1"\n'
+        '[[caller]]\nname = "b"\nrole = "person"\ntoken = "a-long-enough-token-1"\n': "same token",
+    }
+    for text, said in cases.items():
+        path.write_text(text)
+        with pytest.raises(SettingsError) as raised:
+            Settings.from_env({"PLING_TOKENS": str(path)})
+        assert "PLING_TOKENS" in str(raised.value) and said in str(raised.value), str(raised.value)
+        assert "a-long-enough-token-1" not in str(raised.value)

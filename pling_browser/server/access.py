@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
+from ..callers import OPERATOR, Caller, find_caller, forbidden_for
 from ..errors import Forbidden, PayloadTooLarge, Unauthorized
 
 Scope = dict[str, Any]
@@ -59,6 +60,7 @@ class ConsoleSession:
     csrf: str
     created: float
     used: float
+    caller: Caller = OPERATOR
 
 
 class ConsoleSessions:
@@ -76,14 +78,14 @@ class ConsoleSessions:
     def _key(sid: str) -> str:
         return hashlib.sha256(sid.encode("utf-8", "replace")).hexdigest()
 
-    def open(self, host: str) -> tuple[str, str]:
+    def open(self, host: str, caller: Caller = OPERATOR) -> tuple[str, str]:
         """A new session for `host`: its id (for the cookie) and its CSRF token (for the script)."""
         now = time.monotonic()
         self._sessions = {k: v for k, v in self._sessions.items() if self._alive(v, now)}
         while len(self._sessions) >= self.limit:
             self._sessions.pop(min(self._sessions, key=lambda k: self._sessions[k].used))
         sid, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
-        self._sessions[self._key(sid)] = ConsoleSession(host.lower(), csrf, now, now)
+        self._sessions[self._key(sid)] = ConsoleSession(host.lower(), csrf, now, now, caller)
         return sid, csrf
 
     def _alive(self, session: ConsoleSession, now: float) -> bool:
@@ -120,10 +122,16 @@ def _hostname(host: str) -> str:
 
 
 class AccessGuard:
-    def __init__(self, app: Any, token: str | None, console: ConsoleSessions | None = None) -> None:
+    def __init__(self, app: Any, token: str | None, console: ConsoleSessions | None = None,
+                 callers: tuple[Caller, ...] = ()) -> None:
         self.app = app
         self.token = token.encode() if token else None
         self.console = console
+        self.callers = callers  # PLING_TOKENS; PLING_TOKEN is one more, the operator
+
+    @property
+    def _guarded(self) -> bool:
+        return self.token is not None or bool(self.callers)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -134,7 +142,8 @@ class AccessGuard:
         host = headers.get("host", "")
         query_token = _take_query_token(scope)
         query_csrf = _take_query_param(scope, "csrf")
-        self._check(path, host, headers, scope.get("method", ""), query_token, query_csrf)
+        caller = self._check(path, host, headers, scope.get("method", ""), query_token, query_csrf)
+        scope.setdefault("state", {})["caller"] = caller
         length = headers.get("content-length")
         if length is not None and length.isdigit() and int(length) > MAX_BODY:
             raise PayloadTooLarge(f"The body is {length} bytes; at most {MAX_BODY} are accepted")
@@ -164,9 +173,11 @@ class AccessGuard:
         await self.app(scope, receive, send)
 
     def _check(self, path: str, host: str, headers: dict[str, str], method: str = "GET",
-               query_token: str | None = None, query_csrf: str | None = None) -> None:
-        """Raise Forbidden or Unauthorized when the request may not go on (rendered by server/problems.py)."""
-        if self.token is None and _hostname(host.lower()) not in LOOPBACK_HOSTS:
+               query_token: str | None = None, query_csrf: str | None = None) -> Caller:
+        """The caller, or Forbidden or Unauthorized when the request may not go on (rendered by
+        server/problems.py). Without PLING_TOKEN and PLING_TOKENS, whoever reaches the loopback
+        address is the operator."""
+        if not self._guarded and _hostname(host.lower()) not in LOOPBACK_HOSTS:
             raise Forbidden(f"Host {host[:100]!r} is not this service's loopback address",
                             hint="Call the service as 127.0.0.1 or localhost (set PLING_TOKEN to serve other addresses).")
         origin = headers.get("origin")
@@ -176,31 +187,46 @@ class AccessGuard:
             if not own and _hostname((parts.netloc or "").lower()) not in LOOPBACK_HOSTS:
                 raise Forbidden(f"Requests from {origin[:100]!r} are not accepted",
                                 hint="Call the API from a server or from the service's own origin.")
-        if self.token is not None and not any(path == p or (p.endswith("/") and path.startswith(p)) for p in PUBLIC_PATHS):
-            if not self._token_given(path, host, headers, method, query_token, query_csrf):
-                raise Unauthorized("A valid bearer token is required",
-                                   hint="Send `Authorization: Bearer <PLING_TOKEN>` (in a browser, open /console?token=<PLING_TOKEN> once).")
+        if not self._guarded or any(path == p or (p.endswith("/") and path.startswith(p)) for p in PUBLIC_PATHS):
+            return OPERATOR
+        caller = self._caller(path, host, headers, method, query_token, query_csrf)
+        if caller is None:
+            raise Unauthorized("A valid bearer token is required",
+                               hint="Send `Authorization: Bearer <token>` (in a browser, open /console?token=<token> once).")
+        refused = forbidden_for(caller, method, path)
+        if refused is not None:
+            raise Forbidden(f"The caller {caller.name!r} has the {caller.role} role, which may not {refused}",
+                            hint="Use a caller with the person or operator role (PLING_TOKENS) for that.")
+        return caller
 
-    def _token_given(self, path: str, host: str, headers: dict[str, str], method: str, query_token: str | None,
-                     query_csrf: str | None = None) -> bool:
-        assert self.token is not None
+    def _by_token(self, token: str) -> Caller | None:
+        if self.token is not None and hmac.compare_digest(token.encode(), self.token):
+            return OPERATOR
+        return find_caller(token, self.callers) if self.callers else None
+
+    def _caller(self, path: str, host: str, headers: dict[str, str], method: str, query_token: str | None,
+                query_csrf: str | None = None) -> Caller | None:
         scheme, _, credential = headers.get("authorization", "").partition(" ")
-        if scheme.lower() == "bearer" and hmac.compare_digest(credential.strip().encode(), self.token):
-            return True
-        if query_token is not None and hmac.compare_digest(query_token.encode(), self.token):
-            return True
+        if scheme.lower() == "bearer":
+            found = self._by_token(credential.strip())
+            if found is not None:
+                return found
+        if query_token is not None:
+            found = self._by_token(query_token)
+            if found is not None:
+                return found
         cookie = _cookie(headers.get("cookie", ""), cookie_name(host))
         session = self.console.find(cookie, host) if cookie and self.console is not None else None
         if session is None:
-            return False
+            return None
         if method in ("GET", "HEAD") and (path == CONSOLE_SHELL[0] or path.startswith(CONSOLE_SHELL[1])):
-            return True
+            return session.caller
         csrf = headers.get(CSRF_HEADER) or query_csrf or ""
         if not hmac.compare_digest(csrf.encode("utf-8", "replace"), session.csrf.encode()):
-            return False
+            return None
         origin = headers.get("origin")
         own = origin is None or origin.lower() in (f"http://{host}".lower(), f"https://{host}".lower())
-        return method in ("GET", "HEAD") or own
+        return session.caller if method in ("GET", "HEAD") or own else None
 
 
 def _take_query_param(scope: Scope, name: str) -> str | None:

@@ -14,6 +14,7 @@ from fastapi import FastAPI, Request
 from mcp.server.transport_security import TransportSecuritySettings
 
 from .. import __version__
+from ..callers import load_callers
 from ..config import Settings
 from ..models import HTTPProblem
 from ..runtime import Runtime
@@ -63,7 +64,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.console_sessions = console
     app.include_router(console_router(runtime, console))
     app.router.routes.extend(mcp_routes)
-    app.add_middleware(AccessGuard, token=settings.token, console=console)
+    app.add_middleware(AccessGuard, token=settings.token, console=console, callers=load_callers(settings.tokens_file))
     app.add_middleware(problems.Problems)  # added last: the outermost
     app.mount("/demo", static.demo_files(), name="demo")
     return app

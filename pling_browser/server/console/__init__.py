@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response, StreamingResponse
 
+from ...callers import OPERATOR
 from ...errors import NotFound
 from ..access import ConsoleSessions, cookie_name
 from .feed import Feed
@@ -65,11 +66,10 @@ def console_router(runtime: "Runtime", sessions: ConsoleSessions | None = None) 
             # The token came in the address (AccessGuard checked it and took it out of the query): open
             # a console session instead, its id in an HttpOnly cookie, its CSRF token in the fragment
             # of the address the browser goes to next (the script keeps it; no server receives it).
-            token = runtime.settings.token
-            if not token or sessions is None:
+            if not (runtime.settings.token or runtime.settings.tokens_file) or sessions is None:
                 return RedirectResponse("console", status_code=303, headers=HEADERS)
             host = request.headers.get("host", "")
-            sid, csrf = sessions.open(host)
+            sid, csrf = sessions.open(host, getattr(request.state, "caller", OPERATOR))
             answer: Response = RedirectResponse(f"console#csrf={csrf}", status_code=303, headers=HEADERS)
             answer.set_cookie(cookie_name(host), sid, httponly=True, samesite="strict", path="/",
                               max_age=int(sessions.lifetime_s), secure=request.url.scheme == "https")

@@ -1,0 +1,142 @@
+"""Who may call the service and what each role may do (SPEC, "Who may do what").
+
+``PLING_TOKENS`` names callers in a TOML file::
+
+    [[caller]]
+    name = "ci-agent"
+    role = "agent"            # agent | person | operator
+    token_sha256 = "9f86d0…"  # or: token = "…" (the file is then a secret itself)
+
+    [[caller]]
+    name = "ada"
+    role = "person"
+    token = "…"
+
+- ``agent``: opens sessions, reads, invokes (REST, tools, MCP); never answers a confirmation or a
+  handoff, never saves a profile, never uses the console.
+- ``person``: answers confirmations and handoffs, saves profiles, uses the console, reads; opens no
+  session and invokes nothing.
+- ``operator``: everything. ``PLING_TOKEN`` alone is one operator, named ``operator``.
+
+Caller limits (risks, action ids, hosts) are not enforced yet: a file that sets them is refused at
+startup rather than having them ignored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+from dataclasses import dataclass
+from typing import Any, Literal
+
+__all__ = ["Caller", "CallerFileError", "load_callers", "find_caller", "forbidden_for", "OPERATOR"]
+
+Role = Literal["agent", "person", "operator"]
+ROLES = ("agent", "person", "operator")
+LIMITS = ("risks", "actions", "hosts")
+NAME = re.compile(r"^[A-Za-z0-9_.@-]{1,64}$")
+
+
+class CallerFileError(ValueError):
+    """PLING_TOKENS cannot be used; the message is one line and never shows a token."""
+
+
+@dataclass(frozen=True)
+class Caller:
+    name: str
+    role: Role
+    token_sha256: str = ""
+
+    @property
+    def may_answer(self) -> bool:
+        return self.role in ("person", "operator")
+
+
+OPERATOR = Caller("operator", "operator")
+
+
+def _digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def load_callers(path: str | None) -> tuple[Caller, ...]:
+    if not path:
+        return ()
+    try:
+        import tomllib
+    except ImportError:  # Python 3.10
+        import tomli as tomllib  # type: ignore[no-redef]
+
+    try:
+        with open(path, "rb") as file:
+            data: dict[str, Any] = tomllib.load(file)
+    except OSError as error:
+        raise CallerFileError(f"{path} cannot be read: {error.strerror}") from None
+    except tomllib.TOMLDecodeError as error:
+        raise CallerFileError(f"{path} is not valid TOML: {error}") from None
+    entries = data.get("caller")
+    if not isinstance(entries, list) or not entries:
+        raise CallerFileError(f"{path} names no caller: add [[caller]] tables with name, role and token_sha256")
+    callers: list[Caller] = []
+    for index, entry in enumerate(entries, 1):
+        where = f"caller {index} in {path}"
+        if not isinstance(entry, dict):
+            raise CallerFileError(f"{where} is not a table")
+        name, role = entry.get("name"), entry.get("role")
+        if not isinstance(name, str) or not NAME.match(name):
+            raise CallerFileError(f"{where} needs a name of 1-64 letters, digits or _.@-")
+        if role not in ROLES:
+            raise CallerFileError(f"{where} ({name}) has role {role!r}; expected one of {', '.join(ROLES)}")
+        limited = [key for key in LIMITS if key in entry]
+        if limited:
+            raise CallerFileError(f"{where} ({name}) sets {', '.join(limited)}: caller limits are not enforced by "
+                                  "this version, so they are refused rather than ignored")
+        token, digest = entry.get("token"), entry.get("token_sha256")
+        if (token is None) == (digest is None):
+            raise CallerFileError(f"{where} ({name}) needs exactly one of token and token_sha256")
+        if token is not None:
+            if not isinstance(token, str) or len(token) < 16:
+                raise CallerFileError(f"{where} ({name}) has a token shorter than 16 characters")
+            digest = _digest(token)
+        if not isinstance(digest, str) or not re.fullmatch(r"[0-9a-fA-F]{64}", digest):
+            raise CallerFileError(f"{where} ({name}) has a token_sha256 that is not 64 hex digits")
+        callers.append(Caller(name, role, digest.lower()))
+    names = [c.name for c in callers]
+    if len(set(names)) != len(names):
+        raise CallerFileError(f"{path} names a caller twice")
+    if len({c.token_sha256 for c in callers}) != len(callers):
+        raise CallerFileError(f"{path} gives two callers the same token")
+    return tuple(callers)
+
+
+def find_caller(token: str, callers: tuple[Caller, ...]) -> Caller | None:
+    """The caller holding `token`, compared in constant time against every entry."""
+    digest = _digest(token).encode()
+    found = None
+    for caller in callers:
+        if hmac.compare_digest(digest, caller.token_sha256.encode()):
+            found = caller
+    return found
+
+
+_AGENT_NEVER = (
+    ("POST", re.compile(r"^/sessions/[^/]+/(confirmations|handoffs)/[^/]+$"), "answer a confirmation or a handoff"),
+    ("POST", re.compile(r"^/sessions/[^/]+/profile$"), "save a profile"),
+    (None, re.compile(r"^/console(/|$)"), "use the operator console"),
+)
+_PERSON_NEVER = (
+    ("POST", re.compile(r"^/sessions$"), "open a session"),
+    ("POST", re.compile(r"^/sessions/[^/]+/(invoke|resume)$"), "invoke actions"),
+    ("POST", re.compile(r"^/sessions/[^/]+/tools/[^/]+$"), "invoke actions"),
+    (None, re.compile(r"^/mcp(/|$)"), "use the agents' MCP server"),
+)
+
+
+def forbidden_for(caller: Caller, method: str, path: str) -> str | None:
+    """What `caller` tried and its role may not do, or None when it may."""
+    rules = {"agent": _AGENT_NEVER, "person": _PERSON_NEVER}.get(caller.role, ())
+    for verb, pattern, what in rules:
+        if (verb is None or verb == method) and pattern.match(path):
+            return what
+    return None
