@@ -112,6 +112,8 @@ class Bridge:
         self.budget_ms = budget_ms
         # Before snapshots that documents handed over as they started to leave, by document id.
         self._carried: dict[str, str] = {}
+        # Restored secret values the page was given in this session (masked in every document).
+        self.protected: list[str] = []
 
     @classmethod
     async def attach(cls, page: "Page", grace_s: float, budget_ms: float = 5_000) -> "Bridge":
@@ -310,6 +312,9 @@ class Bridge:
         await self._call("configure", {"risks": risks}, Done)
 
     async def protect(self, values: list[str]) -> None:
+        for value in values:  # kept, so a document the session navigates to masks them too
+            if value not in self.protected and len(self.protected) < 100:
+                self.protected.append(value)
         await self._call("protect", {"values": values}, Done)
 
     async def mark_protected(self, on: bool) -> int:

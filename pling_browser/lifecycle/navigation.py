@@ -91,6 +91,9 @@ async def follow(inv: Invocation) -> None:
             break
         await asyncio.sleep(POLL_S)
     waited = (time.monotonic() - started) * 1000
+    if inv.navigated and bridge.protected:
+        with contextlib.suppress(PlingError, Exception):  # masking outlives navigations (SPEC)
+            await bridge.protect(list(bridge.protected))
     if not inv.navigated:
         inv.note(f"the document was still leaving after {waited:.0f} ms")
         inv.warnings.append(f"The page started to navigate but no new document arrived within {budget_s:g} s; "

@@ -13,10 +13,16 @@ from ..apps import SsrApp
 from ..conftest import APPROVED, ServiceThread, service_settings
 
 
+CARD = "4000 1234 5678 9010"  # an operator secret (PLING_SECRETS) the agent refers to as <secret>CARD</secret>
+
+
 @pytest.fixture(scope="session")
-def nav_service() -> Iterator[ServiceThread]:
+def nav_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServiceThread]:
     # 127.0.0.1 on any port; the app's `external` link (127.0.0.2) stays refused.
-    svc = ServiceThread(service_settings(approve=APPROVED + ("delete",), navigation_settle_s=5.0)).start()
+    secrets = tmp_path_factory.mktemp("nav-secrets") / "secrets.env"
+    secrets.write_text(f"CARD={CARD}\n")
+    svc = ServiceThread(service_settings(approve=APPROVED + ("delete",), navigation_settle_s=5.0,
+                                         secrets_file=str(secrets))).start()
     yield svc
     svc.stop()
 

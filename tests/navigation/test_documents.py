@@ -7,8 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import json
+
 from ..apps import SsrApp
-from .conftest import Opener
+from .conftest import CARD, Opener
 
 
 def records(changed: dict[str, Any], type_: str) -> dict[str, Any]:
@@ -145,3 +147,16 @@ def test_an_spa_route_that_declares_another_page(app: SsrApp, opener: Opener) ->
     assert "set_theme" in routed["changed"]["actions"]["added"]
     assert "warning" not in routed
     assert sum(1 for r in app.requests if r.path.startswith("/spa")) == 1  # one document for both routes
+
+
+def test_masking_outlives_the_navigation(app: SsrApp, opener: Opener) -> None:
+    tab = opener.open(app.url("/tasks"))
+    receipt = tab.invoke("add", {"title": "<secret>CARD</secret>"})
+    assert receipt["ok"] is True, receipt
+    assert records(receipt["changed"], "task")["added"] == ["task-4"]
+    assert app.titles()[-1] == CARD  # the page got the real value …
+    # … and the document the redirect led to shows it only as a reference, as the first one would.
+    model = tab.model()
+    label = next(item["label"] for item in model["records"]["task"]["items"] if item["id"] == "task-4")
+    assert CARD not in json.dumps(model) and "<secret>" in label
+    assert CARD not in json.dumps(receipt)
