@@ -28,9 +28,13 @@ import hashlib
 import hmac
 import re
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-__all__ = ["Caller", "CallerFileError", "load_callers", "find_caller", "forbidden_for", "OPERATOR"]
+if TYPE_CHECKING:
+    from .models import Receipt
+
+__all__ = ["Caller", "CallerFileError", "load_callers", "find_caller", "forbidden_for", "caller_key", "named",
+           "OPERATOR"]
 
 Role = Literal["agent", "person", "operator"]
 ROLES = ("agent", "person", "operator")
@@ -140,3 +144,13 @@ def forbidden_for(caller: Caller, method: str, path: str) -> str | None:
         if (verb is None or verb == method) and pattern.match(path):
             return what
     return None
+
+
+def caller_key(caller: Caller, key: str | None) -> str | None:
+    """An idempotency key in its caller's scope: two callers' keys never meet (SPEC's key scope)."""
+    return key if key is None or caller is OPERATOR else f"{caller.name}:{key}"
+
+
+def named(receipt: "Receipt", caller: Caller) -> "Receipt":
+    """The receipt naming its caller (PLING_TOKENS callers; PLING_TOKEN's operator stays unnamed)."""
+    return receipt if caller is OPERATOR else receipt.model_copy(update={"caller": caller.name})

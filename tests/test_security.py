@@ -625,3 +625,43 @@ def test_a_tokens_file_that_cannot_be_enforced_stops_startup(tmp_path) -> None:
             Settings.from_env({"PLING_TOKENS": str(path)})
         assert "PLING_TOKENS" in str(raised.value) and said in str(raised.value), str(raised.value)
         assert "a-long-enough-token-1" not in str(raised.value)
+
+
+def test_over_mcp_too_receipts_name_the_caller_and_keys_are_per_caller(roles_service: ServiceThread,
+                                                                      fixtures: FixtureServer) -> None:
+    import asyncio
+
+    import httpx2
+    from mcp import Client
+    from mcp.client.streamable_http import streamable_http_client
+
+    url = fixtures.url("api/echo")
+
+    async def as_caller(token: str, work):
+        client = httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=60)
+        async with client, Client(streamable_http_client(f"{roles_service.url}/mcp", http_client=client)) as mcp:
+            return await work(mcp)
+
+    async def scenario() -> tuple[dict, dict, dict]:
+        async def first(mcp):
+            opened = await mcp.call_tool("open_page", {"url": fixtures.url("pages/egress/probe.html")})
+            sid = opened.structured_content["session"]["id"]
+            answer = await mcp.call_tool("invoke", {"session": sid, "action": "fetch", "idempotency_key": "k1",
+                                                    "args": {"id": "a", "url": url}})
+            return sid, answer.structured_content
+
+        sid, mine = await as_caller(AGENT_TOKEN, first)
+
+        async def second(mcp):
+            answer = await mcp.call_tool("invoke", {"session": sid, "action": "fetch", "idempotency_key": "k1",
+                                                    "args": {"id": "b", "url": url}})
+            await mcp.call_tool("close_page", {"session": sid})
+            return answer
+
+        other = await as_caller(OTHER_AGENT_TOKEN, second)
+        return mine, other.structured_content or {}, {"error": other.is_error, "text": str(other.content)[:300]}
+
+    mine, other, raw = asyncio.run(asyncio.wait_for(scenario(), 90))
+    assert not raw["error"], raw  # another caller's same key is not a mismatch
+    assert mine["ok"] is True and other["ok"] is True
+    assert mine["caller"] == "bot" and other["caller"] == "bot2"

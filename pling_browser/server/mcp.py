@@ -20,6 +20,7 @@ opened there have page tools here too."""
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import hashlib
 import json
 import logging
@@ -37,6 +38,7 @@ from mcp.types import Tool as MCPTool
 from pydantic import Field, ValidationError
 
 from ..agents.tools import NAME_LIMIT, resolve_call, specs
+from ..callers import OPERATOR, Caller, caller_key, named
 from ..errors import BadRequest, PlingError, ServiceError, ToolNotFound
 from ..models import PageModel, Receipt, SessionClosed, SessionOpened
 
@@ -53,6 +55,9 @@ INSTRUCTIONS = (
     "named after the page's tag (p1_add_todo). Never guess: if a receipt says ok=false, read error.hint."
 )
 FIXED = ("open_page", "read_model", "invoke", "resume", "close_page")
+# The caller of the tool call being handled (AccessGuard put it on the HTTP request): its receipts
+# name it and its idempotency keys are its own, as over REST.
+_CALLER: contextvars.ContextVar[Caller] = contextvars.ContextVar("pling_mcp_caller", default=OPERATOR)
 MODEL_WAIT_S = 5.0  # how long listing waits for one page's model before it answers that page's last tools
 LEGACY_CONNECTIONS = 256  # handshake-era connections remembered for list_changed (most recent first)
 
@@ -187,8 +192,12 @@ class PageTools:
             names = [t.name for t in await self._build(session)]
             raise ToolNotFound(f"No tool {name[:80]!r} on page {self.tag(sid)} now", available=names)
         ref, args = call
-        receipt = await self.runtime.run_keyed(sid, None, ["invoke", {"action": ref, "args": args, "evidence": True}],
-                                          lambda s: self.runtime.invoke(s, ref, args))
+        caller = _CALLER.get()
+
+        async def work(s: "Session") -> Receipt:
+            return named(await self.runtime.invoke(s, ref, args), caller)
+
+        receipt = await self.runtime.run_keyed(sid, None, ["invoke", {"action": ref, "args": args, "evidence": True}], work)
         return _result(receipt)
 
     # -- announcing --
@@ -266,7 +275,12 @@ class PlingMCP(MCPServer):
 
     async def _handle_call_tool(self, ctx: ServerRequestContext[Any], params: Any) -> Any:
         self.pages.remember(ctx)
-        return await super()._handle_call_tool(ctx, params)
+        state = getattr(getattr(ctx, "request", None), "state", None)
+        token = _CALLER.set(getattr(state, "caller", OPERATOR))
+        try:
+            return await super()._handle_call_tool(ctx, params)
+        finally:
+            _CALLER.reset(token)
 
     async def list_tools(self) -> list[MCPTool]:
         fixed = await super().list_tools()
@@ -339,14 +353,23 @@ def create_mcp(runtime: "Runtime") -> PlingMCP:
                      idempotency_key: str | None = None) -> Annotated[CallToolResult, Receipt]:
         """Run one declared action (ACTION, or ACTION@RECORD for a family) and answer its receipt. Its
         risk is the action's own (see the page tools' annotations)."""
-        return await _guard(runtime.run_keyed(session, idempotency_key,
-                                         ["invoke", {"action": action, "args": args, "evidence": True}],
-                                         lambda s: runtime.invoke(s, action, args)))
+        caller = _CALLER.get()
+
+        async def work(s: "Session") -> Receipt:
+            return named(await runtime.invoke(s, action, args), caller)
+
+        return await _guard(runtime.run_keyed(session, caller_key(caller, idempotency_key),
+                                         ["invoke", {"action": action, "args": args, "evidence": True}], work))
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=False))
     async def resume(session: str, handle: str) -> Annotated[CallToolResult, Receipt]:
         """Continue a failed flow from its failed step, with the `resume` handle of its STEP_FAILED receipt."""
-        return await _guard(runtime.run_keyed(session, None, ["resume", handle], lambda s: runtime.resume(s, handle)))
+        caller = _CALLER.get()
+
+        async def work(s: "Session") -> Receipt:
+            return named(await runtime.resume(s, handle), caller)
+
+        return await _guard(runtime.run_keyed(session, None, ["resume", handle], work))
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=False, idempotent_hint=True))
     async def close_page(session: str) -> Annotated[CallToolResult, SessionClosed]:

@@ -17,7 +17,6 @@ from typing import Annotated
 from fastapi import Depends, Request
 
 from ...callers import OPERATOR, Caller
-from ...models import Receipt
 from ...runtime import Runtime
 
 
@@ -36,15 +35,6 @@ def _caller(request: Request) -> Caller:
 
 CallerDep = Annotated[Caller, Depends(_caller)]
 
-
-def caller_key(caller: Caller, key: str | None) -> str | None:
-    """An idempotency key in its caller's scope: two callers' keys never meet (SPEC's key scope)."""
-    return key if key is None or caller is OPERATOR else f"{caller.name}:{key}"
-
-
-def named(receipt: Receipt, caller: Caller) -> Receipt:
-    """The receipt naming its caller (PLING_TOKENS callers; PLING_TOKEN's operator stays unnamed)."""
-    return receipt if caller is OPERATOR else receipt.model_copy(update={"caller": caller.name})
 
 
 def own_origin(request: Request) -> str:

@@ -12,7 +12,8 @@ from ...agents.tools import names, resolve_call, tools
 from ...core.sessions import Session
 from ...errors import ToolNotFound
 from ...models import InvokeAnswer, InvokeRequest, Receipt, ResumeRequest, ToolCall
-from . import CallerDep, RuntimeDep, caller_key, named
+from ...callers import caller_key, named
+from . import CallerDep, RuntimeDep
 
 router = APIRouter()
 
