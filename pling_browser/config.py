@@ -95,6 +95,7 @@ ACCEPTS: dict[str, str] = {
     "PLING_MAX_CONNECTIONS": "a whole number of at least 1",
     "PLING_QUEUE": "a whole number of at least 0",
     "PLING_QUEUE_TIMEOUT": "a number of seconds greater than 0",
+    "PLING_INVOKE_WAIT": "a number of seconds, 0 or more",
     "PLING_IDLE_TIMEOUT": "a number of seconds greater than 0",
     "PLING_MAX_LIFETIME": "a number of seconds greater than 0",
     "PLING_RETENTION_DAYS": "a number of days greater than 0",
@@ -160,6 +161,8 @@ class Settings(BaseSettings):
     console_lifetime_s: float = 12 * 3600.0
     queue: int | None = _env("PLING_QUEUE")  # requests that may wait for a session slot; default max_sessions
     queue_timeout_s: float = _env("PLING_QUEUE_TIMEOUT", 30.0)
+    # How long an invocation may wait for its session while another runs there (then 409 SESSION_BUSY).
+    invoke_wait_s: float = _env("PLING_INVOKE_WAIT", 30.0)
     idle_timeout_s: float = _env("PLING_IDLE_TIMEOUT", 900.0)
     max_lifetime_s: float = _env("PLING_MAX_LIFETIME", 3600.0)
     # Receipts and idempotency records older than this are pruned (idempotency keys live >= 24 h).
@@ -262,6 +265,13 @@ class Settings(BaseSettings):
     def _not_negative(cls, value: int | None) -> int | None:
         if value is not None and value < 0:
             raise ValueError("below 0")
+        return value
+
+    @field_validator("invoke_wait_s")
+    @classmethod
+    def _finite_not_negative(cls, value: float) -> float:
+        if not 0 <= value < float("inf"):
+            raise ValueError("not a finite number of 0 or more")
         return value
 
     @field_validator("confirm_timeout_s", "queue_timeout_s", "idle_timeout_s", "max_lifetime_s", "retention_days",

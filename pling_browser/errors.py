@@ -30,6 +30,7 @@ and carry the lifecycle ``stage`` where they arose and whether the page's write 
         ├── ToolNotFound            TOOL_NOT_FOUND        404
         ├── PendingAlreadyAnswered  ALREADY_ANSWERED      409
         ├── ResumeRepeatsStep       STEP_STARTED          409
+        ├── SessionBusy             SESSION_BUSY          409   another invocation held the session past PLING_INVOKE_WAIT
         ├── IdempotencyMismatch     IDEMPOTENCY_MISMATCH  422
         ├── AnswerTooLate           ANSWER_TOO_LATE       410
         ├── SessionLost             SESSION_LOST          410
@@ -81,6 +82,7 @@ __all__ = [
     "QueueTimeout",
     "ResumeNotFound",
     "ServiceError",
+    "SessionBusy",
     "SessionLost",
     "SessionNotFound",
     "StepFailed",
@@ -287,6 +289,16 @@ class ResumeRepeatsStep(ServiceError):
                     "To run it again anyway, resume with {\"repeat_started_step\": true}; the handle stays valid.")
 
 
+class SessionBusy(ServiceError):
+    """Another invocation held the session longer than this one may wait (PLING_INVOKE_WAIT): this one
+    never started."""
+
+    code = "SESSION_BUSY"
+    status = 409
+    default_hint = ("Another invocation is running on this session and this one did not start: retry after "
+                    "`Retry-After` seconds (read the receipt log to see what ran).")
+
+
 class IdempotencyMismatch(ServiceError):
     code = "IDEMPOTENCY_MISMATCH"
     status = 422
@@ -367,7 +379,7 @@ SERVICE_CODES: dict[str, type[ServiceError]] = {
     cls.code: cls
     for cls in (
         BadRequest, NavigationRefused, Unauthorized, Forbidden, PayloadTooLarge, NotFound, MethodNotAllowed, SessionNotFound, PendingNotFound, ResumeNotFound, ToolNotFound,
-        PendingAlreadyAnswered, ResumeRepeatsStep, IdempotencyMismatch,
+        PendingAlreadyAnswered, ResumeRepeatsStep, SessionBusy, IdempotencyMismatch,
         AnswerTooLate, SessionLost, TooManySessions,
         PageUnreachable, BrowserUnavailable, QueueTimeout, PageUnresponsive, PageLoadTimeout, PageNavigated,
         InternalError,

@@ -24,6 +24,8 @@ BAD = [
     ("PLING_CONFIRM_TIMEOUT", "-1", ["greater than 0"]),
     ("PLING_QUEUE", "-1", ["at least 0"]),
     ("PLING_QUEUE_TIMEOUT", "nan", ["greater than 0"]),
+    ("PLING_INVOKE_WAIT", "-1", ["'-1'", "seconds, 0 or more"]),
+    ("PLING_INVOKE_WAIT", "inf", ["0 or more"]),
     ("PLING_IDLE_TIMEOUT", "0", ["greater than 0"]),
     ("PLING_MAX_LIFETIME", "1h", ["'1h'"]),
     ("PLING_RETENTION_DAYS", "forever", ["days greater than 0"]),
@@ -78,13 +80,13 @@ def test_good_values_are_read() -> None:
         "PLING_MAX_SESSIONS": " 3 ", "PLING_CONFIRM": "HTTP", "PLING_RISK": "remove:danger, *:write",
         "PLING_APPROVE": "danger,clear_done", "PLING_ALLOW_HOSTS": "127.0.0.1:8080, example.test",
         "PLING_CONFIRM_TIMEOUT": "2.5", "PLING_QUEUE": "0", "PLING_BROWSER_ENDPOINT": "ws://127.0.0.1:3000/x",
-        "PLING_DATA_DIR": "/tmp/pling-data", "PLING_RETENTION_DAYS": "2", "PLING_TOKEN": "",
+        "PLING_DATA_DIR": "/tmp/pling-data", "PLING_RETENTION_DAYS": "2", "PLING_TOKEN": "", "PLING_INVOKE_WAIT": "0",
     })
     assert settings.max_sessions == 3 and settings.confirm == "http" and settings.queue == 0
     assert settings.risks == (("remove", "danger"), ("*", "write"))
     assert settings.approve == ("danger", "clear_done")
     assert settings.allow_hosts == ("127.0.0.1:8080", "example.test")
-    assert settings.confirm_timeout_s == 2.5 and settings.retention_days == 2
+    assert settings.confirm_timeout_s == 2.5 and settings.retention_days == 2 and settings.invoke_wait_s == 0
     assert settings.browser_endpoints == ("ws://127.0.0.1:3000/x",)
     assert settings.data_dir == Path("/tmp/pling-data")
     assert settings.token is None  # empty is unset
@@ -93,6 +95,7 @@ def test_good_values_are_read() -> None:
 def test_defaults_and_with_() -> None:
     settings = Settings.from_env({})
     assert settings.confirm == "none" and settings.max_sessions >= 2 and settings.retention_days == 7
+    assert settings.invoke_wait_s == 30
     changed = settings.with_(max_sessions=1, approve=("danger",))
     assert changed.max_sessions == 1 and changed.approve == ("danger",) and settings.max_sessions >= 2
     with pytest.raises(Exception):

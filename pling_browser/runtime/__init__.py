@@ -4,16 +4,18 @@ the operations both front ends offer. No HTTP here."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
+import logging
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any, AsyncIterator, Awaitable, Callable
 
 from ..config import Settings, load_secrets
 from ..core.browsers import Controller
 from .events import Events
 from .confirmations import PendingRequests, HttpConfirmer
-from ..errors import IdempotencyMismatch, ResumeNotFound
+from ..errors import IdempotencyMismatch, ResumeNotFound, SessionBusy
 from ..lifecycle import Resumes, invoke, resume
 from ..models import PageModel, Receipt
 from ..core.egress import Policy
@@ -22,6 +24,17 @@ from .store import Store
 
 
 PRUNE_EVERY_S = 3600.0
+GONE_POLL_S = 0.2  # how often a waiting invocation asks whether its caller is still there
+BUSY_RETRY_AFTER_S = 5
+
+log = logging.getLogger("pling_browser.runtime")
+
+CallerCheck = Callable[[], Awaitable[bool]]
+
+
+class CallerGone(Exception):
+    """The caller of an invocation still waiting for its session has gone (its connection closed):
+    the invocation is dropped before it starts, and there is nobody left to answer."""
 
 
 def model_window(offset: int = 0, limit: int = 50, type: str | None = None, ids: str | list[str] | None = None) -> dict[str, Any]:
@@ -60,6 +73,7 @@ class Runtime:
         self.operator_secrets = load_secrets(settings.secrets_file)
         self.store: Store | None = None
         self._inflight: dict[tuple[str, str], asyncio.Future[tuple[str, dict[str, Any]]]] = {}
+        self.invocations_waiting = 0  # invocations waiting for their session (another one runs there)
 
     async def start(self) -> None:
         import asyncio
@@ -128,8 +142,11 @@ class Runtime:
     async def model(self, session: Session, window: dict[str, Any] | None = None) -> PageModel:
         return PageModel.model_validate_json(await session.bridge.model(window))
 
-    async def invoke(self, session: Session, action: str, args: Any, *, evidence: bool = True) -> Receipt:
-        async with session.lock:
+    async def invoke(self, session: Session, action: str, args: Any, *, evidence: bool = True,
+                     gone: CallerCheck | None = None) -> Receipt:
+        """Run one action. `gone` tells whether the caller has left: asked only while the invocation
+        waits for its session, never once it started."""
+        async with self._turn(session, action, gone):
             session.touch()
             session.invocations += 1
             receipt = await invoke(session, action, args, settings=self.settings, evidence=evidence,
@@ -138,14 +155,68 @@ class Runtime:
             return receipt
 
     async def resume(self, session: Session, handle: str, *, evidence: bool = True,
-                     repeat_started_step: bool = False) -> Receipt:
-        state = self.resumes.claim(session.id, handle, repeat_started_step)
-        if state is None:
-            raise ResumeNotFound(f"No resumable flow {handle[:40]!r} in this session (unknown, used or expired)")
-        async with session.lock:
+                     repeat_started_step: bool = False, gone: CallerCheck | None = None) -> Receipt:
+        # The handle is claimed once the session is ours: a resume dropped while waiting keeps it.
+        async with self._turn(session, "resume", gone):
+            state = self.resumes.claim(session.id, handle, repeat_started_step)
+            if state is None:
+                raise ResumeNotFound(f"No resumable flow {handle[:40]!r} in this session (unknown, used or expired)")
             session.touch()
             session.invocations += 1
             return await resume(session, state, settings=self.settings, evidence=evidence, **self._lifecycle_options())
+
+    @contextlib.asynccontextmanager
+    async def _turn(self, session: Session, what: str, gone: CallerCheck | None) -> AsyncIterator[None]:
+        """The session's turn: one invocation at a time, in arrival order. One that has to wait is
+        dropped when its caller has gone (CallerGone, logged as not started) and answered SESSION_BUSY
+        past PLING_INVOKE_WAIT; either way it never started."""
+        await self._wait_for_turn(session, what, gone)
+        try:
+            yield
+        finally:
+            session.lock.release()
+
+    async def _wait_for_turn(self, session: Session, what: str, gone: CallerCheck | None) -> None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.settings.invoke_wait_s
+        waiter = asyncio.ensure_future(session.lock.acquire())
+        counted = False
+        try:
+            while True:
+                await asyncio.wait({waiter}, timeout=max(0.0, min(GONE_POLL_S, deadline - loop.time())))
+                if waiter.done():
+                    waiter.result()
+                    return
+                if not counted:
+                    counted = True
+                    self.invocations_waiting += 1
+                if gone is not None and await gone():
+                    log.info("%.200s on session %s dropped before it started: its caller has gone (not started)",
+                             what, session.id)
+                    self.metrics.dropped.labels(reason="caller_gone").inc()
+                    raise CallerGone(what)
+                if loop.time() >= deadline:
+                    log.info("%.200s on session %s not started: the session stayed busy for %g s (PLING_INVOKE_WAIT)",
+                             what, session.id, self.settings.invoke_wait_s)
+                    self.metrics.dropped.labels(reason="session_busy").inc()
+                    raise SessionBusy(
+                        f"Another invocation held session {session.id} for longer than {self.settings.invoke_wait_s:g} s "
+                        f"(PLING_INVOKE_WAIT); {what[:200]!r} did not start", retry_after=BUSY_RETRY_AFTER_S)
+        except BaseException:
+            self._give_up(waiter, session.lock)
+            raise
+        finally:
+            if counted:
+                self.invocations_waiting -= 1
+
+    @staticmethod
+    def _give_up(waiter: "asyncio.Future[bool]", lock: asyncio.Lock) -> None:
+        # The lock may have been handed to us in the same instant: then it is passed on, not kept.
+        if not waiter.done():
+            waiter.cancel()
+            waiter.add_done_callback(lambda w: lock.release() if not w.cancelled() and w.exception() is None else None)
+        elif not waiter.cancelled() and waiter.exception() is None:
+            lock.release()
 
     async def run_keyed(self, sid: str, key: str | None, request: Any,
                    work: Callable[[Session], Awaitable[Receipt]]) -> dict[str, Any]:

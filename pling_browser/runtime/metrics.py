@@ -24,6 +24,8 @@ class _RuntimeGauges:
         yield GaugeMetricFamily("pling_sessions_open", "Sessions open now", value=len(runtime.sessions))
         yield GaugeMetricFamily("pling_sessions_queued", "Requests waiting for a session slot", value=runtime.sessions.waiting)
         yield GaugeMetricFamily("pling_sessions_max", "PLING_MAX_SESSIONS", value=runtime.sessions.max_sessions)
+        yield GaugeMetricFamily("pling_invocations_waiting", "Invocations waiting for their session while another runs",
+                                value=runtime.invocations_waiting)
         pending = GaugeMetricFamily("pling_pending", "Requests waiting for a person", labels=["kind"])
         for kind in ("confirmation", "handoff"):
             pending.add_metric([kind], sum(1 for p in runtime.pending_requests.waiting() if p.kind == kind))
@@ -42,6 +44,9 @@ class Metrics:
         self.registry = CollectorRegistry(auto_describe=False)
         self.invocations = Counter("pling_invocations", "Invocations by outcome (ok, or the error code)",
                                    ["outcome"], registry=self.registry)
+        self.dropped = Counter("pling_invocations_dropped", "Invocations that never started: their caller had gone "
+                               "(caller_gone) or the session stayed busy past PLING_INVOKE_WAIT (session_busy)",
+                               ["reason"], registry=self.registry)
         self.stages = Histogram("pling_stage_seconds", "Time spent in each lifecycle stage", ["stage"],
                                 buckets=STAGE_BUCKETS, registry=self.registry)
         self.registry.register(_RuntimeGauges(runtime))  # type: ignore[arg-type]

@@ -16,10 +16,11 @@ from typing import Any, Awaitable, Callable, Mapping
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..errors import BadRequest, InternalError, MethodNotAllowed, NotFound, ServiceError, Unauthorized
+from ..runtime import CallerGone
 
 log = logging.getLogger("pling_browser.api")
 
@@ -54,6 +55,12 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(ServiceError)
     async def service_error(request: Request, error: ServiceError) -> JSONResponse:
         return problem(error)
+
+    @app.exception_handler(CallerGone)
+    async def caller_gone(request: Request, error: CallerGone) -> Response:
+        # An invocation dropped before it started because its caller left: nobody reads this answer
+        # (499, as nginx logs a client that closed its request).
+        return Response(status_code=499)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:

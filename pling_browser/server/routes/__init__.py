@@ -12,12 +12,13 @@ Routes reach the runtime through ``RuntimeDep`` (the app's ``state.runtime``), n
 
 from __future__ import annotations
 
-from typing import Annotated
+import asyncio
+from typing import Annotated, AsyncIterator
 
 from fastapi import Depends, Request
 
 from ...callers import OPERATOR, Caller
-from ...runtime import Runtime
+from ...runtime import CallerCheck, Runtime
 
 
 def _runtime(request: Request) -> Runtime:
@@ -35,6 +36,36 @@ def _caller(request: Request) -> Caller:
 
 CallerDep = Annotated[Caller, Depends(_caller)]
 
+
+async def _gone(request: Request) -> AsyncIterator[CallerCheck]:
+    """Whether the caller has gone (closed its connection), asked by an invocation waiting for its
+    session. Once the body is read, the request's next message can only be the disconnect: a task
+    waits for it, started at the first question and stopped with the request. (Starlette's
+    ``request.is_disconnected()`` cannot see it through the ``@app.middleware`` wrapper, whose
+    receive does not finish inside an already cancelled scope.)"""
+    left = asyncio.Event()
+    watcher: asyncio.Task[None] | None = None
+
+    async def watch() -> None:
+        while (await request.receive())["type"] == "http.request":
+            pass
+        left.set()
+
+    async def gone() -> bool:
+        nonlocal watcher
+        if watcher is None:
+            watcher = asyncio.create_task(watch())
+            await asyncio.sleep(0)
+        return left.is_set()
+
+    try:
+        yield gone
+    finally:
+        if watcher is not None:
+            watcher.cancel()
+
+
+GoneDep = Annotated[CallerCheck, Depends(_gone)]
 
 
 def own_origin(request: Request) -> str:

@@ -13,26 +13,27 @@ from ...core.sessions import Session
 from ...errors import ToolNotFound
 from ...models import InvokeAnswer, InvokeRequest, Receipt, ResumeRequest, ToolCall
 from ...callers import caller_key, named
-from . import CallerDep, RuntimeDep
+from . import CallerDep, GoneDep, RuntimeDep
 
 router = APIRouter()
 
 
 @router.post("/sessions/{sid}/invoke", response_model=InvokeAnswer, tags=["actions"])
-async def invoke_action(sid: str, body: InvokeRequest, runtime: RuntimeDep, caller: CallerDep,
+async def invoke_action(sid: str, body: InvokeRequest, runtime: RuntimeDep, caller: CallerDep, gone: GoneDep,
                         idempotency_key: str | None = Header(None, max_length=200)) -> JSONResponse:
     async def work(session: Session) -> Receipt:
-        return named(await runtime.invoke(session, body.action, body.args, evidence=body.evidence), caller)
+        return named(await runtime.invoke(session, body.action, body.args, evidence=body.evidence, gone=gone), caller)
 
     receipt = await runtime.run_keyed(sid, caller_key(caller, idempotency_key), ["invoke", body.model_dump()], work)
     return JSONResponse({"result": receipt})
 
 
 @router.post("/sessions/{sid}/resume", response_model=InvokeAnswer, tags=["actions"])
-async def resume_flow(sid: str, body: ResumeRequest, runtime: RuntimeDep, caller: CallerDep) -> JSONResponse:
+async def resume_flow(sid: str, body: ResumeRequest, runtime: RuntimeDep, caller: CallerDep,
+                      gone: GoneDep) -> JSONResponse:
     async def work(session: Session) -> Receipt:
         return named(await runtime.resume(session, body.handle, evidence=body.evidence,
-                                          repeat_started_step=body.repeat_started_step), caller)
+                                          repeat_started_step=body.repeat_started_step, gone=gone), caller)
 
     receipt = await runtime.run_keyed(sid, None, ["resume", body.handle], work)
     return JSONResponse({"result": receipt})
@@ -46,13 +47,13 @@ async def list_tools(sid: str, runtime: RuntimeDep,
 
 
 @router.post("/sessions/{sid}/tools/{name}", response_model=InvokeAnswer, tags=["agents"])
-async def call_tool(sid: str, name: str, body: ToolCall, runtime: RuntimeDep, caller: CallerDep,
+async def call_tool(sid: str, name: str, body: ToolCall, runtime: RuntimeDep, caller: CallerDep, gone: GoneDep,
                     idempotency_key: str | None = Header(None, max_length=200)) -> JSONResponse:
     async def work(session: Session) -> Receipt:
         call = resolve_call(await runtime.model(session, {"limit": 0}), name, body.arguments)
         if call is None:
             raise ToolNotFound(f"No tool {name!r} in this session's model")
-        return named(await runtime.invoke(session, call[0], call[1], evidence=body.evidence), caller)
+        return named(await runtime.invoke(session, call[0], call[1], evidence=body.evidence, gone=gone), caller)
 
     receipt = await runtime.run_keyed(sid, caller_key(caller, idempotency_key), ["tool", name, body.model_dump()], work)
     return JSONResponse({"result": receipt})
