@@ -90,3 +90,40 @@ def test_browser_killed_mid_action(crashable: ServiceThread, fixtures: FixtureSe
 
 def test_driver_killed_mid_action(crashable: ServiceThread, fixtures: FixtureServer) -> None:
     _crash_and_recover(crashable, fixtures, "driver")
+
+
+def test_a_crash_that_frees_every_slot_serves_a_queued_open(fixtures: FixtureServer) -> None:
+    # One slot, held by a session; a second open waits in the queue for it. The browser dies: the
+    # slot is free at once, so the queued open is served by the relaunched browser (before: it waited
+    # for PLING_QUEUE_TIMEOUT and answered 503 QUEUE_TIMEOUT, though nothing was open any more).
+    svc = ServiceThread(service_settings(max_sessions=1, queue=1, queue_timeout_s=30.0)).start()
+    try:
+        controller = svc.app.state.runtime.controller
+        with httpx.Client(base_url=svc.url, timeout=60) as client:
+            holder = client.post("/sessions", json={"url": fixtures.url("demo/todos.html")})
+            assert holder.status_code == 201, holder.text
+            result: dict[str, httpx.Response] = {}
+
+            def open_queued() -> None:
+                with httpx.Client(base_url=svc.url, timeout=60) as own:
+                    result["open"] = own.post("/sessions", json={"url": fixtures.url("demo/todos.html")})
+
+            waiting = threading.Thread(target=open_queued)
+            waiting.start()
+            deadline = time.monotonic() + 30
+            while svc.app.state.runtime.sessions.waiting < 1 and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert svc.app.state.runtime.sessions.waiting == 1
+            driver = controller.driver_pid
+            browser_main = [pid for pid in processes.children(driver) if pid in controller.browser_pids()][0]
+            os.kill(browser_main, signal.SIGKILL)
+            waiting.join(60)
+            opened = result["open"]
+            assert opened.status_code == 201, opened.text
+            lost = client.get(f"/sessions/{holder.json()['session']['id']}/model")
+            assert lost.status_code == 410 and lost.json()["error"]["code"] == "SESSION_LOST"
+            sid = opened.json()["session"]["id"]
+            added = client.post(f"/sessions/{sid}/invoke", json={"action": "add_todo", "args": {"text": "after"}})
+            assert added.json()["result"]["ok"] is True
+    finally:
+        svc.stop()

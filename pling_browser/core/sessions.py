@@ -163,6 +163,8 @@ class Sessions:
             self._bury(sid, reason)
             if session.proxy is not None:
                 asyncio.ensure_future(session.proxy.stop())
+        if lost:
+            asyncio.ensure_future(self._notify())  # their slots are free: wake the opens queued for one
         return lost
 
     def _bury(self, sid: str, reason: str) -> None:
