@@ -4,9 +4,11 @@ the lifecycle works on them, never on raw dicts from the page."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
+
+from .errors import INVOCATION_CODES
 
 Risk = Literal["read", "write", "danger"]
 Fidelity = Literal["high", "auto", "low"]
@@ -152,13 +154,39 @@ class RecordRef(_Data):
 
 # ---- the receipt ----------------------------------------------------------------------------------
 
+# Parts of the receipt kept as plain JSON at run time (a value may be null, and every key the page or
+# the error adds is kept), typed in the OpenAPI document so generated clients know their shape.
+_CHANGE = {"type": "object", "properties": {"from": {}, "to": {}}, "required": ["from", "to"]}
+RecordUpdate = Annotated[dict[str, Any], WithJsonSchema({
+    "type": "object", "title": "RecordUpdate",
+    "properties": {"id": {"type": "string"},
+                   "changes": {"type": "object", "additionalProperties": _CHANGE,
+                               "description": "field (or `label`) -> {from, to}"}},
+    "required": ["id", "changes"]})]
+InvocationProblem = Annotated[dict[str, Any], WithJsonSchema({
+    "type": "object", "title": "InvocationProblem", "additionalProperties": True,
+    "description": "Why an invocation failed; each code adds its details (see the README's error table).",
+    "properties": {"code": {"type": "string", "enum": sorted(INVOCATION_CODES)},
+                   "stage": {"type": ["string", "null"]},
+                   "started": {"type": ["boolean", "null"],
+                               "description": "Whether the page's write path may have run."},
+                   "message": {"type": "string"}, "hint": {"type": "string"}},
+    "required": ["code", "message"]})]
+StepEntry = Annotated[dict[str, Any], WithJsonSchema({
+    "type": "object", "title": "StepEntry", "additionalProperties": True,
+    "description": "One step of a flow's ledger.",
+    "properties": {"step": {"type": "integer"}, "action": {"type": "string"}, "ok": {"type": "boolean"},
+                   "outcome": {"type": "string"}, "started": {"type": "boolean"},
+                   "fidelity": {"type": "string"}, "data": {}, "error": {"type": "object"}},
+    "required": ["step", "action", "ok"]})]
+
 
 class RecordsChange(_Data):
     """What changed in the records of one type (``Changed.records`` is keyed by type)."""
 
     added: list[str]
     removed: list[str]
-    updated: list[dict[str, Any]]
+    updated: list[RecordUpdate]
     reordered: bool
     omitted: dict[str, int]
     total: dict[str, int]  # {"from": n, "to": m}: this type's active records before and after
@@ -235,8 +263,8 @@ class Receipt(_Data):
     warning: str | None = None
     data: Any = None
     data_omitted: dict[str, int] | None = None
-    steps: list[dict[str, Any]] | None = None
-    error: dict[str, Any] | None = None
+    steps: list[StepEntry] | None = None
+    error: InvocationProblem | None = None
     log: list[str] = Field(default_factory=list)
     timings_ms: dict[str, float] = Field(default_factory=dict)
     caller: str | None = Field(default=None, description="The PLING_TOKENS caller that invoked it (absent for PLING_TOKEN's operator).")
@@ -259,6 +287,19 @@ class InvokeRequest(BaseModel):
     action: str = Field(description="An action id, or ACTION@RECORD for a family.")
     args: Any = Field(default=None, description="A JSON object, or JSON text of one (anything else is INVALID_ARGS).")
     evidence: bool = Field(default=True, description="Take before/after snapshots and report `changed`.")
+
+
+class ToolTarget(BaseModel):
+    action: str = Field(description="The action id, or the family id for ACTION@RECORD")
+    record_param: str | None = Field(description="For a family: the argument that carries the record id")
+
+
+class ToolList(BaseModel):
+    """The page's actions as agent tools, in one API's shape, with the map from tool name to action."""
+
+    format: Literal["openai", "openai-responses", "anthropic", "mcp"]
+    tools: list[dict[str, Any]]
+    names: dict[str, ToolTarget] = Field(description="tool name -> the action (or family) it invokes")
 
 
 class ToolCall(BaseModel):

@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 import httpx
+import pytest
 import requests
 import schemathesis
 from hypothesis import HealthCheck, given, settings
@@ -93,7 +94,7 @@ class _Inv:
         self.log.append(line)
 
 
-json_values = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+json_values = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
                            lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
                            max_leaves=20)
 
@@ -159,3 +160,22 @@ def test_invalid_params_never_echo_the_value(service: ServiceThread, fixtures: A
         finally:
             client.delete(f"/sessions/{sid}")
     assert InvalidParams("x").stage == "validate"
+
+
+DEEP = '{"a": ' + "[" * 100_000 + "]" * 100_000 + "}"
+
+
+@pytest.mark.parametrize(("raw", "words"), [
+    ('{"a": NaN}', "NaN is not a JSON number"),
+    ('{"a": -Infinity}', "-Infinity is not a JSON number"),
+    ({"a": float("inf")}, "args.a is inf"),
+    ({"a": [1, {"b": float("nan")}]}, "args.a[1].b is nan"),
+    ('{"a": "\\ud800"}', "args.a holds a lone UTF-16 surrogate"),
+    ({"k\udc00": 1}, "a key in args holds a lone UTF-16 surrogate"),
+    (DEEP, "nests deeper than"),
+    ({"a": json.loads("[" * 80 + "]" * 80)}, "nests deeper than 64 levels"),
+])
+def test_args_the_page_could_not_receive_are_invalid_args(raw: Any, words: str) -> None:
+    with pytest.raises(InvalidArgs) as raised:
+        decode(_Inv(raw))  # type: ignore[arg-type]
+    assert words in raised.value.message

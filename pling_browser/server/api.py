@@ -46,7 +46,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await runtime.stop()
 
     problem = {"model": HTTPProblem, "description": "A problem with the request or the session"}
+    # Operation ids are the route functions' names (open_session, invoke_action, …), so generated
+    # clients get readable method names.
     app = FastAPI(title="Pling browser", version=__version__, lifespan=lifespan,
+                  generate_unique_id_function=lambda route: route.name,
                   description="Operate web pages through their declared capability model.",
                   responses={status: problem for status in PROBLEM_STATUSES})
     app.state.runtime = runtime

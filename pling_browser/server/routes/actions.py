@@ -11,7 +11,7 @@ from fastapi.responses import JSONResponse
 from ...agents.tools import names, resolve_call, tools
 from ...core.sessions import Session
 from ...errors import ToolNotFound
-from ...models import InvokeAnswer, InvokeRequest, Receipt, ResumeRequest, ToolCall
+from ...models import InvokeAnswer, InvokeRequest, Receipt, ResumeRequest, ToolCall, ToolList
 from ...callers import caller_key, named
 from . import CallerDep, GoneDep, RuntimeDep
 
@@ -39,7 +39,7 @@ async def resume_flow(sid: str, body: ResumeRequest, runtime: RuntimeDep, caller
     return JSONResponse({"result": receipt})
 
 
-@router.get("/sessions/{sid}/tools", tags=["agents"])
+@router.get("/sessions/{sid}/tools", response_model=ToolList, tags=["agents"])
 async def list_tools(sid: str, runtime: RuntimeDep,
                      format: Literal["openai", "openai-responses", "anthropic", "mcp"] = "openai") -> dict[str, Any]:
     model = await runtime.model(runtime.sessions.get(sid), {"limit": 0})

@@ -54,7 +54,8 @@ async def read_model(
 
 
 @router.get("/sessions/{sid}/screenshot", tags=["sessions"], response_class=Response,
-            responses={200: {"content": {"image/png": {}}}})
+            responses={200: {"description": "A PNG of the page, sensitive fields masked",
+                             "content": {"image/png": {"schema": {"type": "string", "format": "binary"}}}}})
 async def screenshot(sid: str, runtime: RuntimeDep) -> Response:
     png = await runtime.screenshot(runtime.sessions.get(sid))
     return Response(png, media_type="image/png")
