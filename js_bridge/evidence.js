@@ -46,13 +46,14 @@ function fieldChanges(before, after) {
   const seen = create(null);
   for (let i = 0; i < names.length; i++) {
     seen[names[i]] = true;
+    // A field that is absent reads as null: one that goes from null to absent (or back) did not change.
     const a = toJSON(from[1][names[i]]);
-    const b = to[1][names[i]] === undefined ? undefined : toJSON(to[1][names[i]]);
+    const b = toJSON(to[1][names[i]] === undefined ? null : to[1][names[i]]);
     if (a !== b) changes[names[i]] = { from: from[1][names[i]], to: to[1][names[i]] === undefined ? null : to[1][names[i]] };
   }
   const added = keys(to[1]);
   for (let i = 0; i < added.length; i++) {
-    if (!seen[added[i]]) changes[added[i]] = { from: null, to: to[1][added[i]] };
+    if (!seen[added[i]] && to[1][added[i]] !== null) changes[added[i]] = { from: null, to: to[1][added[i]] };
   }
   return changes;
 }
@@ -86,8 +87,9 @@ function diffRecords(before, after, actionsOut) {
       const id = b.ids[i];
       const was = a.signatures[id];
       if (was === undefined || was === b.signatures[id]) continue;
-      if (change.updated.length < DIFF_LIMITS.updated) push(change.updated, { id, changes: fieldChanges(was, b.signatures[id]) });
-      else change.omitted.updated += 1;
+      if (change.updated.length >= DIFF_LIMITS.updated) { change.omitted.updated += 1; continue; }
+      const changes = fieldChanges(was, b.signatures[id]);
+      if (keys(changes).length) push(change.updated, { id, changes });
     }
     for (let i = 0; i < added.length; i++) {
       if (change.added.length < DIFF_LIMITS.ids) push(change.added, added[i]); else change.omitted.added += 1;

@@ -96,3 +96,14 @@ def test_the_surrogates_page_opens_reads_and_runs(echo: tuple[ServiceThread, htt
         assert touch["ok"] is True and touch["changed"]["records"]["text"]["added"] == ["t5"]
     finally:
         client.delete(f"/sessions/{sid}")
+
+
+def test_fields_added_and_removed_say_what_they_were_and_became(pages: Any) -> None:
+    page = pages.open("pages/receipts/fields.html")
+    added = page.invoke("add_b")
+    assert added["changed"]["records"]["row"]["updated"] == [{"id": "r1", "changes": {"b": {"from": None, "to": 2}}}]
+    # A field that appears as null did not change in value: nothing is reported, and the write warns.
+    nulled = page.invoke("add_null")
+    assert nulled["changed"]["records"] == {} and "nothing it declares changed" in nulled["warning"], nulled
+    dropped = page.invoke("drop_a")
+    assert dropped["changed"]["records"]["row"]["updated"] == [{"id": "r1", "changes": {"a": {"from": 1, "to": None}}}]
