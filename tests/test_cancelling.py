@@ -138,3 +138,37 @@ def test_a_wait_past_invoke_wait_is_session_busy(impatient: ServiceThread, fixtu
         again = client.post(invoke, json={"action": "write"}, headers={"Idempotency-Key": "busy-1"})
         assert again.status_code == 200 and again.json()["result"]["data"] == 1
         assert _metric(client, "pling_invocations_dropped_total", reason="session_busy") == 1
+
+
+def test_an_mcp_caller_that_cancels_drops_what_waits_and_not_what_runs(patient: ServiceThread,
+                                                                      fixtures: FixtureServer) -> None:
+    # The MCP SDK cancels a tool call's handler when its client cancels it (or its stream closes):
+    # a started invocation must still finish and log its receipt; a waiting one must never run.
+    import asyncio
+
+    from mcp import Client
+
+    with httpx.Client(base_url=patient.url, timeout=60) as client:
+        sid = _open_busy(client, fixtures)
+
+        async def conversation() -> None:
+            async with Client(f"{patient.url}/mcp") as mcp:
+                hold = asyncio.ensure_future(mcp.call_tool("invoke", {"session": sid, "action": "hold"}))
+                while not await asyncio.to_thread(lambda: _state(client, sid, "holding")):
+                    await asyncio.sleep(0.05)
+                write = asyncio.ensure_future(mcp.call_tool("invoke", {"session": sid, "action": "write"}))
+                while await asyncio.to_thread(lambda: _metric(client, "pling_invocations_waiting")) != 1:
+                    await asyncio.sleep(0.05)
+                write.cancel()
+                hold.cancel()
+                await asyncio.gather(hold, write, return_exceptions=True)
+                await asyncio.to_thread(
+                    _until, lambda: _metric(client, "pling_invocations_dropped_total", reason="caller_gone") == 1)
+
+        asyncio.run(asyncio.wait_for(conversation(), 90))
+        _release(patient, sid)
+        last = client.post(f"/sessions/{sid}/invoke", json={"action": "write"})
+        assert last.status_code == 200 and last.json()["result"]["data"] == 1  # the cancelled write never ran
+        log = client.get(f"/sessions/{sid}/receipts").json()["receipts"]
+        assert [(entry["receipt"]["action"]["id"], entry["receipt"].get("data")) for entry in log] == [
+            ("hold", "released"), ("write", 1)]

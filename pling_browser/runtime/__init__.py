@@ -8,6 +8,7 @@ import contextlib
 import hashlib
 import json
 import logging
+import weakref
 from pathlib import Path
 from typing import Any, AsyncIterator, Awaitable, Callable
 
@@ -74,6 +75,8 @@ class Runtime:
         self.store: Store | None = None
         self._inflight: dict[tuple[str, str], asyncio.Future[tuple[str, dict[str, Any]]]] = {}
         self.invocations_waiting = 0  # invocations waiting for their session (another one runs there)
+        # Tasks whose invocation got its session's turn (started): a caller's cancel no longer stops them.
+        self._started: "weakref.WeakSet[asyncio.Task[Any]]" = weakref.WeakSet()
 
     async def start(self) -> None:
         import asyncio
@@ -171,6 +174,9 @@ class Runtime:
         dropped when its caller has gone (CallerGone, logged as not started) and answered SESSION_BUSY
         past PLING_INVOKE_WAIT; either way it never started."""
         await self._wait_for_turn(session, what, gone)
+        holder = asyncio.current_task()
+        if holder is not None:
+            self._started.add(holder)
         try:
             yield
         finally:
@@ -202,8 +208,12 @@ class Runtime:
                     raise SessionBusy(
                         f"Another invocation held session {session.id} for longer than {self.settings.invoke_wait_s:g} s "
                         f"(PLING_INVOKE_WAIT); {what[:200]!r} did not start", retry_after=BUSY_RETRY_AFTER_S)
-        except BaseException:
+        except BaseException as error:
             self._give_up(waiter, session.lock)
+            if isinstance(error, asyncio.CancelledError):  # its caller cancelled it (an MCP client, say)
+                log.info("%.200s on session %s dropped before it started: its caller cancelled it (not started)",
+                         what, session.id)
+                self.metrics.dropped.labels(reason="caller_gone").inc()
             raise
         finally:
             if counted:
@@ -223,7 +233,11 @@ class Runtime:
         """Run `work` on the session and log its receipt; with an idempotency key, the first receipt
         for that key is answered again instead of running twice (a duplicate that arrives while the
         first still runs waits for it). The key is checked before the session, so it answers across
-        a restart of the service, when the session itself is gone."""
+        a restart of the service, when the session itself is gone.
+
+        A caller that cancels (an MCP client's cancel or disconnect cancels its handler) drops an
+        invocation still waiting for its session; one that started runs to the end and its receipt
+        is logged all the same: cancelling is not rollback."""
         assert self.store is not None
         fingerprint = hashlib.sha256(json.dumps(request, sort_keys=True, default=str).encode()).hexdigest()
         future: asyncio.Future[tuple[str, dict[str, Any]]] | None = None
@@ -235,6 +249,22 @@ class Runtime:
             # Claimed before the first await: a duplicate arriving while the store is read waits here.
             future = asyncio.get_running_loop().create_future()
             self._inflight[(sid, key)] = future
+        run = asyncio.ensure_future(self._run_logged(sid, key, fingerprint, work, future))
+        try:
+            return await asyncio.shield(run)
+        except asyncio.CancelledError:
+            if run in self._started:
+                log.info("the caller of a running invocation on session %s cancelled it; it runs to the end and "
+                         "its receipt is logged", sid)
+            else:
+                run.cancel()
+            run.add_done_callback(lambda done: done.cancelled() or done.exception())  # nobody awaits it now
+            raise
+
+    async def _run_logged(self, sid: str, key: str | None, fingerprint: str,
+                          work: Callable[[Session], Awaitable[Receipt]],
+                          future: "asyncio.Future[tuple[str, dict[str, Any]]] | None") -> dict[str, Any]:
+        assert self.store is not None
         try:
             stored = None if key is None else await asyncio.to_thread(self.store.first_receipt, sid, key)
             if stored is not None:
