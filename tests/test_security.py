@@ -665,3 +665,39 @@ def test_over_mcp_too_receipts_name_the_caller_and_keys_are_per_caller(roles_ser
     assert not raw["error"], raw  # another caller's same key is not a mismatch
     assert mine["ok"] is True and other["ok"] is True
     assert mine["caller"] == "bot" and other["caller"] == "bot2"
+
+
+def test_a_killed_driver_leaves_no_profile_folder_and_no_phantom_sessions(fixtures: FixtureServer) -> None:
+    import os
+    import signal
+    from pathlib import Path
+
+    from pling_browser.core import processes
+
+    svc = ServiceThread(service_settings()).start()
+    try:
+        controller = svc.app.state.runtime.controller
+        with httpx.Client(base_url=svc.url, timeout=60) as client:
+            for _ in range(3):
+                assert client.post("/sessions", json={"url": fixtures.url("demo/todos.html")}).status_code == 201
+            assert client.get("/healthz").json()["browser"]["endpoints"][0]["sessions"] == 3
+            driver = controller.driver_pid
+            folders = sorted({Path(arg.split("=", 1)[1]) for pid in controller.browser_pids()
+                              for arg in processes.cmdline(pid).split(" ") if arg.startswith("--user-data-dir=")})
+            assert folders and all(folder.exists() for folder in folders)
+            os.kill(driver, signal.SIGKILL)  # only the driver this test's service started
+            for _ in range(100):
+                fresh = client.post("/sessions", json={"url": fixtures.url("demo/todos.html")})
+                if fresh.status_code == 201:
+                    break
+                threading.Event().wait(0.2)
+            assert fresh.status_code == 201, fresh.text
+            # The three lost sessions no longer count on the endpoint: only the new one does.
+            assert client.get("/healthz").json()["browser"]["endpoints"][0]["sessions"] == 1
+            for _ in range(50):
+                if not any(folder.exists() for folder in folders):
+                    break
+                threading.Event().wait(0.1)
+            assert not [str(folder) for folder in folders if folder.exists()]
+    finally:
+        svc.stop()

@@ -59,6 +59,8 @@ class Endpoint:
     last_error: str | None = None
     launches: int = 0
     pids: list[int] = field(default_factory=list)
+    profiles: list[str] = field(default_factory=list)  # the launched browser's temporary profile folders
+    generation: int = 0  # a new browser, a new count: contexts of a lost one no longer count
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     @property
@@ -131,7 +133,7 @@ class Controller:
                     await asyncio.wait_for(browser.close(), 10)
         await self._stop_playwright()
         for endpoint in self.endpoints:
-            processes.kill(endpoint.pids)
+            await processes.reap(endpoint.pids, endpoint.profiles)
 
     async def _stop_playwright(self) -> None:
         playwright, self._playwright = self._playwright, None
@@ -192,6 +194,7 @@ class Controller:
             browser.on("disconnected", lambda _: self._lost(endpoint, browser))
             if endpoint.url is None:
                 endpoint.pids = self.browser_pids()
+                endpoint.profiles = processes.profile_folders(endpoint.pids)
             log.info("browser %s ready on %s", browser.version, endpoint.name)
             return browser
 
@@ -214,11 +217,12 @@ class Controller:
         if endpoint.browser is not browser:
             return
         endpoint.browser = None
+        _forget_sessions(endpoint)
         endpoint.last_error = "the browser disconnected"
         log.warning("the browser on %s disconnected; its sessions are lost", endpoint.name)
         if self.on_browser_lost is not None:
             self.on_browser_lost(f"the browser on {endpoint.name} is gone", endpoint.name)
-        self._spawn(self._recover(endpoint, list(endpoint.pids)))
+        self._spawn(self._recover(endpoint, list(endpoint.pids), list(endpoint.profiles)))
 
     def _spawn(self, work: "Any") -> None:
         task = asyncio.ensure_future(work)
@@ -228,10 +232,10 @@ class Controller:
     def _retry_later(self, endpoint: Endpoint) -> None:
         self._spawn(self._recover(endpoint, []))
 
-    async def _recover(self, endpoint: Endpoint, old_pids: list[int]) -> None:
+    async def _recover(self, endpoint: Endpoint, old_pids: list[int], old_profiles: list[str] | None = None) -> None:
         """Reap what is left of the old browser, then bring the endpoint back, with backoff."""
         await asyncio.sleep(0.5)
-        processes.kill(old_pids)  # only PIDs we started, whatever did not exit by itself
+        await processes.reap(old_pids, old_profiles or [])  # only PIDs we started, whatever did not exit by itself
         while not endpoint.up:
             try:
                 await self._ensure(endpoint)
@@ -267,7 +271,8 @@ class Controller:
         if browser is not None and self.on_browser_lost is not None:
             self.on_browser_lost(reason, None)
         await self._stop_playwright()
-        processes.kill(endpoint.pids)
+        _forget_sessions(endpoint)
+        await processes.reap(endpoint.pids, endpoint.profiles)
 
     async def _new_context(self, endpoint: Endpoint) -> tuple["BrowserContext", EgressProxy, Endpoint]:
         browser = await self._ensure(endpoint)
@@ -283,9 +288,11 @@ class Controller:
             await proxy.stop()
             raise
         endpoint.sessions += 1
+        generation = endpoint.generation
 
         def closed(_: object) -> None:
-            endpoint.sessions = max(0, endpoint.sessions - 1)
+            if endpoint.generation == generation:
+                endpoint.sessions = max(0, endpoint.sessions - 1)
             self._spawn(proxy.stop())
 
         context.on("close", closed)
@@ -334,6 +341,13 @@ async def _require_webrtc_policy(browser: "Browser", url: str) -> None:
             f"The browser server at {url} was launched without {WEBRTC_POLICY}: its pages could send UDP "
             "(WebRTC) around the egress proxy. Add that argument to the server's launch arguments "
             "(docker/browser-server.json has it).")
+
+
+def _forget_sessions(endpoint: Endpoint) -> None:
+    """The browser is gone, and every context on it: none counts any longer (their close events may
+    never come when the driver died with them)."""
+    endpoint.sessions = 0
+    endpoint.generation += 1
 
 
 def _endpoint_problem(url: str, message: str) -> str:

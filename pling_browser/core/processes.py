@@ -1,11 +1,14 @@
 """The processes this service started, read from /proc: the Playwright driver and the Chromium tree
 under it. Used to supervise them (and by tests to count them); only PIDs found under our own process
-are ever signalled."""
+are ever signalled, and only the profile folders named on their command lines are ever removed."""
 
 from __future__ import annotations
 
+import asyncio
 import os
+import shutil
 import signal
+import tempfile
 from pathlib import Path
 
 PROC = Path("/proc")
@@ -81,3 +84,35 @@ def kill(pids: list[int]) -> int:
             except OSError:
                 pass
     return killed
+
+
+PROFILE_PREFIX = "playwright_chromiumdev_profile-"
+
+
+def profile_folders(pids: list[int]) -> list[str]:
+    """The temporary profile folders Playwright made for these browser processes (read from their
+    command lines, so only ours), to remove when a killed driver cannot."""
+    found: list[str] = []
+    for pid in pids:
+        for arg in cmdline(pid).split(" "):
+            folder = arg.partition("=")[2]
+            if arg.startswith("--user-data-dir=") and os.path.basename(folder).startswith(PROFILE_PREFIX) \
+                    and os.path.dirname(folder) == tempfile.gettempdir() and folder not in found:
+                found.append(folder)
+    return found
+
+
+async def reap(pids: list[int], folders: list[str]) -> None:
+    """Kill what is left of a browser and, once its processes are gone (a dying one may still write),
+    remove its profile folders."""
+    kill(pids)
+    for _ in range(40):
+        if not any(alive(pid) for pid in pids):
+            break
+        await asyncio.sleep(0.05)
+    for folder in folders:
+        for _ in range(3):
+            shutil.rmtree(folder, ignore_errors=True)
+            if not os.path.exists(folder):
+                break
+            await asyncio.sleep(0.1)
