@@ -22,6 +22,7 @@ function familyCounts() {
 
 function actionInfo(action, recordSets) {
   const info = { id: action.id, description: action.description, region: action.region, risk: riskOf(action) };
+  if (action.title) info.title = action.title;
   if (action.kind !== 'action') info.kind = action.kind;
   if (action.record) info.record = action.record;
   if (action.params) info.params = action.params;

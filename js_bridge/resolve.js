@@ -30,6 +30,8 @@ function actionData(action) {
     timeoutMs: action.timeoutMs,
     expect: action.expect ? { description: action.expect.description, timeoutMs: action.expect.timeoutMs } : null,
     steps: action.steps ? steps : null,
+    untrusted: action.untrusted === true,
+    webmcp: action.webmcp === true,
   };
 }
 

@@ -1,70 +1,234 @@
-// webmcp.js: tools a page registers with WebMCP (`navigator.modelContext.registerTool`, and
-// `document.modelContext` as newer drafts name it) become function actions: inputSchema → params,
-// annotations.readOnlyHint → risk read (else write), the tool's result → bounded data. When the browser
-// has its own WebMCP, its object is kept and its methods are wrapped, so the page still registers with
-// the browser; otherwise the bridge provides the API itself.
+// webmcp.js: tools a page registers with WebMCP become function actions: inputSchema → params,
+// title and description kept (descriptions whole up to WEBMCP_DESCRIPTION_MAX characters, the omission
+// said), annotations.readOnlyHint → risk read (else write), consequentialHint → danger,
+// untrustedContentHint → the receipt marks the data as page-supplied, the tool's result → bounded data.
+//
+// Where the browser has its own WebMCP (`document.modelContext`), its object is kept: its methods are
+// wrapped so Pling learns what the page registers, and the browser and the page's own polyfills still
+// see every tool. Where it has none, the bridge provides the API of the current specification:
+// `document.modelContext` (and the legacy `navigator.modelContext`, the same object), an EventTarget
+// firing `toolchange`, `registerTool(tool, {signal})` answering a promise and unregistered by aborting
+// the signal, `getTools()`, `executeTool(name, input)`; the legacy `unregisterTool`, `provideContext`
+// and `clearContext` keep working.
+
+const WEBMCP_DESCRIPTION_MAX = 4000;
+const WEBMCP_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
 (function installWebMCP() {
   const removers = create(null);
+  const tools = create(null); // name → the tool as registered (the shim's getTools/executeTool read it)
   const agent = freeze({ requestUserInteraction: (callback) => new PromiseCtor((resolve) => resolve(callback())) });
+  const DOMExceptionCtor = G.DOMException;
+  const EventCtor = G.Event;
+  const EventTargetCtor = G.EventTarget;
+  const abortedOf = G.AbortSignal ? getterOf(G.AbortSignal.prototype, 'aborted') : null;
+  const reasonOf = G.AbortSignal ? getterOf(G.AbortSignal.prototype, 'reason') : null;
 
-  function registerTool(tool) {
+  const rejected = (error) => new PromiseCtor((resolve, reject) => reject(error));
+
+  function invalid(message) {
+    warn('webmcp', message);
+    return new DOMExceptionCtor(message, 'InvalidStateError');
+  }
+
+  // The tool as a Pling action (none when it is malformed: the reason is a problem in the model).
+  function learn(tool) {
     const name = own(tool, 'name');
     const execute = own(tool, 'execute');
-    if (typeof name !== 'string' || typeof execute !== 'function') {
-      warn('webmcp', 'registerTool needs a name and an execute function');
-      return;
-    }
-    if (removers[name]) removers[name]();
     const annotations = own(tool, 'annotations');
-    const readOnly = own(annotations, 'readOnlyHint') === true;
-    removers[name] = declareAction({
+    const description = own(tool, 'description');
+    const title = own(tool, 'title');
+    const entry = commonAction({
       id: name,
-      description: own(tool, 'description'),
+      description: null,
       params: own(tool, 'inputSchema'),
-      risk: readOnly ? 'read' : 'write',
-      run: (args) => ReflectApply(execute, tool, [args, agent]),
-    });
+      risk: own(annotations, 'consequentialHint') === true ? 'danger'
+        : own(annotations, 'readOnlyHint') === true ? 'read' : 'write',
+    }, 'action');
+    if (!entry) return null;
+    entry.description = typeof description === 'string' ? cut(description, WEBMCP_DESCRIPTION_MAX) : null;
+    entry.title = typeof title === 'string' && title ? cut(title, 200) : null;
+    entry.untrusted = own(annotations, 'untrustedContentHint') === true;
+    entry.webmcp = true;
+    entry.run = (args) => ReflectApply(execute, tool, [args, agent]);
+    entry.target = null;
+    entry.gesture = null;
+    entry.expect = null;
+    if (removers[name]) removers[name]();
+    removers[name] = add(registry.actions, entry, 'id');
+    return entry;
+  }
+
+  function forget(name) {
+    if (removers[name]) { removers[name](); delete removers[name]; }
+    delete tools[name];
+  }
+
+  // ---- the bridge's own ModelContext, where the browser has none -----------------------------------
+
+  let context = null;
+  let handler = null;
+  function toolchange() {
+    if (!context) return;
+    setTimer(() => {
+      try { eventTargetDispatch(context, new EventCtor('toolchange')); } catch (e) { /* a listener threw */ }
+    }, 0);
+  }
+
+  function check(tool) {
+    const name = own(tool, 'name');
+    if (typeof name !== 'string' || !regexTest(WEBMCP_NAME, name)) return invalid('registerTool needs a name of 1-128 letters, digits, _ - or .');
+    const description = own(tool, 'description');
+    if (typeof description !== 'string' || !description) return invalid('registerTool ' + name + ' needs a description');
+    if (typeof own(tool, 'execute') !== 'function') return invalid('registerTool ' + name + ' needs an execute function');
+    if (tools[name]) return invalid('A tool named ' + name + ' is already registered');
+    const schema = own(tool, 'inputSchema');
+    if (schema !== undefined) {
+      try {
+        if (jsonStringify(schema) === undefined) return new TypeError('inputSchema of ' + name + ' is not JSON');
+      } catch (e) { return e; }
+    }
+    return null;
+  }
+
+  function registerTool(tool, options) {
+    const error = check(tool);
+    if (error) return rejected(error);
+    const signal = own(options, 'signal');
+    if (signal && abortedOf && abortedOf(signal)) return rejected(reasonOf(signal));
+    const name = own(tool, 'name');
+    tools[name] = tool;
+    learn(tool);
+    toolchange();
+    if (signal && typeof signal === 'object') {
+      try {
+        eventTargetAddListener(signal, 'abort', () => {
+          if (tools[name] !== tool) return;
+          forget(name);
+          toolchange();
+        }, { once: true });
+      } catch (e) { warn('webmcp', 'the signal of ' + name + ' is not an AbortSignal; it cannot unregister the tool'); }
+    }
+    return new PromiseCtor((resolve) => resolve(undefined));
   }
 
   function unregisterTool(name) {
-    if (removers[name]) { removers[name](); delete removers[name]; }
+    if (!tools[name]) return;
+    forget(name);
+    toolchange();
   }
 
   function clearContext() {
-    const names = keys(removers);
-    for (let i = 0; i < names.length; i++) unregisterTool(names[i]);
+    const names = keys(tools);
+    for (let i = 0; i < names.length; i++) forget(names[i]);
+    if (names.length) toolchange();
   }
 
-  function provideContext(context) {
+  function provideContext(given) {
     clearContext();
-    const tools = own(context, 'tools');
-    if (isArray(tools)) for (let i = 0; i < tools.length; i++) registerTool(tools[i]);
+    const list = own(given, 'tools');
+    if (isArray(list)) for (let i = 0; i < list.length; i++) registerTool(list[i]);
   }
 
-  const mine = { registerTool, unregisterTool, provideContext, clearContext };
-  let navigatorObject = null;
-  try { navigatorObject = G.navigator; } catch (e) { navigatorObject = null; }
-  let native = null;
-  try { native = navigatorObject && navigatorObject.modelContext; } catch (e) { native = null; }
-  if (native && typeof native.registerTool === 'function') {
-    // The browser's own WebMCP: keep it, and learn what the page registers with it.
-    const names = keys(mine);
+  function getTools() {
+    const names = keys(tools);
+    const list = [];
     for (let i = 0; i < names.length; i++) {
-      const ours = mine[names[i]];
-      const theirs = native[names[i]];
+      const tool = tools[names[i]];
+      const schema = own(tool, 'inputSchema');
+      const info = { name: names[i], description: own(tool, 'description') };
+      const title = own(tool, 'title');
+      if (typeof title === 'string') info.title = title;
+      if (schema !== undefined) info.inputSchema = jsonStringify(schema);
+      const annotations = own(tool, 'annotations');
+      if (annotations && typeof annotations === 'object') {
+        info.annotations = { readOnlyHint: own(annotations, 'readOnlyHint') === true, untrustedContentHint: own(annotations, 'untrustedContentHint') === true };
+      }
+      push(list, info);
+    }
+    return new PromiseCtor((resolve) => resolve(list));
+  }
+
+  function executeTool(name, input) {
+    const tool = tools[name];
+    if (!tool) return rejected(new DOMExceptionCtor('No tool named ' + name + ' is registered', 'NotFoundError'));
+    const args = typeof input === 'string' ? jsonParse(input) : input;
+    return new PromiseCtor((resolve) => resolve(ReflectApply(own(tool, 'execute'), tool, [args, agent])));
+  }
+
+  function ModelContext() { throw new TypeError('Illegal constructor'); }
+  ModelContext.prototype = create(EventTargetCtor.prototype);
+  const methods = { registerTool, unregisterTool, provideContext, clearContext, getTools, executeTool };
+  const names = keys(methods);
+  for (let i = 0; i < names.length; i++) {
+    defineProperty(ModelContext.prototype, names[i], { value: methods[names[i]], writable: true, configurable: true });
+  }
+  defineProperty(ModelContext.prototype, 'ontoolchange', {
+    configurable: true,
+    get: () => handler,
+    set: (fnGiven) => {
+      if (handler) try { ReflectApply(EventTargetCtor.prototype.removeEventListener, context, ['toolchange', handler]); } catch (e) { /* ignore */ }
+      handler = typeof fnGiven === 'function' ? fnGiven : null;
+      if (handler) eventTargetAddListener(context, 'toolchange', handler);
+    },
+  });
+  defineProperty(ModelContext.prototype, 'constructor', { value: ModelContext, configurable: true, writable: true });
+
+  // ---- the browser's own, where it has one ----------------------------------------------------------
+
+  let documentObject = null;
+  try { documentObject = G.document; } catch (e) { documentObject = null; }
+  let native = null;
+  try { native = documentObject && documentObject.modelContext; } catch (e) { native = null; }
+  if (!(native && typeof native.registerTool === 'function')) {
+    try { native = G.navigator && G.navigator.modelContext; } catch (e) { native = null; }
+  }
+  if (native && typeof native.registerTool === 'function') {
+    // Keep the browser's object, and learn what the page registers with it.
+    const theirs = native.registerTool;
+    const theirUnregister = native.unregisterTool;
+    const theirProvide = native.provideContext;
+    const theirClear = native.clearContext;
+    const wrap = (method, ours, original) => {
       try {
-        native[names[i]] = function () {
-          try { ReflectApply(ours, undefined, arguments); } catch (e) { /* the page's call must still reach the browser */ }
-          return typeof theirs === 'function' ? ReflectApply(theirs, native, arguments) : undefined;
+        native[method] = function () {
+          const answer = typeof original === 'function' ? ReflectApply(original, native, arguments) : undefined;
+          try { ReflectApply(ours, undefined, arguments); } catch (e) { /* the page's call has reached the browser */ }
+          return answer;
         };
       } catch (e) { /* a frozen native object: its tools stay the browser's alone */ }
+    };
+    wrap('registerTool', (tool, options) => {
+      const name = own(tool, 'name');
+      if (typeof name !== 'string' || typeof own(tool, 'execute') !== 'function' || tools[name]) return; // the browser refuses it
+      const signal = own(options, 'signal');
+      if (signal && abortedOf && abortedOf(signal)) return;
+      tools[name] = tool;
+      learn(tool);
+      if (signal && typeof signal === 'object') {
+        eventTargetAddListener(signal, 'abort', () => { if (tools[name] === tool) forget(name); }, { once: true });
+      }
+    }, theirs);
+    if (typeof theirUnregister === 'function') wrap('unregisterTool', (name) => forget(name), theirUnregister);
+    if (typeof theirClear === 'function') wrap('clearContext', () => { const n = keys(tools); for (let i = 0; i < n.length; i++) forget(n[i]); }, theirClear);
+    if (typeof theirProvide === 'function') {
+      wrap('provideContext', (given) => {
+        const n = keys(tools);
+        for (let i = 0; i < n.length; i++) forget(n[i]);
+        const list = own(given, 'tools');
+        if (isArray(list)) for (let i = 0; i < list.length; i++) if (typeof own(list[i], 'name') === 'string') { tools[own(list[i], 'name')] = list[i]; learn(list[i]); }
+      }, theirProvide);
     }
+    // The legacy name, for pages written against the older drafts: the browser's own object.
+    try {
+      if (!('modelContext' in G.navigator)) defineProperty(Navigator.prototype, 'modelContext', { get: () => native, configurable: true });
+    } catch (e) { /* ignore */ }
     webmcpSource = 'browser';
   } else {
-    const shim = freeze(mine);
-    try { defineProperty(Navigator.prototype, 'modelContext', { get: () => shim, configurable: true }); } catch (e) { /* ignore */ }
-    try { defineProperty(Document.prototype, 'modelContext', { get: () => shim, configurable: true }); } catch (e) { /* ignore */ }
+    context = new EventTargetCtor();
+    setPrototypeOf(context, ModelContext.prototype);
+    try { defineProperty(Navigator.prototype, 'modelContext', { get: () => context, configurable: true }); } catch (e) { /* ignore */ }
+    try { defineProperty(Document.prototype, 'modelContext', { get: () => context, configurable: true }); } catch (e) { /* ignore */ }
     webmcpSource = 'bridge';
   }
 })();

@@ -46,6 +46,7 @@ class Region(_Data):
 
 class ActionInfo(_Data):
     id: str
+    title: str | None = None
     description: str | None = None
     region: str | None = None
     risk: Risk = "write"
@@ -144,6 +145,8 @@ class ActionDecl(_Data):
     timeoutMs: float | None
     expect: ExpectDecl | None
     steps: list[StepDecl] | None
+    untrusted: bool = False  # WebMCP's untrustedContentHint: the result is page-supplied content
+    webmcp: bool = False  # registered through WebMCP (document.modelContext), not window.pling
 
 
 class RecordRef(_Data):
