@@ -136,24 +136,25 @@ const WEBMCP_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
     for (let i = 0; i < names.length; i++) {
       const tool = tools[names[i]];
       const schema = own(tool, 'inputSchema');
-      const info = { name: names[i], description: own(tool, 'description') };
       const title = own(tool, 'title');
-      if (typeof title === 'string') info.title = title;
-      if (schema !== undefined) info.inputSchema = jsonStringify(schema);
-      const annotations = own(tool, 'annotations');
-      if (annotations && typeof annotations === 'object') {
-        info.annotations = { readOnlyHint: own(annotations, 'readOnlyHint') === true, untrustedContentHint: own(annotations, 'untrustedContentHint') === true };
-      }
+      // The shape Chromium's own getTools() answers (a RegisteredTool): the schema as an object.
+      const info = { name: names[i], title: typeof title === 'string' ? title : '', description: own(tool, 'description'),
+        inputSchema: schema !== undefined ? jsonParse(jsonStringify(schema)) : { type: 'object', properties: {} }, origin: G.location.origin, window: G };
       push(list, info);
     }
     return new PromiseCtor((resolve) => resolve(list));
   }
 
-  function executeTool(name, input) {
-    const tool = tools[name];
+  // As Chromium's: executeTool(a tool getTools() listed, or its name; an input object) answers the
+  // result as JSON text.
+  function executeTool(registered, input) {
+    const name = typeof registered === 'string' ? registered : own(registered, 'name');
+    const tool = typeof name === 'string' ? tools[name] : undefined;
     if (!tool) return rejected(new DOMExceptionCtor('No tool named ' + name + ' is registered', 'NotFoundError'));
-    const args = typeof input === 'string' ? jsonParse(input) : input;
-    return new PromiseCtor((resolve) => resolve(ReflectApply(own(tool, 'execute'), tool, [args, agent])));
+    if (input !== undefined && (input === null || typeof input !== 'object')) return rejected(new TypeError('invalid input object: value is not an object'));
+    const args = input === undefined ? {} : input;
+    return new PromiseCtor((resolve) => resolve(ReflectApply(own(tool, 'execute'), tool, [args, agent])))
+      .then((value) => jsonStringify(value === undefined ? null : value));
   }
 
   function ModelContext() { throw new TypeError('Illegal constructor'); }
@@ -184,40 +185,61 @@ const WEBMCP_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
     try { native = G.navigator && G.navigator.modelContext; } catch (e) { native = null; }
   }
   if (native && typeof native.registerTool === 'function') {
-    // Keep the browser's object, and learn what the page registers with it.
+    // Keep the browser's object, and learn what the page registers with it. Each registration also
+    // gets a signal of the bridge's own (joined with the page's), so the older drafts' unregisterTool,
+    // provideContext and clearContext, which the browser no longer has, still unregister it there.
     const theirs = native.registerTool;
-    const theirUnregister = native.unregisterTool;
-    const theirProvide = native.provideContext;
-    const theirClear = native.clearContext;
-    const wrap = (method, ours, original) => {
-      try {
-        native[method] = function () {
-          const answer = typeof original === 'function' ? ReflectApply(original, native, arguments) : undefined;
-          try { ReflectApply(ours, undefined, arguments); } catch (e) { /* the page's call has reached the browser */ }
-          return answer;
-        };
-      } catch (e) { /* a frozen native object: its tools stay the browser's alone */ }
+    const AbortControllerCtor = G.AbortController;
+    const abortAny = G.AbortSignal && G.AbortSignal.any;
+    const abortOf = AbortControllerCtor ? uncurry(AbortControllerCtor.prototype.abort) : null;
+    const signalOf = AbortControllerCtor ? getterOf(AbortControllerCtor.prototype, 'signal') : null;
+    const controllers = create(null);
+    const withdraw = (name) => {
+      const controller = controllers[name];
+      delete controllers[name];
+      forget(name);
+      if (controller) abortOf(controller);
     };
-    wrap('registerTool', (tool, options) => {
-      const name = own(tool, 'name');
-      if (typeof name !== 'string' || typeof own(tool, 'execute') !== 'function' || tools[name]) return; // the browser refuses it
-      const signal = own(options, 'signal');
-      if (signal && abortedOf && abortedOf(signal)) return;
-      tools[name] = tool;
-      learn(tool);
-      if (signal && typeof signal === 'object') {
-        eventTargetAddListener(signal, 'abort', () => { if (tools[name] === tool) forget(name); }, { once: true });
-      }
-    }, theirs);
-    if (typeof theirUnregister === 'function') wrap('unregisterTool', (name) => forget(name), theirUnregister);
-    if (typeof theirClear === 'function') wrap('clearContext', () => { const n = keys(tools); for (let i = 0; i < n.length; i++) forget(n[i]); }, theirClear);
-    if (typeof theirProvide === 'function') {
-      wrap('provideContext', (given) => {
-        const n = keys(tools);
-        for (let i = 0; i < n.length; i++) forget(n[i]);
+    const withdrawAll = () => { const n = keys(tools); for (let i = 0; i < n.length; i++) withdraw(n[i]); };
+    const wrapped = {
+      registerTool(tool, options) {
+        const name = own(tool, 'name');
+        const signal = own(options, 'signal');
+        const fresh = typeof name === 'string' && typeof own(tool, 'execute') === 'function' && !tools[name] // else the browser refuses it
+          && !(signal && abortedOf && abortedOf(signal));
+        let given = options;
+        let controller = null;
+        if (fresh && AbortControllerCtor && abortAny) {
+          controller = new AbortControllerCtor();
+          const joined = signal ? ReflectApply(abortAny, G.AbortSignal, [[signal, signalOf(controller)]]) : signalOf(controller);
+          given = { signal: joined };
+          const exposedTo = own(options, 'exposedTo');
+          if (exposedTo !== undefined) given.exposedTo = exposedTo;
+          eventTargetAddListener(joined, 'abort', () => { if (tools[name] === tool) { delete controllers[name]; forget(name); } }, { once: true });
+        }
+        const answer = ReflectApply(theirs, native, [tool, given]);
+        if (fresh) {
+          tools[name] = tool;
+          if (controller) controllers[name] = controller;
+          learn(tool);
+          // The browser refused it after all (an invalid schema, a policy): forget it again.
+          try { promiseThen(answer, undefined, () => { if (tools[name] === tool) withdraw(name); }); } catch (e) { /* not a promise */ }
+        }
+        return answer;
+      },
+      unregisterTool(name) { withdraw(name); },
+      clearContext() { withdrawAll(); },
+      provideContext(given) {
+        withdrawAll();
         const list = own(given, 'tools');
-        if (isArray(list)) for (let i = 0; i < list.length; i++) if (typeof own(list[i], 'name') === 'string') { tools[own(list[i], 'name')] = list[i]; learn(list[i]); }
-      }, theirProvide);
+        if (isArray(list)) for (let i = 0; i < list.length; i++) wrapped.registerTool(list[i]);
+      },
+    };
+    const methodNames = keys(wrapped);
+    for (let i = 0; i < methodNames.length; i++) {
+      try {
+        defineProperty(native, methodNames[i], { value: wrapped[methodNames[i]], writable: true, configurable: true });
+      } catch (e) { /* a frozen native object: its tools stay the browser's alone */ }
     }
     // The legacy name, for pages written against the older drafts: the browser's own object.
     try {

@@ -168,6 +168,8 @@ class Settings(BaseSettings):
     # Receipts and idempotency records older than this are pruned (idempotency keys live >= 24 h).
     retention_days: float = _env("PLING_RETENTION_DAYS", 7.0)
     headless: bool = True
+    # Launch Chromium with its own WebMCP switched on (PLING_BROWSER_WEBMCP=0: the bridge's shim serves pages).
+    browser_webmcp: bool = _env("PLING_BROWSER_WEBMCP", True)
     # Lifecycle budgets (milliseconds); actions may declare their own `timeoutMs`.
     navigation_timeout_ms: int = 15_000
     # How long a document an action navigated to may take to load and declare itself

@@ -42,8 +42,13 @@ CHROMIUM_ARGS = (
     "--disable-features=AutofillServerCommunication,OptimizationHints,MediaRouter,Translate",
 )
 
-def chromium_args() -> list[str]:
-    return list(CHROMIUM_ARGS) + (["--no-sandbox"] if os.geteuid() == 0 else [])
+# The browser's own WebMCP (document.modelContext, declarative <form toolname> tools, Playwright's
+# page.webmcp), in Chromium builds that have it behind this feature; builds without it ignore the switch.
+WEBMCP_FEATURE = "--enable-features=WebMCP"
+
+
+def chromium_args(webmcp: bool = True) -> list[str]:
+    return list(CHROMIUM_ARGS) + ([WEBMCP_FEATURE] if webmcp else []) + (["--no-sandbox"] if os.geteuid() == 0 else [])
 
 
 @dataclass
@@ -208,7 +213,7 @@ class Controller:
                     await browser.close()
                 raise
             return browser
-        options: dict[str, object] = {"headless": self.settings.headless, "args": chromium_args()}
+        options: dict[str, object] = {"headless": self.settings.headless, "args": chromium_args(self.settings.browser_webmcp)}
         if self.settings.chromium:
             options["executable_path"] = self.settings.chromium
         return await playwright.chromium.launch(**options)  # type: ignore[arg-type]
