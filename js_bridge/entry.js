@@ -43,6 +43,7 @@ function call(name, argText) {
   const operation = hasOwn(operations, name) ? operations[name] : null;
   if (!operation) return toJSON({ ok: false, code: 'bridge_bug', error: 'unknown bridge operation ' + name });
   let result;
+  try { syncDeclarativeTools(); } catch (e) { /* a declarative form that cannot be read stays unknown */ }
   try {
     const arg = typeof argText === 'string' ? jsonParse(argText) : null;
     result = operation(arg);

@@ -83,3 +83,26 @@ def test_legacy_navigator_model_context(where: tuple[ServiceThread, Pages]) -> N
     page = pages.open("pages/webmcp/notes.html")
     assert {a["id"] for a in page.first_model["actions"]} == {"add_note", "list_notes"}
     assert page.invoke("add_note", {"text": "Call mum"})["data"] == {"content": [{"type": "text", "text": "Added note 2"}]}
+
+
+def test_declarative_forms_and_an_imperative_tool(where: tuple[ServiceThread, Pages]) -> None:
+    _svc, pages = where
+    page = pages.open("pages/webmcp/bistro.html")
+    actions = {a["id"]: a for a in page.first_model["actions"]}
+    assert set(actions) == {"book_table", "search_menu", "page_state"}
+    book = actions["book_table"]
+    assert book["description"] == "Book a table at the bistro" and book["risk"] == "write"
+    assert book["params"] == {"type": "object", "required": ["name", "guests"], "properties": {
+        "name": {"type": "string", "description": "Who the table is for"},
+        "guests": {"type": "number", "minimum": 1, "maximum": 8, "description": "Guests"},
+        "time": {"type": "string", "enum": ["19:00", "20:00"], "description": "When"},
+        "terrace": {"type": "boolean", "description": "On the terrace"}}}
+
+    assert page.invoke("book_table", {"name": "Ada", "guests": 9})["error"]["code"] == "INVALID_PARAMS"
+    booked = page.invoke("book_table", {"name": "Ada", "guests": 2, "time": "20:00", "terrace": True})
+    assert booked["ok"] is True and booked["data"] == {"booked": "Ada, 2 at 20:00, terrace"}  # respondWith's answer
+
+    filled = page.invoke("search_menu", {"q": "soup"})  # no toolautosubmit: filled, left for a person to submit
+    assert filled["ok"] is True and filled["data"]["submitted"] is False
+    state = page.invoke("page_state")["data"]
+    assert state == {"bookings": ["Ada, 2 at 20:00, terrace"], "searched": 0, "q": "soup"}
