@@ -99,7 +99,7 @@ def test_window_close_during_an_action(hostile: Pages) -> None:
 
 
 def test_a_50_mb_dom(hostile: Pages) -> None:
-    page = hostile.open("pages/hostile/dom_50mb.html", timeout_ms=60_000)  # building 50 MB takes long on a loaded machine
+    page = hostile.open("pages/hostile/dom_50mb.html", timeout_ms=45_000)  # building 50 MB takes long on a loaded machine
     model = page.first_model
     assert model["records"]["block"]["total"] == 50_000 and len(json.dumps(model)) <= 256_000
     assert model["records"]["block"]["omitted"]["ids"] == 40_000
