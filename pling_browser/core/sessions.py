@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .bridge import Bridge
+from .masking import scrub
 from ..errors import PageUnresponsive, QueueTimeout, SessionLost, SessionNotFound, TooManySessions
 from ..models import SessionInfo
 
@@ -33,6 +34,18 @@ class Session:
     invocations: int = 0
     title: str = ""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    # The operator's secret values: masked in everything written about this session, with the values
+    # its pages were given (bridge.protected), in every document.
+    operator_values: tuple[str, ...] = ()
+
+    def masked_values(self) -> list[str]:
+        # A restored value under 4 characters is not masked (as in the page's bridge): it would mask
+        # ordinary text; operator secrets that short stop startup.
+        return [*self.operator_values, *(value for value in self.bridge.protected if len(value) >= 4)]
+
+    def mask(self, value: object) -> object:
+        """`value` (text, or JSON-like data) with this session's masked values replaced."""
+        return scrub(value, self.masked_values())
 
     def info(self) -> SessionInfo:
         try:
@@ -40,9 +53,15 @@ class Session:
         except Exception:  # a closed page still has a last URL in practice; never fail a listing
             url = ""
         refused = [{"target": r.target, "reason": r.reason} for r in (self.proxy.refused[-10:] if self.proxy else [])]
-        return SessionInfo(id=self.id, url=url, title=self.title, created=self.created,
+        url, title, refused = self.mask([url, self.title, refused])  # type: ignore[misc]
+        return SessionInfo(id=self.id, url=url, title=title, created=self.created,
                            last_used=self.last_used, invocations=self.invocations, endpoint=self.endpoint,
                            refused=refused)
+
+    async def refresh_title(self) -> None:
+        """The page's title now (best effort: a busy or gone page keeps the last one)."""
+        with contextlib.suppress(Exception):
+            self.title = await asyncio.wait_for(self.page.title(), 2)
 
     def touch(self) -> None:
         self.last_used = time.time()
@@ -66,6 +85,7 @@ class Sessions:
         self._opening = 0
         self._waiting = 0
         self._freed = asyncio.Condition()
+        self.operator_values: tuple[str, ...] = ()  # the operator's secret values, for every session
 
     def __len__(self) -> int:
         return len(self._sessions)
@@ -118,7 +138,7 @@ class Sessions:
                 # Calls that are not an action's own (the model, snapshots) get at least 5 s.
                 bridge = await Bridge.attach(page, settings.bridge_grace_s, max(5_000, settings.action_timeout_ms))
                 session = Session(id=self._new_id(), context=context, page=page, bridge=bridge, proxy=proxy,
-                                  endpoint=endpoint.name)
+                                  endpoint=endpoint.name, operator_values=self.operator_values)
                 # Best effort: a page still busy after loading (a huge DOM laying out) is not stuck,
                 # so it is neither failed nor interrupted here.
                 with contextlib.suppress(PageUnresponsive):

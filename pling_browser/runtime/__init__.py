@@ -20,6 +20,7 @@ from ..errors import IdempotencyMismatch, ResumeNotFound, SessionBusy
 from ..lifecycle import Resumes, invoke, resume
 from ..models import PageModel, Receipt
 from ..core.egress import Policy
+from ..core.masking import mask_logs
 from ..core.sessions import Session, Sessions
 from .store import Store
 
@@ -72,11 +73,21 @@ class Runtime:
         self.resumes = Resumes()
         self.confirmer = HttpConfirmer(self.pending_requests, settings.confirm_timeout_s) if settings.confirm == "http" else None
         self.operator_secrets = load_secrets(settings.secrets_file)
+        self.sessions.operator_values = tuple(value for value in self.operator_secrets.values() if value)
+        mask_logs(self)  # log lines of the service mask what its sessions mask
         self.store: Store | None = None
         self._inflight: dict[tuple[str, str], asyncio.Future[tuple[str, dict[str, Any]]]] = {}
         self.invocations_waiting = 0  # invocations waiting for their session (another one runs there)
         # Tasks whose invocation got its session's turn (started): a caller's cancel no longer stops them.
         self._started: "weakref.WeakSet[asyncio.Task[Any]]" = weakref.WeakSet()
+
+    def masked_values(self) -> list[str]:
+        """Every value masked in this service's log lines: operator secrets and each open session's
+        restored values."""
+        values = list(self.sessions.operator_values)
+        for session in self.sessions.list():
+            values.extend(session.masked_values())
+        return values
 
     async def start(self) -> None:
         import asyncio
@@ -140,10 +151,14 @@ class Runtime:
         """The model as the bridge wrote it, checked against PageModel (the text is passed on as is)."""
         text = await session.bridge.model(window)
         PageModel.model_validate_json(text)
+        # The bridge masks the values it was given; the operator's secrets (never sent to a page that
+        # did not receive them) and values of earlier documents are masked here.
+        if session.masked_values():
+            text = json.dumps(session.mask(json.loads(text)), ensure_ascii=False)
         return text
 
     async def model(self, session: Session, window: dict[str, Any] | None = None) -> PageModel:
-        return PageModel.model_validate_json(await session.bridge.model(window))
+        return PageModel.model_validate_json(await self.model_json(session, window))
 
     async def invoke(self, session: Session, action: str, args: Any, *, evidence: bool = True,
                      gone: CallerCheck | None = None) -> Receipt:
@@ -152,10 +167,12 @@ class Runtime:
         async with self._turn(session, action, gone):
             session.touch()
             session.invocations += 1
-            receipt = await invoke(session, action, args, settings=self.settings, evidence=evidence,
-                                   **self._lifecycle_options())
-            session.touch()
-            return receipt
+            try:
+                return await invoke(session, action, args, settings=self.settings, evidence=evidence,
+                                    **self._lifecycle_options())
+            finally:
+                session.touch()
+                await session.refresh_title()
 
     async def resume(self, session: Session, handle: str, *, evidence: bool = True,
                      repeat_started_step: bool = False, gone: CallerCheck | None = None) -> Receipt:
@@ -166,7 +183,10 @@ class Runtime:
                 raise ResumeNotFound(f"No resumable flow {handle[:40]!r} in this session (unknown, used or expired)")
             session.touch()
             session.invocations += 1
-            return await resume(session, state, settings=self.settings, evidence=evidence, **self._lifecycle_options())
+            try:
+                return await resume(session, state, settings=self.settings, evidence=evidence, **self._lifecycle_options())
+            finally:
+                await session.refresh_title()
 
     @contextlib.asynccontextmanager
     async def _turn(self, session: Session, what: str, gone: CallerCheck | None) -> AsyncIterator[None]:
@@ -273,6 +293,8 @@ class Runtime:
                 return self._same(stored, fingerprint, key)
             session = self.sessions.get(sid)
             receipt = (await work(session)).as_json()
+            if session.masked_values():  # the operator's secrets and the session's earlier values too
+                receipt = session.mask(receipt)
             seq = await asyncio.to_thread(self.store.append, sid, receipt, key, fingerprint)
             self.metrics.observe(receipt)
             self.events.publish("receipt", session=sid, receipt_seq=seq, receipt=receipt)

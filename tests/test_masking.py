@@ -1,0 +1,110 @@
+"""Issue 14, findings 2 and 3: values that must stay secret (the operator's secrets, and the values a
+session restored for its pages) are masked in everything the service writes about a session, not only
+in the model and the receipt: its address and title, the refused list, log lines, the console, MCP and
+screenshots. Anything that could leave is aimed at a loopback canary that counts what reaches it."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from typing import Iterator
+from urllib.parse import quote
+
+import httpx
+import pytest
+
+from .conftest import Pages, ServiceThread, service_settings
+from .server import FixtureServer
+from .test_console import _read_stream
+
+CARD = "4111111111111111"
+API_KEY = "sk-live-0123456789abcdef"
+
+
+@pytest.fixture(scope="module")
+def secured(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServiceThread]:
+    secrets = tmp_path_factory.mktemp("secrets") / "secrets.env"
+    secrets.write_text(f"CARD={CARD}\nAPI_KEY={API_KEY}\n")
+    svc = ServiceThread(service_settings(secrets_file=str(secrets))).start()
+    yield svc
+    svc.stop()
+
+
+@pytest.fixture
+def spages(secured: ServiceThread, fixtures: FixtureServer) -> Iterator[Pages]:
+    with httpx.Client(base_url=secured.url, timeout=60) as client:
+        opened = Pages(client, fixtures)
+        yield opened
+        opened.close_all()
+
+
+@pytest.fixture
+def canary() -> Iterator[FixtureServer]:
+    server = FixtureServer().start()
+    yield server
+    server.stop()
+
+
+def _clear(text: str) -> list[str]:
+    """The forms of the secrets found in `text` (as they are, URL-encoded, grouped, last digits)."""
+    forms = (CARD, "4111 1111 1111 1111", CARD[-8:], API_KEY, quote(API_KEY, safe=""))
+    return [form for form in forms if form in text]
+
+
+def test_a_restored_secret_the_page_writes_into_its_address_and_title_is_masked_everywhere(
+        spages: Pages, secured: ServiceThread, canary: FixtureServer, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger="pling_browser.egress")
+    # The page asks a loopback name the policy refuses for the canary's port: nothing may reach it.
+    sink = canary.url("x").replace("127.0.0.1", "localhost")
+    page = spages.open("pages/security/echo_secret.html?sink=" + quote(sink, safe=""))
+    receipt = page.invoke("echo", {"value": "<secret>CARD</secret>"})
+    assert receipt["ok"] is True, receipt
+    assert page.model()["state"]["echoed"]["value"] == 1
+    client = spages.client
+    info = client.get(f"/sessions/{page.id}").json()
+    # The page did write it: the address and title carry the mark where the card was, and the request
+    # that carried it was refused and listed.
+    assert "?v=<secret>" in info["url"] or "?v=%3Csecret%3E" in info["url"], info
+    assert info["title"].startswith("Echo <secret>"), info
+    assert any("localhost" in refusal["target"] and "v=" in refusal["target"] for refusal in info["refused"]), info
+    refused_lines = [r.getMessage() for r in caplog.records if r.name == "pling_browser.egress" and "localhost" in r.getMessage()]
+    assert refused_lines, caplog.text
+    written = {
+        "GET /sessions/{sid}": json.dumps(info),
+        "GET /sessions": client.get("/sessions").text,
+        "/console/state": client.get("/console/state").text,
+        "/console/events": _read_stream(secured.url, "/console/events", "event: state"),
+        "log": caplog.text + "\n".join(refused_lines),
+        "receipt": json.dumps(receipt),
+        "model": json.dumps(page.model()),
+    }
+    leaks = {where: _clear(text) for where, text in written.items() if _clear(text)}
+    assert not leaks, leaks
+    assert canary.requests == []
+
+
+def test_an_operator_secret_a_page_shows_is_masked_in_session_info_and_over_mcp(
+        secured: ServiceThread, fixtures: FixtureServer) -> None:
+    """A page that shows the operator's API key (a dashboard: in its address and title) from the
+    start: MCP's open_page answers the session and the model without it, and so does REST."""
+    import httpx2
+    from mcp import Client
+    from mcp.client.streamable_http import streamable_http_client
+
+    url = fixtures.url("pages/security/echo_secret.html?show=" + API_KEY)
+
+    async def scenario() -> dict:
+        client = httpx2.AsyncClient(timeout=60)
+        async with client, Client(streamable_http_client(f"{secured.url}/mcp", http_client=client)) as mcp:
+            opened = await mcp.call_tool("open_page", {"url": url})
+            content = opened.structured_content or {}
+            listed = httpx.get(f"{secured.url}/sessions").text
+            await mcp.call_tool("close_page", {"session": content["session"]["id"]})
+            return {"open_page": content, "listed": listed}
+
+    answer = asyncio.run(asyncio.wait_for(scenario(), 90))
+    session = answer["open_page"]["session"]
+    assert session["title"] == "Key <secret>restored</secret>", session
+    assert "show=<secret>restored</secret>" in session["url"], session
+    assert not _clear(json.dumps(answer)), _clear(json.dumps(answer))
