@@ -106,3 +106,20 @@ def test_declarative_forms_and_an_imperative_tool(where: tuple[ServiceThread, Pa
     assert filled["ok"] is True and filled["data"]["submitted"] is False
     state = page.invoke("page_state")["data"]
     assert state == {"bookings": ["Ada, 2 at 20:00, terrace"], "searched": 0, "q": "soup"}
+
+
+def test_annotations_become_risk_and_the_export_claims_only_them(where: tuple[ServiceThread, Pages]) -> None:
+    _svc, pages = where
+    page = pages.open("pages/webmcp/shop.html")
+    risks = {a["id"]: a["risk"] for a in page.first_model["actions"]}
+    assert risks == {"buy": "danger", "basket": "read", "add_tea": "write"}
+    # consequentialHint: a person must confirm, and none is there (PLING_CONFIRM=none): nothing is bought.
+    assert page.invoke("buy")["error"]["code"] == "PERMISSION_DENIED"
+    assert page.invoke("basket")["data"]["orders"] == 0
+
+    answer = pages.client.get(f"/sessions/{page.id}/tools", params={"format": "mcp"})
+    tools = {t["name"]: t for t in answer.json()["tools"]}
+    assert tools["buy"]["title"] == "Buy the basket" and tools["basket"]["title"] == "Show the basket"
+    assert tools["buy"]["annotations"] == {"readOnlyHint": False, "destructiveHint": True}
+    assert tools["basket"]["annotations"] == {"readOnlyHint": True}
+    assert tools["add_tea"]["annotations"] == {"readOnlyHint": False}  # no destructive or open-world claim

@@ -139,12 +139,13 @@ def specs(model: PageModel, limit: int = NAME_LIMIT) -> list[ToolSpec]:
         if action.id not in names:
             continue  # a duplicate id: the first declaration is the tool
         name = names.pop(action.id)
-        # Only claims that hold: read-only for read, destructive for danger; a write claims neither way.
+        # Only claims that hold: read-only for read, destructive for danger; a write claims neither way
+        # (no destructiveHint or openWorldHint the page never declared). The title is WebMCP's when it gave one.
         annotations = {"readOnlyHint": True} if action.risk == "read" else (
             {"readOnlyHint": False, "destructiveHint": True} if action.risk == "danger" else {"readOnlyHint": False})
         out.append(ToolSpec(name=name, action=action, record_param=record_param(action),
                             schema=_input_schema(action, model), description=_description(action),
-                            title=action.description or action.id, annotations=annotations))
+                            title=action.title or action.description or action.id, annotations=annotations))
     return out
 
 
