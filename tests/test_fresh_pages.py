@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import json
+
 import pytest
 
 from .conftest import Pages
@@ -101,6 +103,72 @@ def test_a_toast_with_the_same_text_is_added_again(pages: Pages) -> None:
         assert receipt["changed"]["feedback"]["added"] == [{"kind": "info", "text": "Quick-saved"}]
 
 
+def test_bad_args_and_params_run_nothing(pages: Pages) -> None:
+    page = pages.open(FRESH + "invoices.html")
+    too_long = page.invoke("mark_paid@7", {"note": "x" * 81})["error"]
+    assert (too_long["code"], too_long["stage"], too_long["started"]) == ("INVALID_PARAMS", "validate", False)
+    assert [issue["path"] for issue in too_long["issues"]] == ["note"]
+    broken = page.invoke("mark_paid@7", '{"note": ')["error"]
+    assert (broken["code"], broken["stage"], broken["started"]) == ("INVALID_ARGS", "decode", False)
+    missing = page.invoke("mark_paid@99", {"note": "wire"})["error"]
+    assert (missing["code"], missing["stage"], missing["started"]) == ("ACTION_NOT_FOUND", "resolve", False)
+    assert any(name.startswith("mark_paid") for name in missing["available"])
+    assert page.model()["records"]["invoice"]["items"][0]["fields"]["status"] == "draft"
+    as_text = page.invoke("mark_paid@7", '{"note": "wire"}')  # args may be JSON text
+    assert as_text["ok"] is True and as_text["changed"]["records"]["invoice"]["updated"][0]["id"] == "7", as_text
+
+
+def test_family_availability_reason_and_a_failed_expectation(pages: Pages) -> None:
+    page = pages.open(FRESH + "invoices.html")
+    assert page.invoke("mark_paid@7", {"note": "wire"})["ok"] is True
+    held = page.invoke("hold@7")
+    error = held["error"]
+    assert error["code"] == "ACTION_UNAVAILABLE" and error["started"] is False, error
+    assert error["reason"] == "A paid invoice cannot be put on hold"
+    assert page.invoke("hold@8")["changed"]["records"]["invoice"]["updated"] == [
+        {"id": "8", "changes": {"status": {"from": "draft", "to": "held"}}}]
+
+    failed = page.invoke("recalculate")
+    assert failed["ok"] is False
+    error = failed["error"]
+    assert (error["code"], error["stage"], error["started"]) == ("EXPECTATION_FAILED", "expect", True)
+    assert error["expectation"] == "Invoice 7 totals 100"
+
+
+def test_sensitive_fields_leave_only_as_references(pages: Pages) -> None:
+    page = pages.open(FRESH + "invoices.html")
+    text = json.dumps(page.model())
+    assert "billing@acme.test" not in text and "ap@globex.test" not in text
+    emails = [item["fields"]["email"] for item in page.first_model["records"]["invoice"]["items"]]
+    assert all(e.startswith("<secret>") and e.endswith("</secret>") for e in emails) and emails[0] != emails[1]
+
+
+def test_a_family_is_one_tool_and_its_record_maps_back(pages: Pages) -> None:
+    page = pages.open(FRESH + "invoices.html")
+    tools = page.client.get(f"/sessions/{page.id}/tools", params={"format": "openai"}).json()["tools"]
+    named = [t["function"] for t in tools if t["function"]["name"] == "mark_paid"]
+    assert len(named) == 1 and named[0]["parameters"]["properties"]["record"]["enum"] == ["7", "8"]
+    answer = page.client.post(f"/sessions/{page.id}/tools/mark_paid", json={"arguments": {"record": "8", "note": "cash"}})
+    receipt = answer.json()["result"]
+    assert receipt["ok"] is True and receipt["action"]["id"] == "mark_paid@8", receipt
+    assert set(receipt["changed"]["records"]) == {"invoice"}
+    assert [u["id"] for u in receipt["changed"]["records"]["invoice"]["updated"]] == ["8"]
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "SPEC: a disabled control makes its action unavailable, and a write with no observable change gets a "
+    "warning. Ticking the checkbox enables send_invoice's button, yet tick_reviewed's receipt has "
+    "changed.actions.availability == {} and the warning 'The action completed but nothing it declares "
+    "changed'; likewise mark_paid@7 makes hold@7 unavailable (available(id) answers a reason) and its "
+    "receipt has changed.actions.availability == {}"))
+def test_availability_changes_are_reported(pages: Pages) -> None:
+    page = pages.open(FRESH + "invoices.html")
+    ticked = page.invoke("tick_reviewed")
+    assert "warning" not in ticked and "send_invoice" in json.dumps(ticked["changed"]["actions"]["availability"])
+    paid = page.invoke("mark_paid@7", {"note": "wire"})
+    assert "hold@7" in json.dumps(paid["changed"]["actions"]["availability"])
+
+
 # --- settings.html: targets in a same-origin iframe and a closed shadow root, gestures, autosave
 
 
@@ -139,6 +207,22 @@ def test_button_in_a_disabled_fieldset_is_unavailable_before_anything_runs(pages
     error = receipt["error"]
     assert error["code"] == "ACTION_UNAVAILABLE" and error["started"] is False, error
     assert error["stage"] in ("reveal", "availability") and "disabled" in error["reason"]
+
+
+@pytest.mark.parametrize(("action", "why"), [("export_data", "aria-disabled"), ("close_account", "inert")])
+def test_aria_disabled_and_inert_are_unavailable(pages: Pages, action: str, why: str) -> None:
+    page = pages.open(FRESH + "settings.html")
+    error = page.invoke(action)["error"]
+    assert error["code"] == "ACTION_UNAVAILABLE" and error["started"] is False, error
+    assert why in error["reason"]
+
+
+def test_a_container_target_operates_its_one_control_with_auto_fidelity(pages: Pages) -> None:
+    page = pages.open(FRESH + "settings.html")
+    receipt = page.invoke("toggle_newsletter")
+    assert receipt["ok"] is True and receipt["verified"] is True, receipt
+    assert receipt["fidelity"] == "auto"
+    assert receipt["changed"]["state"]["changed"] == {"newsletter": {"from": False, "to": True}}
 
 
 @pytest.mark.xfail(strict=True, reason=(
@@ -192,6 +276,14 @@ def test_a_location_change_from_run_and_back(pages: Pages) -> None:
     assert back["ok"] is True, back
     assert (back["changed"]["page"]["from"]["id"], back["changed"]["page"]["to"]["id"]) == ("archive", "inbox")
     assert page.model()["page"]["id"] == "inbox"
+
+
+def test_a_reload_checks_the_expectation_on_the_new_document(pages: Pages) -> None:
+    page = pages.open(FRESH + "inbox.html")
+    receipt = page.invoke("refresh")
+    assert receipt["ok"] is True and receipt["verified"] is True, receipt
+    assert receipt["changed"]["page"]["from"]["id"] == receipt["changed"]["page"]["to"]["id"] == "inbox"
+    assert receipt["changed"]["records"] == {} and "warning" not in receipt
 
 
 @pytest.mark.parametrize("action", ["open_hidden", "open_old_mail"])
