@@ -157,6 +157,10 @@ def main(argv: list[str] | None = None) -> int:
 
         raise_open_file_limit()
         app = create_app(settings.with_(headless=not options.headed))
+        from . import telemetry
+
+        if telemetry.configure_from_env():
+            telemetry.instrument_app(app)
         config = uvicorn.Config(app, host=options.host, port=options.port, log_level="info", **uvicorn_options(settings))
         limit_repeated_logs()  # after uvicorn has set up its log handlers
         uvicorn.Server(config).run()

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterator
 
 from ..errors import ExecutionFailed, InvocationError, PlingError
+from ..telemetry import stage_span
 
 if TYPE_CHECKING:
     from ..config import Settings
@@ -96,7 +97,8 @@ class Invocation:
     def stage(self, name: str) -> Iterator[None]:
         started = time.perf_counter()
         try:
-            yield
+            with stage_span(name):
+                yield
         except InvocationError as error:
             if error.stage is None:
                 error.stage = name

@@ -10,7 +10,7 @@ import json
 import logging
 import weakref
 from pathlib import Path
-from typing import Any, AsyncIterator, Awaitable, Callable
+from typing import TYPE_CHECKING, Any, AsyncIterator, Awaitable, Callable
 
 from ..config import Settings, load_secrets
 from ..core.browsers import Controller
@@ -23,6 +23,10 @@ from ..core.egress import Policy
 from ..core.masking import mask_logs
 from ..core.sessions import Session, Sessions
 from .store import Store
+from .. import telemetry
+
+if TYPE_CHECKING:
+    from opentelemetry.context import Context
 
 
 PRUNE_EVERY_S = 3600.0
@@ -249,7 +253,7 @@ class Runtime:
             lock.release()
 
     async def run_keyed(self, sid: str, key: str | None, request: Any,
-                   work: Callable[[Session], Awaitable[Receipt]]) -> dict[str, Any]:
+                   work: Callable[[Session], Awaitable[Receipt]], *, parent: "Context | None" = None) -> dict[str, Any]:
         """Run `work` on the session and log its receipt; with an idempotency key, the first receipt
         for that key is answered again instead of running twice (a duplicate that arrives while the
         first still runs waits for it). The key is checked before the session, so it answers across
@@ -269,7 +273,7 @@ class Runtime:
             # Claimed before the first await: a duplicate arriving while the store is read waits here.
             future = asyncio.get_running_loop().create_future()
             self._inflight[(sid, key)] = future
-        run = asyncio.ensure_future(self._run_logged(sid, key, fingerprint, work, future))
+        run = asyncio.ensure_future(self._run_logged(sid, key, fingerprint, work, future, request, parent))
         try:
             return await asyncio.shield(run)
         except asyncio.CancelledError:
@@ -283,7 +287,14 @@ class Runtime:
 
     async def _run_logged(self, sid: str, key: str | None, fingerprint: str,
                           work: Callable[[Session], Awaitable[Receipt]],
-                          future: "asyncio.Future[tuple[str, dict[str, Any]]] | None") -> dict[str, Any]:
+                          future: "asyncio.Future[tuple[str, dict[str, Any]]] | None",
+                          request: Any = None, parent: "Context | None" = None) -> dict[str, Any]:
+        with telemetry.invocation_span(parent, sid, request) as span:
+            return await self._run_logged_in(span, sid, key, fingerprint, work, future)
+
+    async def _run_logged_in(self, span: Any, sid: str, key: str | None, fingerprint: str,
+                             work: Callable[[Session], Awaitable[Receipt]],
+                             future: "asyncio.Future[tuple[str, dict[str, Any]]] | None") -> dict[str, Any]:
         assert self.store is not None
         try:
             stored = None if key is None else await asyncio.to_thread(self.store.first_receipt, sid, key)
@@ -296,6 +307,7 @@ class Runtime:
             if session.masked_values():  # the operator's secrets and the session's earlier values too
                 receipt = session.mask(receipt)
             seq = await asyncio.to_thread(self.store.append, sid, receipt, key, fingerprint)
+            telemetry.record_receipt(span, receipt, seq)
             self.metrics.observe(receipt)
             self.events.publish("receipt", session=sid, receipt_seq=seq, receipt=receipt)
             if future is not None:

@@ -3,14 +3,15 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Header
+from fastapi import APIRouter, Depends, Header, Request
 from fastapi.responses import JSONResponse
 
 from ...agents.tools import names, resolve_call, tools
 from ...core.sessions import Session
 from ...errors import ToolNotFound
+from ... import telemetry
 from ...models import InvokeAnswer, InvokeRequest, Receipt, ResumeRequest, ToolCall, ToolList
 from ...callers import caller_key, named
 from . import CallerDep, GoneDep, RuntimeDep
@@ -18,24 +19,33 @@ from . import CallerDep, GoneDep, RuntimeDep
 router = APIRouter()
 
 
+def _trace_parent(request: Request) -> Any:
+    """The caller's trace context (W3C traceparent), continued by the invocation's span."""
+    return telemetry.parent_from(request.headers)
+
+
+ParentDep = Annotated[Any, Depends(_trace_parent)]
+
+
 @router.post("/sessions/{sid}/invoke", response_model=InvokeAnswer, tags=["actions"])
 async def invoke_action(sid: str, body: InvokeRequest, runtime: RuntimeDep, caller: CallerDep, gone: GoneDep,
-                        idempotency_key: str | None = Header(None, max_length=200)) -> JSONResponse:
+                        parent: ParentDep, idempotency_key: str | None = Header(None, max_length=200)) -> JSONResponse:
     async def work(session: Session) -> Receipt:
         return named(await runtime.invoke(session, body.action, body.args, evidence=body.evidence, gone=gone), caller)
 
-    receipt = await runtime.run_keyed(sid, caller_key(caller, idempotency_key), ["invoke", body.model_dump()], work)
+    receipt = await runtime.run_keyed(sid, caller_key(caller, idempotency_key), ["invoke", body.model_dump()], work,
+                                      parent=parent)
     return JSONResponse({"result": receipt})
 
 
 @router.post("/sessions/{sid}/resume", response_model=InvokeAnswer, tags=["actions"])
 async def resume_flow(sid: str, body: ResumeRequest, runtime: RuntimeDep, caller: CallerDep,
-                      gone: GoneDep) -> JSONResponse:
+                      gone: GoneDep, parent: ParentDep) -> JSONResponse:
     async def work(session: Session) -> Receipt:
         return named(await runtime.resume(session, body.handle, evidence=body.evidence,
                                           repeat_started_step=body.repeat_started_step, gone=gone), caller)
 
-    receipt = await runtime.run_keyed(sid, None, ["resume", body.handle], work)
+    receipt = await runtime.run_keyed(sid, None, ["resume", body.handle], work, parent=parent)
     return JSONResponse({"result": receipt})
 
 
@@ -48,12 +58,13 @@ async def list_tools(sid: str, runtime: RuntimeDep,
 
 @router.post("/sessions/{sid}/tools/{name}", response_model=InvokeAnswer, tags=["agents"])
 async def call_tool(sid: str, name: str, body: ToolCall, runtime: RuntimeDep, caller: CallerDep, gone: GoneDep,
-                    idempotency_key: str | None = Header(None, max_length=200)) -> JSONResponse:
+                    parent: ParentDep, idempotency_key: str | None = Header(None, max_length=200)) -> JSONResponse:
     async def work(session: Session) -> Receipt:
         call = resolve_call(await runtime.model(session, {"limit": 0}), name, body.arguments)
         if call is None:
             raise ToolNotFound(f"No tool {name!r} in this session's model")
         return named(await runtime.invoke(session, call[0], call[1], evidence=body.evidence, gone=gone), caller)
 
-    receipt = await runtime.run_keyed(sid, caller_key(caller, idempotency_key), ["tool", name, body.model_dump()], work)
+    receipt = await runtime.run_keyed(sid, caller_key(caller, idempotency_key), ["tool", name, body.model_dump()], work,
+                                      parent=parent)
     return JSONResponse({"result": receipt})
