@@ -108,3 +108,83 @@ def test_an_operator_secret_a_page_shows_is_masked_in_session_info_and_over_mcp(
     assert session["title"] == "Key <secret>restored</secret>", session
     assert "show=<secret>restored</secret>" in session["url"], session
     assert not _clear(json.dumps(answer)), _clear(json.dumps(answer))
+
+
+def _pixels(png: bytes) -> tuple[int, int, int, bytes]:
+    """Width, height, bytes per pixel and the unfiltered rows of an 8-bit, non-interlaced PNG (what
+    Chromium writes), read with zlib alone."""
+    import struct
+    import zlib
+
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    at, idat, header = 8, b"", b""
+    while at < len(png):
+        length, kind = struct.unpack(">I4s", png[at:at + 8])
+        data = png[at + 8:at + 8 + length]
+        if kind == b"IHDR":
+            header = data
+        elif kind == b"IDAT":
+            idat += data
+        at += 12 + length
+    width, height, depth, color, _, _, interlace = struct.unpack(">IIBBBBB", header)
+    assert depth == 8 and interlace == 0 and color in (2, 6), (depth, color, interlace)
+    bpp = 3 if color == 2 else 4
+    raw, stride = zlib.decompress(idat), width * bpp
+    out, prev = bytearray(), bytearray(stride)
+    for y in range(height):
+        kind, row = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = row[i - bpp] if i >= bpp else 0
+            b, c = prev[i], (prev[i - bpp] if i >= bpp else 0)
+            if kind == 1:
+                row[i] = (row[i] + a) & 255
+            elif kind == 2:
+                row[i] = (row[i] + b) & 255
+            elif kind == 3:
+                row[i] = (row[i] + (a + b) // 2) & 255
+            elif kind == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                row[i] = (row[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        out += row
+        prev = row
+    return width, height, bpp, bytes(out)
+
+
+def _masked_share(png: bytes, box: dict) -> float:
+    """The share of the box's pixels painted in Playwright's mask colour (#FF00FF)."""
+    width, _, bpp, pixels = _pixels(png)
+    inside = masked = 0
+    for y in range(int(box["y"]) + 1, int(box["y"] + box["height"]) - 1):
+        for x in range(int(box["x"]) + 1, min(width, int(box["x"] + box["width"])) - 1):
+            at = (y * width + x) * bpp
+            inside += 1
+            masked += pixels[at:at + 3] == b"\xff\x00\xff"
+    return masked / max(1, inside)
+
+
+def test_page_text_showing_an_operator_secret_is_masked_in_the_screenshot(spages: Pages, secured: ServiceThread) -> None:
+    page = spages.open("pages/security/echo_secret.html?show=" + API_KEY)
+
+    async def box(runtime) -> dict:
+        return await runtime.sessions.get(page.id).page.locator("#shown").bounding_box()
+
+    shown = secured.in_service(box)
+    shot = spages.client.get(f"/sessions/{page.id}/screenshot")
+    assert shot.status_code == 200 and shot.headers["content-type"] == "image/png"
+    assert _masked_share(shot.content, shown) > 0.9
+
+
+def test_page_text_showing_a_restored_value_grouped_is_masked_in_the_screenshot(spages: Pages, secured: ServiceThread) -> None:
+    page = spages.open("pages/security/echo_secret.html")
+    assert page.invoke("echo", {"value": "<secret>CARD</secret>"})["ok"] is True
+
+    async def shown(runtime) -> tuple[str, dict]:
+        locator = runtime.sessions.get(page.id).page.locator("#shown")
+        return await locator.text_content(), await locator.bounding_box()
+
+    text, box = secured.in_service(shown)
+    assert text == "Paid with 4111 1111 1111 1111"  # the page shows the card, grouped
+    shot = spages.client.get(f"/sessions/{page.id}/screenshot")
+    assert shot.status_code == 200
+    assert _masked_share(shot.content, box) > 0.9

@@ -10,12 +10,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .bridge import Bridge
-from .masking import scrub
+from .masking import pattern_for, scrub
 from ..errors import PageUnresponsive, QueueTimeout, SessionLost, SessionNotFound, TooManySessions
 from ..models import SessionInfo
 
 if TYPE_CHECKING:
-    from playwright.async_api import BrowserContext, Page
+    from playwright.async_api import BrowserContext, Locator, Page
 
     from .browsers import Controller
     from .egress import EgressProxy
@@ -46,6 +46,13 @@ class Session:
     def mask(self, value: object) -> object:
         """`value` (text, or JSON-like data) with this session's masked values replaced."""
         return scrub(value, self.masked_values())
+
+    def secret_text(self) -> "Locator | None":
+        """The elements of the page whose text shows a masked value (in any of its forms), for a
+        screenshot's mask; None when the session masks nothing. Playwright's text engine runs in its
+        own isolated world: the page cannot watch the pattern go by."""
+        pattern = pattern_for(self.masked_values())
+        return None if pattern is None else self.page.get_by_text(pattern)
 
     def info(self) -> SessionInfo:
         try:

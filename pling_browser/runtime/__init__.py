@@ -334,15 +334,19 @@ class Runtime:
 
 
     async def screenshot(self, session: Session) -> bytes:
-        """A PNG of the page with password fields and fields holding a restored secret masked."""
+        """A PNG of the page with password fields, fields holding a restored secret, and elements whose
+        text shows an operator secret or a restored value masked."""
         from ..core.playwright import translate_playwright_errors
 
         marked = await session.bridge.mark_protected(True)
         try:
             async with translate_playwright_errors():
                 page = session.page
-                return await page.screenshot(type="png", timeout=10_000,
-                                             mask=[page.locator("[data-pling-masked]"), page.locator("input[type=password]")])
+                mask = [page.locator("[data-pling-masked]"), page.locator("input[type=password]")]
+                secret_text = session.secret_text()  # text showing an operator secret or a restored value
+                if secret_text is not None:
+                    mask.append(secret_text)
+                return await page.screenshot(type="png", timeout=10_000, mask=mask)
         finally:
             if marked:
                 await session.bridge.mark_protected(False)

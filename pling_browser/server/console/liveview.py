@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
-import re
 import time
 from typing import TYPE_CHECKING, Any, AsyncIterator
 
@@ -192,11 +191,9 @@ class Screen:
                 "masked": True, "title": await self.title()}
 
     def _secret_text(self, page: "Page") -> Any:
-        """Text in the page that shows an operator secret (a page echoing a typed card number)."""
-        values = [value for value in self.live.runtime.operator_secrets.values() if len(value) >= 4]
-        if not values:
-            return None
-        return page.get_by_text(re.compile("|".join(re.escape(value) for value in values)))
+        """Text in the page that shows an operator secret or a restored value, in any form the masking
+        knows (a page echoing a typed card number, grouped)."""
+        return self.session.secret_text()
 
     async def stop(self) -> None:
         cdp, self.cdp = self.cdp, None
