@@ -44,6 +44,7 @@ const WEBMCP_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
       params: own(tool, 'inputSchema'),
       risk: own(annotations, 'consequentialHint') === true ? 'danger'
         : own(annotations, 'readOnlyHint') === true ? 'read' : 'write',
+      timeoutMs: own(tool, 'timeoutMs'), // Pling's per-action budget, where a page gives its tool one
     }, 'action');
     if (!entry) return null;
     entry.description = typeof description === 'string' ? cut(description, WEBMCP_DESCRIPTION_MAX) : null;

@@ -176,6 +176,10 @@ class Settings(BaseSettings):
     # (PLING_NAVIGATION_SETTLE, seconds; SPEC "Actions that leave the document").
     navigation_settle_s: float = _env("PLING_NAVIGATION_SETTLE", 5.0)
     action_timeout_ms: int = 10_000
+    # The operator's PLING_ACTION_TIMEOUT (seconds): every action's run/gesture budget when set; unset, a
+    # page's actions get action_timeout_ms and WebMCP tools the browser's own default (WEBMCP_TIMEOUT_MS).
+    # An action's own `timeoutMs` wins either way.
+    action_timeout_s: float | None = _env("PLING_ACTION_TIMEOUT")
     expect_timeout_ms: int = 2_000
     settle_cap_ms: int = 3_000
     # Extra seconds the service waits beyond a bridge call's own budget before it calls the page stuck.
@@ -224,6 +228,13 @@ class Settings(BaseSettings):
                 raise ValueError(f"{part!r} is not ID:RISK")
             pairs.append((name.strip(), risk.strip()))
         return tuple(pairs)
+
+    @field_validator("action_timeout_s")
+    @classmethod
+    def _positive_timeout(cls, value: float | None) -> float | None:
+        if value is not None and not (0 < value <= 600):
+            raise ValueError("expected seconds, more than 0 and at most 600")
+        return value
 
     @field_validator("confirm", mode="before")
     @classmethod

@@ -123,3 +123,23 @@ def test_annotations_become_risk_and_the_export_claims_only_them(where: tuple[Se
     assert tools["buy"]["annotations"] == {"readOnlyHint": False, "destructiveHint": True}
     assert tools["basket"]["annotations"] == {"readOnlyHint": True}
     assert tools["add_tea"]["annotations"] == {"readOnlyHint": False}  # no destructive or open-world claim
+
+
+def test_webmcp_tools_get_the_browsers_budget(pages: Pages) -> None:
+    # The test service gives a page's actions 3 s (action_timeout_ms) and no PLING_ACTION_TIMEOUT.
+    page = pages.open("pages/webmcp/slow.html")
+    assert page.invoke("slow_report")["data"] == "report"  # a WebMCP tool: the browser's 30 s
+    assert "did not finish" in page.invoke("slow_pling")["error"]["message"]  # a page's action: 3 s
+    assert "did not finish" in page.invoke("slow_but_bounded")["error"]["message"]  # its own timeoutMs
+
+
+def test_the_operators_action_timeout_bounds_webmcp_tools(fixtures: FixtureServer) -> None:
+    svc = ServiceThread(service_settings(action_timeout_s=2.0)).start()  # PLING_ACTION_TIMEOUT=2
+    try:
+        with httpx.Client(base_url=svc.url, timeout=60) as client:
+            pages = Pages(client, fixtures)
+            page = pages.open("pages/webmcp/slow.html")
+            assert "did not finish within 2000 ms" in page.invoke("slow_report")["error"]["message"]
+            pages.close_all()
+    finally:
+        svc.stop()

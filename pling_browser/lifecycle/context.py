@@ -19,6 +19,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("pling_browser.lifecycle")
 
+# A WebMCP tool's budget when neither it nor the operator (PLING_ACTION_TIMEOUT) says otherwise: the
+# browser's own default for a tool call (Playwright's 30 s), not the 10 s of a page's declared actions.
+WEBMCP_TIMEOUT_MS = 30_000.0
+
 
 @dataclass
 class Invocation:
@@ -83,7 +87,13 @@ class Invocation:
 
     @property
     def action_timeout_ms(self) -> float:
-        return (self.decl.timeoutMs if self.decl and self.decl.timeoutMs else None) or self.settings.action_timeout_ms
+        if self.decl and self.decl.timeoutMs:
+            return self.decl.timeoutMs
+        if self.settings.action_timeout_s is not None:
+            return self.settings.action_timeout_s * 1000
+        if self.decl and self.decl.webmcp:
+            return WEBMCP_TIMEOUT_MS
+        return self.settings.action_timeout_ms
 
     @property
     def expect_timeout_ms(self) -> float:
