@@ -83,3 +83,17 @@ def test_receipts_and_keys_survive_a_restart(fixtures: FixtureServer, tmp_path: 
             assert len(later["receipts"]) == 1
     finally:
         second.stop()
+
+
+def test_a_key_is_the_callers_across_sessions(client: httpx.Client, pages: Pages) -> None:
+    """SPEC: keys are unique per caller across sessions. The same key sent to another session is not
+    a fresh key there: it is another request (422), and nothing runs in the second session."""
+    first, second = pages.open("demo/todos.html"), pages.open("demo/todos.html")
+    body = {"action": "add_todo", "args": {"text": "Once per key"}}
+    assert _invoke(client, first.id, "across-1", body).json()["result"]["ok"] is True
+    again = _invoke(client, second.id, "across-1", body)
+    assert again.status_code == 422 and again.json()["error"]["code"] == "IDEMPOTENCY_MISMATCH", again.text
+    assert _total(first) == 15 and _total(second) == 14
+    # In its own session the key still answers the first receipt.
+    assert _invoke(client, first.id, "across-1", body).json()["result"]["ok"] is True
+    assert _total(first) == 15

@@ -80,7 +80,7 @@ class Runtime:
         self.sessions.operator_values = tuple(value for value in self.operator_secrets.values() if value)
         mask_logs(self)  # log lines of the service mask what its sessions mask
         self.store: Store | None = None
-        self._inflight: dict[tuple[str, str], asyncio.Future[tuple[str, dict[str, Any]]]] = {}
+        self._inflight: dict[str, asyncio.Future[tuple[str, dict[str, Any]]]] = {}
         self.invocations_waiting = 0  # invocations waiting for their session (another one runs there)
         # Tasks whose invocation got its session's turn (started): a caller's cancel no longer stops them.
         self._started: "weakref.WeakSet[asyncio.Task[Any]]" = weakref.WeakSet()
@@ -263,16 +263,18 @@ class Runtime:
         invocation still waiting for its session; one that started runs to the end and its receipt
         is logged all the same: cancelling is not rollback."""
         assert self.store is not None
-        fingerprint = hashlib.sha256(json.dumps(request, sort_keys=True, default=str).encode()).hexdigest()
+        # A key is its caller's across sessions (SPEC): the session is part of the request it stands for,
+        # so the same key sent to another session is another request (422), never run again.
+        fingerprint = hashlib.sha256(json.dumps([sid, request], sort_keys=True, default=str).encode()).hexdigest()
         future: asyncio.Future[tuple[str, dict[str, Any]]] | None = None
         if key is not None:
-            running = self._inflight.get((sid, key))
+            running = self._inflight.get(key)
             if running is not None:
                 kept = await asyncio.shield(running)
                 return self._same(kept, fingerprint, key)
             # Claimed before the first await: a duplicate arriving while the store is read waits here.
             future = asyncio.get_running_loop().create_future()
-            self._inflight[(sid, key)] = future
+            self._inflight[key] = future
         run = asyncio.ensure_future(self._run_logged(sid, key, fingerprint, work, future, request, parent))
         try:
             return await asyncio.shield(run)
@@ -297,7 +299,7 @@ class Runtime:
                              future: "asyncio.Future[tuple[str, dict[str, Any]]] | None") -> dict[str, Any]:
         assert self.store is not None
         try:
-            stored = None if key is None else await asyncio.to_thread(self.store.first_receipt, sid, key)
+            stored = None if key is None else await asyncio.to_thread(self.store.first_receipt, key)
             if stored is not None:
                 assert future is not None and key is not None
                 future.set_result(stored)
@@ -320,7 +322,7 @@ class Runtime:
             raise
         finally:
             if key is not None:
-                self._inflight.pop((sid, key), None)
+                self._inflight.pop(key, None)
 
     @staticmethod
     def _same(kept: tuple[str, dict[str, Any]], fingerprint: str, key: str) -> dict[str, Any]:

@@ -29,14 +29,20 @@ CREATE TABLE IF NOT EXISTS receipts (
 );
 CREATE INDEX IF NOT EXISTS receipts_by_session ON receipts (session, seq);
 CREATE INDEX IF NOT EXISTS receipts_by_age ON receipts (created);
-CREATE TABLE IF NOT EXISTS idempotency (
+CREATE TABLE IF NOT EXISTS idempotency_keys (
+    key TEXT NOT NULL PRIMARY KEY,
     session TEXT NOT NULL,
-    key TEXT NOT NULL,
     fingerprint TEXT NOT NULL,
     receipt INTEGER NOT NULL REFERENCES receipts (seq),
-    created REAL NOT NULL,
-    PRIMARY KEY (session, key)
+    created REAL NOT NULL
 );
+"""
+# Before keys were scoped per caller across sessions they were kept per (session, key): such a store
+# has its keys carried over (the first of a key wins) and the old table dropped.
+MIGRATE = """
+INSERT OR IGNORE INTO idempotency_keys (key, session, fingerprint, receipt, created)
+    SELECT key, session, fingerprint, receipt, created FROM idempotency ORDER BY created;
+DROP TABLE idempotency;
 """
 
 
@@ -64,6 +70,8 @@ class Store:
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA busy_timeout=5000")
         self._db.executescript(SCHEMA)
+        if self._db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'idempotency'").fetchone():
+            self._db.executescript("BEGIN IMMEDIATE;" + MIGRATE + "COMMIT;")
 
     def close(self) -> None:
         with self._lock:
@@ -81,8 +89,8 @@ class Store:
                     (session, receipt["action"]["id"], int(bool(receipt.get("ok"))), code, now, body))
                 seq = int(cursor.lastrowid or 0)
                 if key is not None:
-                    self._db.execute("INSERT OR IGNORE INTO idempotency (session, key, fingerprint, receipt, created) "
-                                     "VALUES (?, ?, ?, ?, ?)", (session, key, fingerprint or "", seq, now))
+                    self._db.execute("INSERT OR IGNORE INTO idempotency_keys (key, session, fingerprint, receipt, created) "
+                                     "VALUES (?, ?, ?, ?, ?)", (key, session, fingerprint or "", seq, now))
                 self._db.execute("COMMIT")
             except BaseException:
                 self._db.execute("ROLLBACK")
@@ -96,10 +104,10 @@ class Store:
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
             try:
-                keys = self._db.execute("DELETE FROM idempotency WHERE created < ?",
+                keys = self._db.execute("DELETE FROM idempotency_keys WHERE created < ?",
                                         (now - max(retention_s, KEY_MIN_S),)).rowcount
                 receipts = self._db.execute(
-                    "DELETE FROM receipts WHERE created < ? AND seq NOT IN (SELECT receipt FROM idempotency)",
+                    "DELETE FROM receipts WHERE created < ? AND seq NOT IN (SELECT receipt FROM idempotency_keys)",
                     (now - retention_s,)).rowcount
                 self._db.execute("COMMIT")
             except BaseException:
@@ -107,12 +115,13 @@ class Store:
                 raise
         return receipts, keys
 
-    def first_receipt(self, session: str, key: str) -> tuple[str, dict[str, Any]] | None:
-        """(fingerprint, receipt) kept for an idempotency key, or None."""
+    def first_receipt(self, key: str) -> tuple[str, dict[str, Any]] | None:
+        """(fingerprint, receipt) kept for an idempotency key (already in its caller's scope: keys are
+        unique per caller across sessions), or None."""
         with self._lock:
             row = self._db.execute(
-                "SELECT i.fingerprint, r.body FROM idempotency i JOIN receipts r ON r.seq = i.receipt "
-                "WHERE i.session = ? AND i.key = ?", (session, key)).fetchone()
+                "SELECT i.fingerprint, r.body FROM idempotency_keys i JOIN receipts r ON r.seq = i.receipt "
+                "WHERE i.key = ?", (key,)).fetchone()
         return (row[0], json.loads(row[1])) if row else None
 
     def receipts(self, session: str, after: int = 0, limit: int = 50) -> list[dict[str, Any]]:
