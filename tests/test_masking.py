@@ -75,6 +75,7 @@ def test_a_restored_secret_the_page_writes_into_its_address_and_title_is_masked_
         "GET /sessions": client.get("/sessions").text,
         "/console/state": client.get("/console/state").text,
         "/console/events": _read_stream(secured.url, "/console/events", "event: state"),
+        "/console/sessions/{sid}/view": _read_stream(secured.url, f"/console/sessions/{page.id}/view", "event: frame"),
         "log": caplog.text + "\n".join(refused_lines),
         "receipt": json.dumps(receipt),
         "model": json.dumps(page.model()),

@@ -54,7 +54,7 @@ class LiveView:
                 yield b"retry: 2000\n\n" + sse("gone", {"session": session.id, "reason": _message(error)})
                 return
             yield b"retry: 1000\n\n" + sse("hello", {"session": session.id, "viewport": screen.viewport(),
-                                                    "url": _url(session.page), "title": await screen.title()})
+                                                    "url": _url(session), "title": await screen.title()})
             loop = asyncio.get_running_loop()
             ends, pinged, sent_at, last = loop.time() + streams.STREAM_S, loop.time(), 0.0, None
             quiet_since = loop.time()
@@ -81,7 +81,7 @@ class LiveView:
                 if picture is not None and picture["data"] != last:
                     last = picture["data"]
                     sent_at = loop.time()
-                    picture["url"] = _url(session.page)
+                    picture["url"] = _url(session)
                     yield sse("frame", picture)
                 elif picture is None:
                     yield sse("paused", {"reason": "the page's script does not answer; the view waits for it"})
@@ -153,7 +153,7 @@ class Screen:
             with contextlib.suppress(Exception):
                 title = await asyncio.wait_for(self.session.page.title(), 2)
             self._title = (title, time.monotonic())
-        return title
+        return str(self.session.mask(title))
 
     async def picture(self, frame: dict[str, Any]) -> dict[str, Any] | None:
         """The frame as the console may show it: as is while the page holds no secret, else a masked
@@ -205,9 +205,10 @@ class Screen:
             await asyncio.wait_for(cdp.detach(), 3)
 
 
-def _url(page: "Page") -> str:
+def _url(session: "Session") -> str:
+    """The page's address as the console may show it (masked like session info)."""
     try:
-        return page.url
+        return str(session.mask(session.page.url))
     except Exception:
         return ""
 
