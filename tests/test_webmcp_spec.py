@@ -143,3 +143,18 @@ def test_the_operators_action_timeout_bounds_webmcp_tools(fixtures: FixtureServe
             pages.close_all()
     finally:
         svc.stop()
+
+
+def test_a_webmcp_demo_written_elsewhere(where: tuple[ServiceThread, Pages]) -> None:
+    # GoogleChromeLabs/webmcp-tools demos/doors, vendored unchanged (fixtures/pages/webmcp/doors/README.md).
+    _svc, pages = where
+    page = pages.open("pages/webmcp/doors/index.html")
+    assert {a["id"] for a in page.first_model["actions"]} == {"openDoor1", "openDoor2", "openDoor3"}
+    opened = page.invoke("openDoor3")  # a declarative form with toolautosubmit: it navigates to magic.html
+    assert opened["ok"] is True and opened["changed"]["actions"]["added"] == ["castLight"]
+    cast = page.invoke("castLight")  # aborts the signal castLight was registered with, declares a form
+    assert cast["ok"] is True and cast["data"] == "The owl blinks at the sudden light!"
+    assert {a["id"] for a in page.model()["actions"]} == {"returnToHallway"}
+    assert page.invoke("castLight")["error"]["code"] == "ACTION_NOT_FOUND"
+    back = page.invoke("returnToHallway")
+    assert back["ok"] is True and sorted(back["changed"]["actions"]["added"]) == ["openDoor1", "openDoor2", "openDoor3"]
