@@ -17,7 +17,8 @@ from typing import Any, Literal
 import httpx
 
 from ..errors import SERVICE_CODES, ServiceError
-from ..models import PageModel, PendingRequest, Receipt, SessionInfo
+from ..models import PageModel, Receipt
+from ..bodies import PendingRequest, SessionInfo
 
 __all__ = ["Client", "PageSession"]
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from .bridge import Bridge
 from .masking import pattern_for, scrub
 from ..errors import PageUnresponsive, QueueTimeout, SessionLost, SessionNotFound, TooManySessions
-from ..models import SessionInfo
+from ..bodies import SessionInfo
 
 if TYPE_CHECKING:
     from playwright.async_api import BrowserContext, Locator, Page

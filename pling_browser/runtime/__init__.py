@@ -8,6 +8,7 @@ import contextlib
 import hashlib
 import json
 import logging
+import secrets
 import weakref
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, AsyncIterator, Awaitable, Callable
@@ -16,13 +17,14 @@ from ..config import Settings, load_secrets
 from ..core.browsers import Controller
 from .events import Events
 from .confirmations import PendingRequests, HttpConfirmer
-from ..errors import IdempotencyMismatch, ResumeNotFound, SessionBusy
+from ..errors import IdempotencyMismatch, PlingError, ResumeNotFound, SessionBusy
 from ..lifecycle import Resumes, invoke, resume
 from ..models import PageModel, Receipt
 from ..core.egress import Policy
 from ..core.masking import mask_logs
 from ..core.sessions import Session, Sessions
 from .store import Store
+from ..core import tracing
 from .. import telemetry
 
 if TYPE_CHECKING:
@@ -165,18 +167,49 @@ class Runtime:
         return PageModel.model_validate_json(await self.model_json(session, window))
 
     async def invoke(self, session: Session, action: str, args: Any, *, evidence: bool = True,
-                     gone: CallerCheck | None = None) -> Receipt:
+                     gone: CallerCheck | None = None, trace: bool = False) -> Receipt:
         """Run one action. `gone` tells whether the caller has left: asked only while the invocation
-        waits for its session, never once it started."""
+        waits for its session, never once it started. `trace` records a Playwright trace of it."""
         async with self._turn(session, action, gone):
             session.touch()
             session.invocations += 1
+            traced = await self._start_trace(session, action) if trace else None
             try:
-                return await invoke(session, action, args, settings=self.settings, evidence=evidence,
-                                    **self._lifecycle_options())
+                receipt = await invoke(session, action, args, settings=self.settings, evidence=evidence,
+                                       **self._lifecycle_options())
             finally:
                 session.touch()
+                if traced is not None:
+                    traced = await self._stop_trace(session, traced)
                 await session.refresh_title()
+            if trace and traced is None:
+                reason = ("No trace was recorded: this session's pages were given restored secrets, and a trace "
+                          "records the page." if session.masked_values() else "No trace was recorded (see the log).")
+                receipt = receipt.model_copy(update={"warning": " ".join(filter(None, [receipt.warning, reason]))})
+            elif traced is not None:
+                receipt = receipt.model_copy(update={"trace": f"/sessions/{session.id}/traces/{traced.stem}"})
+            return receipt
+
+    def trace_path(self, sid: str, tid: str) -> Path:
+        return self.settings.data_dir / "traces" / sid / f"{tid}.zip"
+
+    async def _start_trace(self, session: Session, action: str) -> "Path | None":
+        if session.masked_values():
+            return None
+        try:
+            await tracing.start(session.context, action)
+        except PlingError as error:
+            log.warning("no trace for %.200s on session %s: %s", action, session.id, error.message)
+            return None
+        return self.trace_path(session.id, "t_" + secrets.token_urlsafe(9))
+
+    async def _stop_trace(self, session: Session, path: Path) -> "Path | None":
+        try:
+            await tracing.stop(session.context, path)
+        except PlingError as error:
+            log.warning("the trace on session %s could not be written: %s", session.id, error.message)
+            return None
+        return path
 
     async def resume(self, session: Session, handle: str, *, evidence: bool = True,
                      repeat_started_step: bool = False, gone: CallerCheck | None = None) -> Receipt:

@@ -16,7 +16,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 from .. import __version__
 from ..callers import load_callers
 from ..config import Settings
-from ..models import HTTPProblem
+from ..bodies import HTTPProblem
 from ..runtime import Runtime
 from . import problems
 from .access import AccessGuard, ConsoleSessions

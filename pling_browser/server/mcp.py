@@ -40,7 +40,8 @@ from pydantic import Field, ValidationError
 from ..agents.tools import NAME_LIMIT, resolve_call, specs
 from ..callers import OPERATOR, Caller, caller_key, named
 from ..errors import BadRequest, PlingError, ServiceError, ToolNotFound
-from ..models import PageModel, Receipt, SessionClosed, SessionOpened
+from ..models import PageModel, Receipt
+from ..bodies import SessionClosed, SessionOpened
 
 if TYPE_CHECKING:
     from ..core.sessions import Session

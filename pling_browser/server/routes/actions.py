@@ -12,7 +12,8 @@ from ...agents.tools import names, resolve_call, tools
 from ...core.sessions import Session
 from ...errors import ToolNotFound
 from ... import telemetry
-from ...models import InvokeAnswer, InvokeRequest, Receipt, ResumeRequest, ToolCall, ToolList
+from ...models import Receipt
+from ...bodies import InvokeAnswer, InvokeRequest, ResumeRequest, ToolCall, ToolList
 from ...callers import caller_key, named
 from . import CallerDep, GoneDep, RuntimeDep
 
@@ -31,7 +32,8 @@ ParentDep = Annotated[Any, Depends(_trace_parent)]
 async def invoke_action(sid: str, body: InvokeRequest, runtime: RuntimeDep, caller: CallerDep, gone: GoneDep,
                         parent: ParentDep, idempotency_key: str | None = Header(None, max_length=200)) -> JSONResponse:
     async def work(session: Session) -> Receipt:
-        return named(await runtime.invoke(session, body.action, body.args, evidence=body.evidence, gone=gone), caller)
+        return named(await runtime.invoke(session, body.action, body.args, evidence=body.evidence, gone=gone,
+                                          trace=body.trace), caller)
 
     receipt = await runtime.run_keyed(sid, caller_key(caller, idempotency_key), ["invoke", body.model_dump()], work,
                                       parent=parent)

@@ -6,7 +6,7 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from ...models import ConfirmationAnswer, HandoffAnswer, PendingList
+from ...bodies import ConfirmationAnswer, HandoffAnswer, PendingList
 from . import RuntimeDep
 
 router = APIRouter()

@@ -7,7 +7,8 @@ from typing import Any
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
-from ...models import CreateSession, PageModel, SessionInfo, SessionOpened
+from ...models import PageModel
+from ...bodies import CreateSession, SessionInfo, SessionOpened
 from . import RuntimeDep, own_origin
 from .static import DEMO_PAGE
 

@@ -1,0 +1,136 @@
+"""The bodies of the HTTP API: requests, answers and problems, as FastAPI validates and documents
+them (the page model and the receipt they carry are in models.py)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from .models import PageModel, Receipt, Risk
+
+
+# ---- HTTP bodies --------------------------------------------------------------------------------
+
+
+class CreateSession(BaseModel):
+    url: str | None = Field(default=None, description="The page to open; the service's own demo when omitted.")
+    timeout_ms: int | None = Field(default=None, ge=100, le=120_000, description="Navigation timeout.")
+
+
+class InvokeRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    action: str = Field(description="An action id, or ACTION@RECORD for a family.")
+    args: Any = Field(default=None, description="A JSON object, or JSON text of one (anything else is INVALID_ARGS).")
+    evidence: bool = Field(default=True, description="Take before/after snapshots and report `changed`.")
+    trace: bool = Field(default=False, description="Record a Playwright trace of this invocation (refused, with a "
+                        "warning, in a session whose pages were given restored secrets).")
+
+
+class ToolTarget(BaseModel):
+    action: str = Field(description="The action id, or the family id for ACTION@RECORD")
+    record_param: str | None = Field(description="For a family: the argument that carries the record id")
+
+
+class ToolList(BaseModel):
+    """The page's actions as agent tools, in one API's shape, with the map from tool name to action."""
+
+    format: Literal["openai", "openai-responses", "anthropic", "mcp"]
+    tools: list[dict[str, Any]]
+    names: dict[str, ToolTarget] = Field(description="tool name -> the action (or family) it invokes")
+
+
+class ToolCall(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    arguments: dict[str, Any] = Field(default_factory=dict)
+    evidence: bool = True
+
+
+class LoggedReceipt(BaseModel):
+    seq: int
+    created: float
+    receipt: dict[str, Any]
+
+
+class ReceiptLog(BaseModel):
+    session: str
+    receipts: list[LoggedReceipt]
+    next: int
+
+
+class ResumeRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    handle: str
+    evidence: bool = True
+    repeat_started_step: bool = Field(default=False, description=(
+        "Run the failed step again although it started (its effect may have landed); without it, "
+        "such a resume answers 409 STEP_STARTED naming the step."))
+
+
+class ConfirmationAnswer(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    approve: bool
+
+
+class HandoffAnswer(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    outcome: Literal["done", "cancel"]
+
+
+class PendingRequest(BaseModel):
+    id: str
+    kind: Literal["confirmation", "handoff"]
+    session: str
+    action: str
+    description: str | None = None
+    risk: Risk | None = None
+    region: str | None = None
+    record: dict[str, Any] | None = None
+    args: dict[str, Any] | None = None
+    params: Any = None
+    expect: str | None = None
+    created: float
+    expires: float
+
+
+class PendingList(BaseModel):
+    pending: list[PendingRequest]
+
+
+class SessionInfo(BaseModel):
+    id: str
+    url: str
+    title: str
+    created: float
+    last_used: float
+    invocations: int
+    endpoint: str = Field(default="local", description="The browser endpoint the session lives on.")
+    refused: list[dict[str, str]] = Field(default_factory=list, description="The last connections the page tried that the egress policy refused.")
+
+
+class SessionOpened(BaseModel):
+    session: SessionInfo
+    model: PageModel
+
+
+class SessionClosed(BaseModel):
+    closed: str = Field(description="The id of the session that was closed.")
+
+
+class ProblemDetail(BaseModel):
+    code: str
+    status: int
+    message: str
+    hint: str | None = None
+    model_config = ConfigDict(extra="allow")
+
+
+class HTTPProblem(BaseModel):
+    """Every HTTP error: the request or the session, never an action (actions answer receipts)."""
+
+    error: ProblemDetail
+
+
+class InvokeAnswer(BaseModel):
+    result: Receipt
