@@ -189,3 +189,39 @@ def test_page_text_showing_a_restored_value_grouped_is_masked_in_the_screenshot(
     shot = spages.client.get(f"/sessions/{page.id}/screenshot")
     assert shot.status_code == 200
     assert _masked_share(shot.content, box) > 0.9
+
+
+def test_masked_log_lines_keep_their_template_so_a_flood_is_still_rate_limited() -> None:
+    """A page flooding refused requests that each carry a secret (and differ otherwise) must be
+    masked and still counted as one line by the repeat limit; a number or a value split over two
+    arguments is masked too."""
+    import io
+
+    from pling_browser.core.masking import LOG_MASKING, mask_logs
+    from pling_browser.server.limits import RepeatLimit
+
+    class Source:
+        def masked_values(self) -> list[str]:
+            return [CARD]
+
+    logger = logging.getLogger("pling_browser.egress")
+    source = Source()
+    mask_logs(source)
+    out = io.StringIO()
+    handler = logging.StreamHandler(out)
+    handler.addFilter(RepeatLimit(burst=2))
+    logger.addHandler(handler)
+    level, logger.level = logger.level, logging.INFO
+    try:
+        for n in range(5):
+            logger.info("refused %s: %s", f"GET http://localhost/x?v={CARD}&n={n}", "a loopback name")
+        logger.info("a number %d", int(CARD))
+        logger.info("split %s%s", CARD[:8], CARD[8:])
+    finally:
+        logger.removeHandler(handler)
+        logger.level = level
+        LOG_MASKING._sources.discard(source)
+    lines = out.getvalue().splitlines()
+    assert not _clear(out.getvalue()), lines
+    assert len([line for line in lines if line.startswith("refused")]) == 2, lines
+    assert lines[-2:] == ["a number <secret>restored</secret>", "split <secret>restored</secret>"]

@@ -102,12 +102,32 @@ class LogMasking(logging.Filter):
         except Exception:  # a malformed record is the logging module's to report
             return True
         if pattern.search(message):
-            record.msg, record.args = pattern.sub(SECRET_MARK, message), None
+            _mask_record(record, pattern)
         if record.exc_info and not record.exc_text:
             record.exc_text = logging.Formatter().formatException(record.exc_info)
         if record.exc_text and pattern.search(record.exc_text):
             record.exc_text = pattern.sub(SECRET_MARK, record.exc_text)
         return True
+
+
+def _mask_record(record: logging.LogRecord, pattern: "re.Pattern[str]") -> None:
+    """Mask the record's string arguments and keep its template, so filters that count lines by
+    template (server.limits.RepeatLimit) still see one template; when that cannot hide the value
+    (a number, a value split over two arguments), the whole message is replaced."""
+    args = record.args
+    if isinstance(args, tuple) and all(isinstance(a, str) or not pattern.search(str(a)) for a in args):
+        record.args = tuple(pattern.sub(SECRET_MARK, a) if isinstance(a, str) else a for a in args)
+    elif isinstance(args, dict) and all(isinstance(a, str) or not pattern.search(str(a)) for a in args.values()):
+        record.args = {k: pattern.sub(SECRET_MARK, a) if isinstance(a, str) else a for k, a in args.items()}
+    if isinstance(record.msg, str):
+        record.msg = pattern.sub(SECRET_MARK, record.msg)
+    try:
+        still = pattern.search(record.getMessage())
+    except Exception:
+        still = True
+    if still:
+        message = record.getMessage() if not isinstance(still, bool) else str(record.msg)
+        record.msg, record.args = pattern.sub(SECRET_MARK, message), None
 
 
 LOG_MASKING = LogMasking()

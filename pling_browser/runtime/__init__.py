@@ -101,6 +101,7 @@ class Runtime:
         import jsonschema  # noqa: F401  (imported now, so the first invocation does not pay for it)
 
         self.loop = asyncio.get_running_loop()
+        mask_logs(self)  # again: loggers of modules imported since (the server's) get the filter too
         self.store = Store(self.settings.data_dir)
         await self.prune()
         self._reaper = asyncio.create_task(self._reap_forever())
