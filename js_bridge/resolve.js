@@ -32,6 +32,7 @@ function actionData(action) {
     steps: action.steps ? steps : null,
     untrusted: action.untrusted === true,
     webmcp: action.webmcp === true,
+    observes: registry.records.length + registry.state.length + registry.feedback.length > 0,
   };
 }
 

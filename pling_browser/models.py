@@ -147,6 +147,7 @@ class ActionDecl(_Data):
     steps: list[StepDecl] | None
     untrusted: bool = False  # WebMCP's untrustedContentHint: the result is page-supplied content
     webmcp: bool = False  # registered through WebMCP (document.modelContext), not window.pling
+    observes: bool = True  # the page declares records, state or feedback (else no diff can show an effect)
 
 
 class RecordRef(_Data):

@@ -13,6 +13,8 @@ def test_webmcp_tools_become_function_actions(pages: Pages) -> None:
     assert actions["add_note"]["params"]["required"] == ["text"]
     added = page.invoke("add_note", {"text": "Call mum"})
     assert added["ok"] is True and added["data"] == {"content": [{"type": "text", "text": "Added note 2"}]}
+    # A WebMCP-only page declares nothing to observe: no "nothing it declares changed" warning on a write.
+    assert "warning" not in added, added
     listed = page.invoke("list_notes")
     assert listed["data"]["content"][0]["text"] == "Buy bread\nCall mum"
     assert page.invoke("add_note", {"text": ""})["error"]["code"] == "INVALID_PARAMS"

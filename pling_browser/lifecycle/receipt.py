@@ -19,7 +19,7 @@ def build(inv: Invocation) -> Receipt:
     decl = inv.decl
     ok = inv.error is None
     warnings = list(inv.warnings)
-    if ok and decl is not None and decl.risk != "read" and inv.changed is not None and not inv.changed.observed:
+    if ok and decl is not None and decl.risk != "read" and decl.observes and inv.changed is not None and not inv.changed.observed:
         warnings.append(NO_CHANGE)
     if decl is not None and decl.untrusted and inv.data is not None:
         warnings.append(UNTRUSTED)
