@@ -15,6 +15,12 @@ from .server import FixtureServer
 
 FRESH = "pages/fresh/"
 
+# Once in four runs of this module, a StreamWriter of the egress proxy (pling_browser/core/egress.py)
+# was garbage-collected unclosed after the hostile page's endless polling (a product leak, reported;
+# not fixed here): its ResourceWarning is not let fail whichever fresh test happens to be running.
+pytestmark = pytest.mark.filterwarnings(
+    "ignore:Exception ignored in. <function StreamWriter.__del__:pytest.PytestUnraisableExceptionWarning")
+
 
 def no_lone_surrogates(value: Any) -> bool:
     """Every string in a decoded JSON answer is valid Unicode (encodes as strict UTF-8)."""
@@ -155,6 +161,18 @@ def test_a_family_is_one_tool_and_its_record_maps_back(pages: Pages) -> None:
     assert [u["id"] for u in receipt["changed"]["records"]["invoice"]["updated"]] == ["8"]
 
 
+def test_an_idempotency_key_answers_the_first_receipt_again(pages: Pages) -> None:
+    page = pages.open(FRESH + "invoices.html")
+    key = {"Idempotency-Key": f"fresh-{page.id}"}
+    first = page.client.post(f"/sessions/{page.id}/invoke", json={"action": "save_draft"}, headers=key)
+    again = page.client.post(f"/sessions/{page.id}/invoke", json={"action": "save_draft"}, headers=key)
+    assert first.status_code == again.status_code == 200
+    assert again.json() == first.json()
+    assert page.model()["feedback"] == [{"kind": "info", "text": "Draft saved"}]  # ran once
+    other = page.client.post(f"/sessions/{page.id}/invoke", json={"action": "quick_save"}, headers=key)
+    assert other.status_code == 422
+
+
 @pytest.mark.xfail(strict=True, reason=(
     "SPEC: a disabled control makes its action unavailable, and a write with no observable change gets a "
     "warning. Ticking the checkbox enables send_invoice's button, yet tick_reviewed's receipt has "
@@ -284,6 +302,43 @@ def test_a_reload_checks_the_expectation_on_the_new_document(pages: Pages) -> No
     assert receipt["ok"] is True and receipt["verified"] is True, receipt
     assert receipt["changed"]["page"]["from"]["id"] == receipt["changed"]["page"]["to"]["id"] == "inbox"
     assert receipt["changed"]["records"] == {} and "warning" not in receipt
+
+
+def test_an_spa_route_that_declares_another_page(pages: Pages) -> None:
+    page = pages.open(FRESH + "inbox.html")
+    receipt = page.invoke("open_filters")
+    assert receipt["ok"] is True, receipt
+    changed = receipt["changed"]
+    assert (changed["page"]["from"]["id"], changed["page"]["to"]["id"]) == ("inbox", "filters")
+    assert changed["page"]["to"]["url"].endswith("inbox.html#/filters")
+    assert changed["records"]["filter"]["added"] == ["f1"]
+    assert changed["records"]["message"]["removed"] == ["m1", "m2"]
+
+
+def test_a_form_posted_to_a_json_answer_is_a_page_change_not_a_failure(pages: Pages, fixtures: FixtureServer) -> None:
+    page = pages.open(FRESH + "inbox.html")
+    since = len(fixtures.requests)
+    receipt = page.invoke("post_feedback")
+    fixtures.wait_for_request("/api/echo", method="POST", since=since)
+    assert receipt["ok"] is True, receipt  # no expectation declared: never EXPECTATION_FAILED
+    assert receipt["changed"]["page"]["from"]["id"] == "inbox"
+    assert receipt["changed"]["page"]["to"]["url"] == fixtures.url("api/echo")
+    assert "declared nothing" in receipt["warning"]  # the new document never declared itself: said
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "SPEC: a page the action opened in a new tab is reported in changed.tabs.opened with its tab id; the "
+    "session keeps it (GET /sessions/{sid}/tabs). open_help clicks a target=_blank link: the receipt has no "
+    "changed.tabs (changed.observed false, 'diff: nothing declared changed') and GET /sessions/{sid}/tabs "
+    "answers 404 NOT_FOUND 'No route'"))
+def test_a_link_that_opens_a_new_tab_is_reported(pages: Pages) -> None:
+    page = pages.open(FRESH + "inbox.html")
+    receipt = page.invoke("open_help")
+    assert receipt["ok"] is True, receipt
+    opened = receipt["changed"]["tabs"]["opened"]
+    assert len(opened) == 1
+    tabs = page.client.get(f"/sessions/{page.id}/tabs")
+    assert tabs.status_code == 200, tabs.text
 
 
 @pytest.mark.parametrize("action", ["open_hidden", "open_old_mail"])
