@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import threading
 from typing import Iterator
 from urllib.parse import quote
 
@@ -225,3 +226,41 @@ def test_masked_log_lines_keep_their_template_so_a_flood_is_still_rate_limited()
     assert not _clear(out.getvalue()), lines
     assert len([line for line in lines if line.startswith("refused")]) == 2, lines
     assert lines[-2:] == ["a number <secret>restored</secret>", "split <secret>restored</secret>"]
+
+
+def test_a_confirmation_a_person_is_asked_shows_no_operator_secret(fixtures: FixtureServer, tmp_path) -> None:
+    """/pending (and the console's pending events) show what the page declared about an action:
+    masked like everything else written about the session."""
+    secrets = tmp_path / "secrets.env"
+    secrets.write_text(f"CARD={CARD}\nAPI_KEY={API_KEY}\n")
+    svc = ServiceThread(service_settings(secrets_file=str(secrets), approve=(), confirm="http",
+                                         confirm_timeout_s=20.0)).start()
+    try:
+        with httpx.Client(base_url=svc.url, timeout=60) as client:
+            opened = Pages(client, fixtures)
+            page = opened.open("pages/security/echo_secret.html?show=" + API_KEY)
+            result: dict = {}
+
+            def invoke() -> None:
+                with httpx.Client(base_url=svc.url, timeout=60) as own:
+                    result.update(own.post(f"/sessions/{page.id}/invoke", json={"action": "revoke"}).json())
+
+            worker = threading.Thread(target=invoke, daemon=True)
+            worker.start()
+            pending: list = []
+            for _ in range(400):
+                pending = client.get(f"/sessions/{page.id}/pending").json()["pending"]
+                if pending:
+                    break
+                threading.Event().wait(0.05)
+            assert pending, "no confirmation was asked for"
+            # A person denies (before anything is asserted, so the invocation ends either way).
+            answered = client.post(f"/sessions/{page.id}/confirmations/{pending[0]['id']}", json={"approve": False})
+            worker.join(30)
+            assert answered.status_code == 200, answered.text
+            assert result["result"]["error"]["code"] == "PERMISSION_DENIED"
+            assert pending[0]["description"] == "Revoke the key <secret>restored</secret>", pending
+            assert not _clear(json.dumps(pending))
+            opened.close_all()
+    finally:
+        svc.stop()

@@ -49,14 +49,14 @@ def approved_by_policy(approve: tuple[str, ...], risk: str, action_id: str, ref:
 
 def confirmation_request(inv: Invocation) -> dict[str, Any]:
     assert inv.decl is not None
-    return {
+    return scrub({
         "action": inv.ref,
         "description": inv.decl.description,
         "risk": inv.decl.risk,
         "record": {"id": inv.record.id, "type": inv.record.type, "label": inv.record.label} if inv.record else None,
-        "args": scrub(inv.args, inv.secret_values),
+        "args": inv.args,
         "expect": inv.decl.expect.description if inv.decl.expect else None,
-    }
+    }, inv.masked_values())
 
 
 async def flow_risk(inv: Invocation) -> tuple[str, bool, list[str]]:

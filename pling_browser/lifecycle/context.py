@@ -100,6 +100,12 @@ class Invocation:
         declared = self.decl.expect.timeoutMs if self.decl and self.decl.expect else None
         return declared or self.settings.expect_timeout_ms
 
+    def masked_values(self) -> list[str]:
+        """What a person's view of this invocation must not show: the values it restored, and those
+        its session masks (the operator's secrets, values restored before)."""
+        session_values = getattr(self.session, "masked_values", None)
+        return [*self.secret_values, *(session_values() if session_values else ())]
+
     def note(self, line: str) -> None:
         self.log.append(line)
 

@@ -29,8 +29,8 @@ async def handoff(inv: Invocation) -> None:
     assert inv.decl is not None and inv.pending_requests is not None
     decl = inv.decl
     timeout_s = (decl.timeoutMs or DEFAULT_TIMEOUT_MS) / 1000
-    request = {"action": inv.ref, "description": decl.description, "region": decl.region,
-               "params": decl.params, "args": scrub(inv.args, inv.secret_values)}
+    request = scrub({"action": inv.ref, "description": decl.description, "region": decl.region,
+                     "params": decl.params, "args": inv.args}, inv.masked_values())
     pending = inv.pending_requests.open("handoff", inv.session.id, request, timeout_s)
     inv.note(f"waiting for the person to do the step ({pending.id})")
     page_done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
