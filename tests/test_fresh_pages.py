@@ -173,6 +173,28 @@ def test_an_idempotency_key_answers_the_first_receipt_again(pages: Pages) -> Non
     assert other.status_code == 422
 
 
+def test_a_flow_and_a_flow_resumed_at_its_unstarted_step(pages: Pages) -> None:
+    page = pages.open(FRESH + "invoices.html")
+    failed = page.invoke("send_unreviewed")
+    error = failed["error"]
+    assert (error["code"], error["started"]) == ("STEP_FAILED", True)  # step 1 ran: its effect landed
+    assert [(s["action"], s["started"]) for s in error["steps"]] == [("save_draft", True), ("send_invoice", False)]
+    assert error["steps"][1]["error"]["code"] == "ACTION_UNAVAILABLE"
+    assert failed["changed"]["feedback"]["added"] == [{"kind": "info", "text": "Draft saved"}]
+
+    assert page.invoke("tick_reviewed")["ok"] is True
+    resumed = page.client.post(f"/sessions/{page.id}/resume", json={"handle": error["resume"]}).json()["result"]
+    assert resumed["ok"] is True, resumed
+    assert resumed["changed"]["records"]["invoice"]["updated"] == [
+        {"id": "7", "changes": {"status": {"from": "draft", "to": "sent"}}}]
+    assert page.model()["feedback"].count({"kind": "info", "text": "Draft saved"}) == 1  # step 1 not repeated
+
+    fresh = pages.open(FRESH + "invoices.html")  # (ticking again would untick the box)
+    flow = fresh.invoke("pay_and_send@8", {"note": "cash"})
+    assert flow["ok"] is True, flow
+    assert [s["action"] for s in flow["steps"]] == ["mark_paid@8", "tick_reviewed", "send_invoice"]
+
+
 @pytest.mark.xfail(strict=True, reason=(
     "SPEC: a disabled control makes its action unavailable, and a write with no observable change gets a "
     "warning. Ticking the checkbox enables send_invoice's button, yet tick_reviewed's receipt has "
