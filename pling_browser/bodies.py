@@ -26,6 +26,7 @@ class InvokeRequest(BaseModel):
     evidence: bool = Field(default=True, description="Take before/after snapshots and report `changed`.")
     trace: bool = Field(default=False, description="Record a Playwright trace of this invocation (refused, with a "
                         "warning, in a session whose pages were given restored secrets).")
+    tab: str | None = Field(default=None, description="The tab to act on (`t1`, `t2`…); default the active tab.")
 
 
 class ToolTarget(BaseModel):

@@ -28,6 +28,7 @@ and carry the lifecycle ``stage`` where they arose and whether the page's write 
         ├── PendingNotFound         PENDING_NOT_FOUND     404
         ├── ResumeNotFound          RESUME_NOT_FOUND      404
         ├── ToolNotFound            TOOL_NOT_FOUND        404
+        ├── TabNotFound             TAB_NOT_FOUND         404
         ├── PendingAlreadyAnswered  ALREADY_ANSWERED      409
         ├── ResumeRepeatsStep       STEP_STARTED          409
         ├── SessionBusy             SESSION_BUSY          409   another invocation held the session past PLING_INVOKE_WAIT
@@ -81,6 +82,7 @@ __all__ = [
     "PlingError",
     "QueueTimeout",
     "ResumeNotFound",
+    "TabNotFound",
     "ServiceError",
     "SessionBusy",
     "SessionLost",
@@ -274,6 +276,12 @@ class ToolNotFound(ServiceError):
     default_hint = "GET /sessions/{sid}/tools lists the tools of the page as it is now."
 
 
+class TabNotFound(ServiceError):
+    code = "TAB_NOT_FOUND"
+    status = 404
+    default_hint = "GET /sessions/{sid}/tabs lists the session's tabs; tab ids are never reused."
+
+
 class PendingAlreadyAnswered(ServiceError):
     code = "ALREADY_ANSWERED"
     status = 409
@@ -378,7 +386,7 @@ INVOCATION_CODES: dict[str, type[InvocationError]] = {
 SERVICE_CODES: dict[str, type[ServiceError]] = {
     cls.code: cls
     for cls in (
-        BadRequest, NavigationRefused, Unauthorized, Forbidden, PayloadTooLarge, NotFound, MethodNotAllowed, SessionNotFound, PendingNotFound, ResumeNotFound, ToolNotFound,
+        BadRequest, NavigationRefused, Unauthorized, Forbidden, PayloadTooLarge, NotFound, MethodNotAllowed, SessionNotFound, PendingNotFound, ResumeNotFound, ToolNotFound, TabNotFound,
         PendingAlreadyAnswered, ResumeRepeatsStep, SessionBusy, IdempotencyMismatch,
         AnswerTooLate, SessionLost, TooManySessions,
         PageUnreachable, BrowserUnavailable, QueueTimeout, PageUnresponsive, PageLoadTimeout, PageNavigated,

@@ -9,6 +9,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
 from .errors import INVOCATION_CODES
+from .pages import PageChange, RefusedAddress, TabsChange
 
 Risk = Literal["read", "write", "danger"]
 Fidelity = Literal["high", "auto", "low"]
@@ -116,6 +117,7 @@ class PageModel(_Data):
     feedback: list[FeedbackEntry]
     omitted: ModelOmitted
     problems: list[Problem]
+    tab: str | None = Field(default=None, description="The session's tab this model is of (`t1`, `t2`…).")
 
 
 # ---- what an invocation resolved to -------------------------------------------------------------
@@ -214,30 +216,6 @@ class FeedbackChange(_Data):
     omitted: dict[str, int]
 
 
-class PageRef(_Data):
-    """A document as the receipt names it: its declared page id (None: it declared none), URL, title."""
-
-    id: str | None = None
-    url: str = ""
-    title: str = ""
-
-
-class PageChange(_Data):
-    """``changed.page``: the action left one document (or SPA route) for another."""
-
-    from_: PageRef = Field(alias="from", serialization_alias="from")
-    to: PageRef
-
-    model_config = ConfigDict(extra="forbid", populate_by_name=True, serialize_by_alias=True)
-
-
-class RefusedAddress(_Data):
-    """``changed.refused``: an address the egress policy refused while the action ran."""
-
-    target: str
-    reason: str
-
-
 class Changed(_Data):
     """What the after snapshot shows that the before snapshot did not, keyed on business ids."""
 
@@ -248,6 +226,7 @@ class Changed(_Data):
     feedback: FeedbackChange
     page: PageChange | None = None  # the action left the document, or an SPA route declared another page
     refused: list[RefusedAddress] | None = None  # addresses the egress policy refused during the action
+    tabs: TabsChange | None = None  # tabs the action opened or closed
 
 
 class ActionSummary(_Data):

@@ -13,7 +13,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..models import ActionDecl, Changed, Fidelity, PageRef, RecordRef
+from ..models import ActionDecl, Changed, Fidelity, RecordRef
+from ..pages import PageRef
 
 
 class BridgeCode(str, enum.Enum):

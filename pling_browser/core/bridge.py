@@ -114,6 +114,7 @@ class Bridge:
         self._carried: dict[str, str] = {}
         # Restored secret values the page was given in this session (masked in every document).
         self.protected: list[str] = []
+        self.window_opens = 0  # windows this page asked to open (Page.windowOpen)
 
     @classmethod
     async def attach(cls, page: "Page", grace_s: float, budget_ms: float = 5_000) -> "Bridge":
@@ -128,12 +129,21 @@ class Bridge:
         document's global before its scripts run (the bridge takes it off at once); the document
         already loaded adopts it now."""
         self.cdp.on("Runtime.bindingCalled", self._on_binding)
+        self.cdp.on("Page.windowOpen", self._on_window_open)
         async with translate_playwright_errors():
             await asyncio.wait_for(self.cdp.send("Runtime.addBinding", {"name": self.CARRY_BINDING}), 10 + self.grace_s)
             # Without the Runtime domain on, a binding reaches only the documents that exist now.
             await asyncio.wait_for(self.cdp.send("Runtime.enable"), 10 + self.grace_s)
+            # Page.windowOpen: the page is opening a window (window.open, a target=_blank link), so a
+            # new tab is on its way (core/tabs.py waits for it before the receipt reports tabs).
+            await asyncio.wait_for(self.cdp.send("Page.enable"), 10 + self.grace_s)
+        # Never stopping the page's script on a slow answer: a popup shares its opener's script thread,
+        # and stopping it would stop the opener's run() (a window.open flood) too.
         with contextlib.suppress(Exception):  # a page that does not declare itself has no bridge to adopt it
-            await self._call("adopt", {}, Adopted)
+            await self._call("adopt", {}, Adopted, terminate=False)
+
+    def _on_window_open(self, event: dict[str, Any]) -> None:
+        self.window_opens += 1
 
     def _on_binding(self, event: dict[str, Any]) -> None:
         if event.get("name") != self.CARRY_BINDING or not isinstance(event.get("payload"), str):

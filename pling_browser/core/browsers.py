@@ -365,6 +365,13 @@ def _endpoint_problem(url: str, message: str) -> str:
     return f"The browser server at {url} cannot be reached: {message}"
 
 
+def adopt_popups(context: "BrowserContext", on_page: Callable[["Page"], None]) -> None:
+    """From now on the context's new pages go to ``on_page`` (a session's tabs) instead of being closed."""
+    with contextlib.suppress(Exception):
+        context.remove_listener("page", _close_popup)
+    context.on("page", on_page)
+
+
 async def _close_popup(page: "Page") -> None:
     with contextlib.suppress(Exception):
         if await page.opener() is not None:

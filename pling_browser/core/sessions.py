@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import secrets
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .bridge import Bridge
+from .browsers import adopt_popups
 from .masking import pattern_for, scrub
-from ..errors import PageUnresponsive, QueueTimeout, SessionLost, SessionNotFound, TooManySessions
+from .tabs import Tab, Tabs
+from ..errors import PageUnresponsive, QueueTimeout, SessionLost, SessionNotFound, TabNotFound, TooManySessions
 from ..bodies import SessionInfo
 
 if TYPE_CHECKING:
@@ -46,6 +49,35 @@ class Session:
     def mask(self, value: object) -> object:
         """`value` (text, or JSON-like data) with this session's masked values replaced."""
         return scrub(value, self.masked_values())
+    tabs: "Tabs | None" = None  # the page above is the active tab's (core/tabs.py)
+
+    def activate(self, tab_id: str) -> None:
+        """Make a tab the active one: the model, invoke and screenshot act on it from now on."""
+        assert self.tabs is not None
+        tab = self.tabs.activate(tab_id)
+        self.page, self.bridge = tab.page, tab.bridge
+
+    def follow_active(self) -> None:
+        """After a tab closed: the session's page is the tab active now."""
+        if self.tabs is not None and self.tabs.tabs:
+            tab = self.tabs.active
+            self.page, self.bridge = tab.page, tab.bridge
+
+    @property
+    def tab_id(self) -> str | None:
+        """Which tab this session's page is (None without tabs)."""
+        if self.tabs is None:
+            return None
+        return next((t.id for t in self.tabs.tabs.values() if t.page is self.page), None)
+
+    def on_tab(self, tab_id: str | None) -> "Session":
+        """This session as seen on one tab (the same lock, tabs and proxy), for one call."""
+        if tab_id is None or self.tabs is None:
+            return self
+        tab = self.tabs.get(tab_id)
+        if tab is None:
+            raise TabNotFound(f"No tab {tab_id!r} in this session (GET /sessions/{self.id}/tabs lists them)")
+        return dataclasses.replace(self, page=tab.page, bridge=tab.bridge)
 
     def secret_text(self) -> "Locator | None":
         """The elements of the page whose text shows a masked value (in any of its forms), for a
@@ -157,6 +189,8 @@ class Sessions:
                     await asyncio.wait_for(context.close(), 5)
                 await proxy.stop()
                 raise
+            session.tabs = Tabs(Tab("t1", page, bridge), settings.bridge_grace_s, max(5_000, settings.action_timeout_ms))
+            adopt_popups(context, session.tabs.on_page)
             self._sessions[session.id] = session
             return session
         finally:

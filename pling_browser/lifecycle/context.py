@@ -70,6 +70,8 @@ class Invocation:
     data_omitted: dict[str, int] | None = None
     steps: list[dict[str, Any]] | None = None
     refused_mark: int = 0  # the egress proxy's refusal count when the write path started
+    tabs_mark: int | None = None  # the session's tab log position when the write path started
+    opens_mark: int = 0  # the windows the page had asked to open by then
     # execute, then expect: the document started a cross-document navigation; navigation (navigation.py):
     # the action's document was replaced (``navigated``) by the one ``page_to`` names, followed once.
     leaving: bool = False

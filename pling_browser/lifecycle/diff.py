@@ -7,7 +7,7 @@ from ..core.answers import BridgeCode, Diffed, Refusal
 from ..core.bridge import BridgeError
 from ..models import Changed
 from .context import Invocation
-from .navigation import follow, refused
+from .navigation import follow, refused, tabs_changed
 
 
 def _summary(changed: Changed) -> str:
@@ -52,6 +52,10 @@ async def diff(inv: Invocation) -> None:
     if addresses:
         inv.changed = inv.changed.model_copy(update={"refused": addresses, "observed": True})
         inv.note(f"the egress policy refused {len(addresses)} address(es) during the action")
+    tabs = await tabs_changed(inv)
+    if tabs is not None:
+        inv.changed = inv.changed.model_copy(update={"tabs": tabs, "observed": True})
+        inv.note(f"tabs: {len(tabs.opened)} opened, {len(tabs.closed)} closed")
     inv.note(f"diff: {_summary(inv.changed)}")
 
 

@@ -21,6 +21,9 @@ async def execute(inv: Invocation) -> None:
     assert inv.decl is not None
     if inv.session.proxy is not None:
         inv.refused_mark = inv.session.proxy.refusals
+    if inv.session.tabs is not None:
+        inv.tabs_mark = inv.session.tabs.seq
+        inv.opens_mark = inv.session.bridge.window_opens
     if inv.control == "handoff":
         inv.started = True  # the person may act in the page from now on
         await handoff(inv)

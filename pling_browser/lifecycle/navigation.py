@@ -17,7 +17,7 @@ import time
 from urllib.parse import urlsplit
 
 from ..errors import PageNavigated, PageUnresponsive, PlingError, SessionLost
-from ..models import RefusedAddress
+from ..pages import RefusedAddress, TabRef, TabsChange
 from .context import Invocation
 
 POLL_S = 0.05
@@ -121,3 +121,20 @@ async def left(inv: Invocation) -> None:
         who = await inv.session.bridge.whoami()
         if who.doc != inv.doc:
             inv.navigated = inv.followed = True
+
+
+async def tabs_changed(inv: Invocation) -> TabsChange | None:
+    """Pages the action opened in new tabs (``target=_blank``, ``window.open``) and tabs that closed."""
+    tabs = inv.session.tabs
+    if tabs is None or inv.tabs_mark is None:
+        return None
+    expected = inv.session.bridge.window_opens - inv.opens_mark
+    await tabs.arrived(inv.tabs_mark, expected)
+    events = tabs.since(inv.tabs_mark)
+    if not events:
+        return None
+    change = TabsChange()
+    for event in events:
+        (change.opened if event.kind == "opened" else change.closed).append(
+            TabRef(id=event.tab, url=event.url, reason=event.reason))
+    return change

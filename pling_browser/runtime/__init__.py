@@ -154,9 +154,13 @@ class Runtime:
         await self.sessions.close(sid)
         self.events.publish("closed", session=sid)
 
-    async def model_json(self, session: Session, window: dict[str, Any] | None = None) -> str:
-        """The model as the bridge wrote it, checked against PageModel (the text is passed on as is)."""
-        text = await session.bridge.model(window)
+    async def model_json(self, session: Session, window: dict[str, Any] | None = None, tab: str | None = None) -> str:
+        """The model as the bridge wrote it (with its tab first), checked against PageModel."""
+        session.follow_active()
+        target = session.on_tab(tab)
+        text = await target.bridge.model(window)
+        if target.tab_id is not None and text.startswith("{"):
+            text = '{"tab":' + json.dumps(target.tab_id) + "," + text[1:]
         PageModel.model_validate_json(text)
         # The bridge masks the values it was given; the operator's secrets (never sent to a page that
         # did not receive them) and values of earlier documents are masked here.
@@ -164,21 +168,23 @@ class Runtime:
             text = json.dumps(session.mask(json.loads(text)), ensure_ascii=False)
         return text
 
-    async def model(self, session: Session, window: dict[str, Any] | None = None) -> PageModel:
-        return PageModel.model_validate_json(await self.model_json(session, window))
+    async def model(self, session: Session, window: dict[str, Any] | None = None, tab: str | None = None) -> PageModel:
+        return PageModel.model_validate_json(await self.model_json(session, window, tab))
 
     async def invoke(self, session: Session, action: str, args: Any, *, evidence: bool = True,
-                     gone: CallerCheck | None = None, trace: bool = False) -> Receipt:
+                     gone: CallerCheck | None = None, trace: bool = False, tab: str | None = None) -> Receipt:
         """Run one action. `gone` tells whether the caller has left: asked only while the invocation
         waits for its session, never once it started. `trace` records a Playwright trace of it."""
         async with self._turn(session, action, gone):
             session.touch()
             session.invocations += 1
             traced = await self._start_trace(session, action) if trace else None
+            session.follow_active()
             try:
-                receipt = await invoke(session, action, args, settings=self.settings, evidence=evidence,
+                receipt = await invoke(session.on_tab(tab), action, args, settings=self.settings, evidence=evidence,
                                        **self._lifecycle_options())
             finally:
+                session.follow_active()  # the action may have closed its own tab
                 session.touch()
                 if traced is not None:
                     traced = await self._stop_trace(session, traced)
@@ -369,11 +375,13 @@ class Runtime:
                 "operator_secrets": self.operator_secrets}
 
 
-    async def screenshot(self, session: Session) -> bytes:
+    async def screenshot(self, session: Session, tab: str | None = None) -> bytes:
         """A PNG of the page with password fields, fields holding a restored secret, and elements whose
         text shows an operator secret or a restored value masked."""
         from ..core.playwright import translate_playwright_errors
 
+        session.follow_active()
+        session = session.on_tab(tab)
         marked = await session.bridge.mark_protected(True)
         try:
             async with translate_playwright_errors():

@@ -33,7 +33,7 @@ async def invoke_action(sid: str, body: InvokeRequest, runtime: RuntimeDep, call
                         parent: ParentDep, idempotency_key: str | None = Header(None, max_length=200)) -> JSONResponse:
     async def work(session: Session) -> Receipt:
         return named(await runtime.invoke(session, body.action, body.args, evidence=body.evidence, gone=gone,
-                                          trace=body.trace), caller)
+                                          trace=body.trace, tab=body.tab), caller)
 
     receipt = await runtime.run_keyed(sid, caller_key(caller, idempotency_key), ["invoke", body.model_dump()], work,
                                       parent=parent)

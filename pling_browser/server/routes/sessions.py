@@ -9,6 +9,8 @@ from fastapi.responses import Response
 
 from ...models import PageModel
 from ...bodies import CreateSession, SessionInfo, SessionOpened
+from ...pages import TabsAnswer, TabUpdate
+from ...runtime import tabs
 from . import RuntimeDep, own_origin
 from .static import DEMO_PAGE
 
@@ -47,16 +49,39 @@ async def read_model(
     limit: int = Query(50, ge=0, le=1000, description="Records with fields in the window."),
     type: str | None = Query(None, description="Apply the window to this record type only."),
     ids: str | None = Query(None, description="Comma-separated record ids: items for exactly these."),
+    tab: str | None = Query(None, description="The tab to read (`t1`, `t2`…); default the active tab."),
 ) -> Response:
     from ...runtime import model_window
 
-    text = await runtime.model_json(runtime.sessions.get(sid), model_window(offset, limit, type, ids))
+    text = await runtime.model_json(runtime.sessions.get(sid), model_window(offset, limit, type, ids), tab)
     return Response(text, media_type="application/json")
 
 
 @router.get("/sessions/{sid}/screenshot", tags=["sessions"], response_class=Response,
             responses={200: {"description": "A PNG of the page, sensitive fields masked",
                              "content": {"image/png": {"schema": {"type": "string", "format": "binary"}}}}})
-async def screenshot(sid: str, runtime: RuntimeDep) -> Response:
-    png = await runtime.screenshot(runtime.sessions.get(sid))
+async def screenshot(sid: str, runtime: RuntimeDep,
+                     tab: str | None = Query(None, description="The tab to show; default the active tab.")) -> Response:
+    png = await runtime.screenshot(runtime.sessions.get(sid), tab)
     return Response(png, media_type="image/png")
+
+
+@router.get("/sessions/{sid}/tabs", response_model=TabsAnswer, response_model_exclude_none=True, tags=["sessions"])
+async def list_tabs(sid: str, runtime: RuntimeDep) -> dict[str, Any]:
+    """The session's tabs: t1 is the page it opened; pages its actions opened follow (at most 8)."""
+    return tabs.listing(runtime.sessions.get(sid))
+
+
+@router.post("/sessions/{sid}/tabs/{tab}", response_model=TabsAnswer, response_model_exclude_none=True, tags=["sessions"])
+async def update_tab(sid: str, tab: str, body: TabUpdate, runtime: RuntimeDep) -> dict[str, Any]:
+    """`{"active": true}` makes the tab the one the model, invoke and screenshot act on."""
+    session = runtime.sessions.get(sid)
+    if not body.active:
+        return tabs.listing(session)
+    return await tabs.activate(session, tab)
+
+
+@router.delete("/sessions/{sid}/tabs/{tab}", response_model=TabsAnswer, response_model_exclude_none=True, tags=["sessions"])
+async def close_tab(sid: str, tab: str, runtime: RuntimeDep) -> dict[str, Any]:
+    """Close a tab; closing the active one activates the one active before it (`activated`)."""
+    return await tabs.close(runtime.sessions.get(sid), tab)
