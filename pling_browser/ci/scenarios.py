@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin, urlsplit
 
 from .junit import Case, SuiteReport
+from .record import fill
 
 if TYPE_CHECKING:
     from ..models import Receipt
@@ -309,16 +310,21 @@ async def _run_scenario(runtime: "Runtime", scenario: Scenario, label: str, prog
         session = await runtime.open(scenario.url)
     except PlingError as error:
         return ScenarioResult(scenario, "error", [], time.monotonic() - started, f"{error.code}: {error.message}")
+    added_by_step: dict[int, list[str]] = {}  # the ids each step added, for `{stepN.added.I}` (ci/record.py)
     try:
         for step in scenario.steps:
             progress.status(f"{label} · {step.title} ({step.number}/{len(scenario.steps)})")
             begun = time.monotonic()
-            receipt = await runtime.invoke(session, step.action, step.args, evidence=step.evidence)
+            receipt = await runtime.invoke(session, fill(step.action, added_by_step), fill(step.args, added_by_step),
+                                           evidence=step.evidence)
+            added_by_step[step.number] = [rid for change in (receipt.changed.records.values() if receipt.changed else ())
+                                          for rid in change.added]
+            expect = fill(step.expect, added_by_step)
             state = None
-            if "state" in step.expect:
+            if "state" in expect:
                 model = await runtime.model(session, {"limit": 0})
                 state = {key: entry.value for key, entry in model.state.items()}
-            problems = check_receipt(step.expect, receipt, state)
+            problems = check_receipt(expect, receipt, state)
             results.append(StepResult(step, problems, receipt.model_dump(mode="json", exclude_none=True,
                                                                            exclude={"timings_ms"}), time.monotonic() - begun))
             if not progress.live:

@@ -40,6 +40,7 @@ class Session:
     # The operator's secret values: masked in everything written about this session, with the values
     # its pages were given (bridge.protected), in every document.
     operator_values: tuple[str, ...] = ()
+    opened_url: str = ""  # the address the session was opened at (a recorded scenario starts there)
 
     def masked_values(self) -> list[str]:
         # A restored value under 4 characters is not masked (as in the page's bridge): it would mask
@@ -177,7 +178,7 @@ class Sessions:
                 # Calls that are not an action's own (the model, snapshots) get at least 5 s.
                 bridge = await Bridge.attach(page, settings.bridge_grace_s, max(5_000, settings.action_timeout_ms))
                 session = Session(id=self._new_id(), context=context, page=page, bridge=bridge, proxy=proxy,
-                                  endpoint=endpoint.name, operator_values=self.operator_values)
+                                  endpoint=endpoint.name, operator_values=self.operator_values, opened_url=url)
                 # Best effort: a page still busy after loading (a huge DOM laying out) is not stuck,
                 # so it is neither failed nor interrupted here.
                 with contextlib.suppress(PageUnresponsive):

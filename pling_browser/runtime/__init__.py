@@ -332,11 +332,12 @@ class Runtime:
                           future: "asyncio.Future[tuple[str, dict[str, Any]]] | None",
                           request: Any = None, parent: "Context | None" = None) -> dict[str, Any]:
         with telemetry.invocation_span(parent, sid, request) as span:
-            return await self._run_logged_in(span, sid, key, fingerprint, work, future)
+            return await self._run_logged_in(span, sid, key, fingerprint, work, future, request)
 
     async def _run_logged_in(self, span: Any, sid: str, key: str | None, fingerprint: str,
                              work: Callable[[Session], Awaitable[Receipt]],
-                             future: "asyncio.Future[tuple[str, dict[str, Any]]] | None") -> dict[str, Any]:
+                             future: "asyncio.Future[tuple[str, dict[str, Any]]] | None",
+                             request: Any = None) -> dict[str, Any]:
         assert self.store is not None
         try:
             stored = None if key is None else await asyncio.to_thread(self.store.first_receipt, key)
@@ -348,7 +349,7 @@ class Runtime:
             receipt = (await work(session)).as_json()
             if session.masked_values():  # the operator's secrets and the session's earlier values too
                 receipt = session.mask(receipt)
-            seq = await asyncio.to_thread(self.store.append, sid, receipt, key, fingerprint)
+            seq = await asyncio.to_thread(self.store.append, sid, receipt, key, fingerprint, request)
             telemetry.record_receipt(span, receipt, seq)
             self.metrics.observe(receipt)
             self.events.publish("receipt", session=sid, receipt_seq=seq, receipt=receipt)

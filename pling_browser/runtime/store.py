@@ -70,6 +70,9 @@ class Store:
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA busy_timeout=5000")
         self._db.executescript(SCHEMA)
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(receipts)")}
+        if "request" not in columns:  # a log written before requests were kept (GET .../scenario reads them)
+            self._db.execute("ALTER TABLE receipts ADD COLUMN request TEXT")
         if self._db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'idempotency'").fetchone():
             self._db.executescript("BEGIN IMMEDIATE;" + MIGRATE + "COMMIT;")
 
@@ -77,16 +80,20 @@ class Store:
         with self._lock:
             self._db.close()
 
-    def append(self, session: str, receipt: dict[str, Any], key: str | None = None, fingerprint: str | None = None) -> int:
+    def append(self, session: str, receipt: dict[str, Any], key: str | None = None, fingerprint: str | None = None,
+               request: Any = None) -> int:
+        """Log a receipt (and the request that asked for it, as the caller sent it: references to
+        secrets unrestored), with the idempotency key that answers with it."""
         body = json.dumps(receipt, ensure_ascii=False, separators=(",", ":"))
+        asked = None if request is None else json.dumps(request, ensure_ascii=False, separators=(",", ":"), default=str)
         code = (receipt.get("error") or {}).get("code")
         now = time.time()
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 cursor = self._db.execute(
-                    "INSERT INTO receipts (session, action, ok, code, created, body) VALUES (?, ?, ?, ?, ?, ?)",
-                    (session, receipt["action"]["id"], int(bool(receipt.get("ok"))), code, now, body))
+                    "INSERT INTO receipts (session, action, ok, code, created, body, request) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (session, receipt["action"]["id"], int(bool(receipt.get("ok"))), code, now, body, asked))
                 seq = int(cursor.lastrowid or 0)
                 if key is not None:
                     self._db.execute("INSERT OR IGNORE INTO idempotency_keys (key, session, fingerprint, receipt, created) "
@@ -123,6 +130,13 @@ class Store:
                 "SELECT i.fingerprint, r.body FROM idempotency_keys i JOIN receipts r ON r.seq = i.receipt "
                 "WHERE i.key = ?", (key,)).fetchone()
         return (row[0], json.loads(row[1])) if row else None
+
+    def with_requests(self, session: str, limit: int = 500) -> list[tuple[int, Any, dict[str, Any]]]:
+        """(seq, request, receipt) of a session's first `limit` invocations, in order."""
+        with self._lock:
+            rows = self._db.execute("SELECT seq, request, body FROM receipts WHERE session = ? ORDER BY seq LIMIT ?",
+                                    (session, limit)).fetchall()
+        return [(seq, json.loads(request) if request else None, json.loads(body)) for seq, request, body in rows]
 
     def receipts(self, session: str, after: int = 0, limit: int = 50) -> list[dict[str, Any]]:
         with self._lock:

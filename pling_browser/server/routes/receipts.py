@@ -52,3 +52,14 @@ async def receipt_trace(sid: str, runtime: RuntimeDep, seq: int = Path(ge=1, le=
     if not isinstance(link, str):
         raise NotFound(f"Receipt {seq} of session {sid[:40]!r} has no trace")
     return _trace_file(runtime, sid, link.rsplit("/", 1)[-1])
+
+
+@router.get("/sessions/{sid}/scenario", tags=["actions"])
+async def recorded_scenario(sid: str, runtime: RuntimeDep, name: str = Query("recorded", max_length=200)) -> dict[str, Any]:
+    """The session's receipt log as a scenario file for `pling-browser run` (see docs/ci.md)."""
+    from ...ci.record import scenario_from
+
+    session = runtime.sessions.get(sid)
+    assert runtime.store is not None
+    entries = await asyncio.to_thread(runtime.store.with_requests, sid)
+    return session.mask(scenario_from(session.opened_url or session.info().url, entries, name=name))  # type: ignore[return-value]
