@@ -262,6 +262,9 @@ class Bridge:
             try:
                 await asyncio.wait_for(_gesture(target, control, value, timeout_ms, force, gesture), wait_s)
             except PlaywrightTimeout as error:
+                if _dispatched(str(error)):  # the gesture went out; the page's handler was still busy
+                    raise PageUnresponsive(f"Playwright dispatched the {control} gesture, then gave up waiting "
+                                           f"within {timeout_ms:.0f} ms") from None
                 raise TargetNotOperable(_why_not_operable(str(error))) from None
             except asyncio.TimeoutError:
                 raise PageUnresponsive(f"Operating the target did not finish within {timeout_ms:.0f} ms") from None
@@ -358,6 +361,21 @@ async def _gesture(target: Any, control: str, value: Any, timeout_ms: float, for
         await target.select_option(option, timeout=timeout_ms, force=force)
     else:
         raise ValueError(f"no trusted input operates a {control} control")
+
+
+def _dispatched(message: str) -> bool:
+    """Whether Playwright's call log says the input events were sent ("performing click action",
+    "click action done", "fill action done"…): then the write path may have run."""
+    lines = [line.strip(" -").lower() for line in message.splitlines()]
+    if any("action done" in line for line in lines):
+        return True
+    performing = [i for i, line in enumerate(lines) if line.startswith("performing ")]
+    if not performing:
+        return False
+    # Playwright's hit-target check refuses the events of an attempt whose point another element
+    # covers ("… intercepts pointer events", then "retrying"): that attempt dispatched nothing.
+    after = lines[performing[-1] + 1:]
+    return not any("intercepts pointer events" in line or line.startswith("retrying") for line in after)
 
 
 def _why_not_operable(message: str) -> str:

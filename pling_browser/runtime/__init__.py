@@ -198,25 +198,13 @@ class Runtime:
             return receipt
 
     def trace_path(self, sid: str, tid: str) -> Path:
-        return self.settings.data_dir / "traces" / sid / f"{tid}.zip"
+        return tracing.path_of(self.settings.data_dir, sid, tid)
 
     async def _start_trace(self, session: Session, action: str) -> "Path | None":
-        if session.masked_values():
-            return None
-        try:
-            await tracing.start(session.context, action)
-        except PlingError as error:
-            log.warning("no trace for %.200s on session %s: %s", action, session.id, error.message)
-            return None
-        return self.trace_path(session.id, "t_" + secrets.token_urlsafe(9))
+        return None if session.masked_values() else await tracing.begin(session, action, self.settings.data_dir)
 
     async def _stop_trace(self, session: Session, path: Path) -> "Path | None":
-        try:
-            await tracing.stop(session.context, path)
-        except PlingError as error:
-            log.warning("the trace on session %s could not be written: %s", session.id, error.message)
-            return None
-        return path
+        return await tracing.end(session, path)
 
     async def resume(self, session: Session, handle: str, *, evidence: bool = True,
                      repeat_started_step: bool = False, gone: CallerCheck | None = None) -> Receipt:

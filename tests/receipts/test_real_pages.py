@@ -167,3 +167,12 @@ def test_vue_lazy_model_and_a_transition_group(pages: Pages) -> None:
     assert removed["ok"] is True and removed["verified"] is True, removed
     assert removed["changed"]["records"]["note"]["removed"] == ["n1"]
     assert _state(page)["count"] == 2
+
+
+def test_a_click_whose_handler_outlasts_the_timeout_started(pages: Pages) -> None:
+    page = pages.open("pages/receipts/slow_click.html")
+    receipt = page.invoke("save_slowly")
+    assert receipt["ok"] is False, receipt
+    error = receipt["error"]
+    assert error["code"] == "EXECUTION_FAILED" and error["started"] is True and error["outcome"] == "unknown", error
+    assert _state(page)["clicks"] == 1
