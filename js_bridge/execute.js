@@ -6,7 +6,9 @@ async function callWithin(fnToCall, args, ms) {
   const timeout = new PromiseCtor((resolve) => { timer = setTimer(() => resolve(answerOf({ timedOut: true })), ms); });
   try {
     const result = ReflectApply(fnToCall, undefined, args);
-    const settled = promiseThen(new PromiseCtor((resolve) => resolve(result)), (v) => answerOf({ value: v }));
+    const settled = isThenable(result)
+      ? promiseThen(new PromiseCtor((resolve) => resolve(result)), (v) => answerOf({ value: v }))
+      : new PromiseCtor((resolve) => resolve(answerOf({ value: result })));
     return await new PromiseCtor((resolve, reject) => {
       promiseThen(settled, resolve, reject);
       promiseThen(timeout, resolve, reject);
@@ -32,7 +34,7 @@ async function runAction(args) {
   const tally = newTally();
   const data = bound(result.value, LIMITS.data, tally);
   const omitted = tally.chars + tally.items + tally.keys + tally.depth;
-  return omitted ? { ok: true, data, omitted: { chars: tally.chars, items: tally.items, keys: tally.keys, depth: tally.depth } } : { ok: true, data };
+  return omitted ? answerOf({ ok: true, data, omitted: { chars: tally.chars, items: tally.items, keys: tally.keys, depth: tally.depth } }) : answerOf({ ok: true, data });
 }
 
 // Low fidelity: the element is not a control Playwright can operate, so the page gets the events a
@@ -52,4 +54,16 @@ function syntheticClick() {
     return answerOf({ ok: false, code: 'threw', error: errorText(e) });
   }
   return answerOf({ ok: true });
+}
+
+// A value to wait for: a promise, or an object with a `then` of its own. A `then` a page put on
+// Object.prototype makes every object look like a thenable; a plain result is then taken as it is.
+const objectProto = Object.prototype;
+function isThenable(value) {
+  if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return false;
+  let then;
+  try { then = value.then; } catch (e) { return false; }
+  if (typeof then !== 'function') return false;
+  const polluted = getOwnDescriptor(objectProto, 'then');
+  return !polluted || (polluted.value !== then && polluted.get === undefined);
 }

@@ -17,6 +17,7 @@ const keys = Object.keys;
 const defineProperty = Object.defineProperty;
 const freeze = Object.freeze;
 const setPrototypeOf = Object.setPrototypeOf;
+const getOwnDescriptor = Object.getOwnPropertyDescriptor;
 // An object the bridge resolves a promise with or awaits: without a prototype, so a `then` the page
 // puts on Object.prototype is never looked up on it (resolving looks up `then`).
 const answerOf = (o) => setPrototypeOf(o, null);

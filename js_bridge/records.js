@@ -139,6 +139,18 @@ function stateValue(entry, tally) {
 }
 
 function callAvailable(action, recordId) {
+  const declared = declaredAvailability(action, recordId);
+  if (!declared.available || action.record || !action.target || action.kind !== 'action') return declared;
+  // A plain element action whose control is disabled, aria-disabled or inert is unavailable, with
+  // that reason, in the model and in every diff, not only when it is invoked (SPEC).
+  let el = null;
+  try { el = action.target(); } catch (e) { return declared; }
+  if (!isElement(el)) return declared;
+  const disabled = disabledReason(el);
+  return disabled ? { available: false, reason: 'Its control (a ' + strToLowerCase(elementTagName(el)) + ') ' + disabled } : declared;
+}
+
+function declaredAvailability(action, recordId) {
   if (!action.available) return { available: true, reason: null };
   let result;
   try {

@@ -85,11 +85,6 @@ def test_send_is_unavailable_until_the_box_is_ticked(pages: Pages) -> None:
     assert "fidelity" not in sent  # a native button with trusted input is `high`, not reported
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "SPEC: a disabled control makes its action unavailable, with that reason, before anything runs; "
-    "invariant 4 (unavailable is not absent, says why). The model lists send_invoice (its button "
-    "`disabled` until a checkbox is ticked) as available: true with no reason; only invoking it answers "
-    "ACTION_UNAVAILABLE"))
 def test_model_says_a_disabled_button_is_unavailable(pages: Pages) -> None:
     page = pages.open(FRESH + "invoices.html")
     send = action_info(page.first_model, "send_invoice")
@@ -265,10 +260,6 @@ def test_a_container_target_operates_its_one_control_with_auto_fidelity(pages: P
     assert receipt["changed"]["state"]["changed"] == {"newsletter": {"from": False, "to": True}}
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "SPEC: a control inside a disabled fieldset makes its action unavailable, with that reason, before "
-    "anything runs (invariant 4). The model lists delete_account (its button inside <fieldset disabled>) "
-    "as available: true with no reason"))
 def test_model_says_a_button_in_a_disabled_fieldset_is_unavailable(pages: Pages) -> None:
     page = pages.open(FRESH + "settings.html")
     delete = action_info(page.first_model, "delete_account")
@@ -348,11 +339,6 @@ def test_a_form_posted_to_a_json_answer_is_a_page_change_not_a_failure(pages: Pa
     assert "declared nothing" in receipt["warning"]  # the new document never declared itself: said
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "SPEC: a page the action opened in a new tab is reported in changed.tabs.opened with its tab id; the "
-    "session keeps it (GET /sessions/{sid}/tabs). open_help clicks a target=_blank link: the receipt has no "
-    "changed.tabs (changed.observed false, 'diff: nothing declared changed') and GET /sessions/{sid}/tabs "
-    "answers 404 NOT_FOUND 'No route'"))
 def test_a_link_that_opens_a_new_tab_is_reported(pages: Pages) -> None:
     page = pages.open(FRESH + "inbox.html")
     receipt = page.invoke("open_help")
@@ -435,11 +421,6 @@ def test_a_polluted_object_prototype_does_not_stop_a_run_that_returns_nothing(pa
     assert receipt["changed"]["records"]["cart_item"]["added"] == ["sku-2"]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "SPEC: run() may return small data, the result becomes bounded `data`; the page works for a person. "
-    "On thenable.html (Object.prototype.then defined by a third-party script, a thenable that never "
-    "settles) the synchronous run() of `quote` returns {items: 1, currency: 'EUR'} at once, yet the receipt "
-    "is EXECUTION_FAILED, started: true, 'run() did not finish within 3000 ms' (outcome unknown)"))
 def test_a_polluted_object_prototype_does_not_hang_a_run_that_returns_data(pages: Pages) -> None:
     page = pages.open(FRESH + "thenable.html")
     receipt = page.invoke("quote")
