@@ -30,6 +30,7 @@ def test_a_page_without_declarations_answers_an_empty_model(pages: Pages) -> Non
         "regions": [], "actions": [], "records": {}, "state": {}, "feedback": [],
         "omitted": {"regions": 0, "actions": 0, "state": 0, "chars": 0, "items": 0, "keys": 0, "depth": 0},
         "problems": [],
+        "tab": "t1",  # the model says which of the session's tabs it describes
     }
     assert page.first_model == expected
     assert page.model() == expected
