@@ -9,7 +9,6 @@ import asyncio
 import json
 import logging
 import threading
-from typing import Iterator
 from urllib.parse import quote
 
 import httpx
@@ -19,32 +18,8 @@ from .conftest import Pages, ServiceThread, service_settings
 from .server import FixtureServer
 from .test_console import _read_stream
 
-CARD = "4111111111111111"
-API_KEY = "sk-live-0123456789abcdef"
-
-
-@pytest.fixture(scope="module")
-def secured(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServiceThread]:
-    secrets = tmp_path_factory.mktemp("secrets") / "secrets.env"
-    secrets.write_text(f"CARD={CARD}\nAPI_KEY={API_KEY}\n")
-    svc = ServiceThread(service_settings(secrets_file=str(secrets))).start()
-    yield svc
-    svc.stop()
-
-
-@pytest.fixture
-def spages(secured: ServiceThread, fixtures: FixtureServer) -> Iterator[Pages]:
-    with httpx.Client(base_url=secured.url, timeout=60) as client:
-        opened = Pages(client, fixtures)
-        yield opened
-        opened.close_all()
-
-
-@pytest.fixture
-def canary() -> Iterator[FixtureServer]:
-    server = FixtureServer().start()
-    yield server
-    server.stop()
+# The secured service, its pages and the loopback canary are test_security.py's (the same secrets).
+from .test_security import API_KEY, CARD, canary, secured, spages  # noqa: E402,F401  (pytest fixtures)
 
 
 def _clear(text: str) -> list[str]:

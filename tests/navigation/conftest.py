@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from ..apps import SsrApp
-from ..conftest import APPROVED, ServiceThread, service_settings
+from ..conftest import APPROVED, PageSession, ServiceThread, service_settings
 
 
 CARD = "4000 1234 5678 9010"  # an operator secret (PLING_SECRETS) the agent refers to as <secret>CARD</secret>
@@ -33,26 +33,8 @@ def nav_client(nav_service: ServiceThread) -> Iterator[httpx.Client]:
         yield c
 
 
-class Tab:
+class Tab(PageSession):
     """One session of the Pling service on the task app, used as an agent uses it: over HTTP."""
-
-    def __init__(self, client: httpx.Client, sid: str, model: dict[str, Any]) -> None:
-        self.client = client
-        self.id = sid
-        self.first_model = model
-
-    def model(self, **params: Any) -> dict[str, Any]:
-        answer = self.client.get(f"/sessions/{self.id}/model", params=params)
-        assert answer.status_code == 200, answer.text
-        return answer.json()
-
-    def invoke(self, action: str, args: Any = None, **extra: Any) -> dict[str, Any]:
-        body: dict[str, Any] = {"action": action, **extra}
-        if args is not None:
-            body["args"] = args
-        answer = self.client.post(f"/sessions/{self.id}/invoke", json=body)
-        assert answer.status_code == 200, answer.text
-        return answer.json()["result"]
 
     def resume(self, handle: str, **extra: Any) -> httpx.Response:
         return self.client.post(f"/sessions/{self.id}/resume", json={"handle": handle, **extra})
