@@ -5,11 +5,13 @@ the command line is run as a real process."""
 
 from __future__ import annotations
 
+import copy
 import json
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -107,3 +109,33 @@ def test_cli_exit_codes_json_and_junit(fixtures: FixtureServer, tmp_path: Path) 
     failing = [case for case in suite.iter("testcase") if case.find("failure") is not None]
     assert [case.get("name", "").split(":")[0] for case in failing] == ["REASON_MISSING"]
     assert "action checkout" in (failing[0].find("failure").text or "")  # type: ignore[union-attr]
+
+
+def test_two_loads_compare_json_types(service: ServiceThread, fixtures: FixtureServer) -> None:
+    """A value that is `1` on one load and `true` on the next is unstable (Python's `==` calls them
+    equal); `1` and `1.0` are one JSON number. The first load is a real model of good.html."""
+    from pling_browser.ci.invariants import analyse
+
+    async def load(runtime: Any) -> dict[str, Any]:
+        session = await runtime.open(fixtures.url("pages/check/good.html"))
+        try:
+            return json.loads(await session.bridge.model({}))
+        finally:
+            await runtime.close(session.id)
+
+    first = service.in_service(load)
+    row = first["records"]["invoice"]["items"][0]
+    assert analyse(first, copy.deepcopy(first)) == []
+
+    def with_amount(value: Any) -> dict[str, Any]:
+        changed = copy.deepcopy(first)
+        [twin] = [r for r in changed["records"]["invoice"]["items"] if r["id"] == row["id"]]
+        twin["fields"]["amount"] = value
+        return changed
+
+    one = with_amount(1)
+    assert analyse(one, with_amount(1.0)) == []
+    for other in (True, "1"):
+        [finding] = analyse(one, with_amount(other))
+        assert (finding.code, finding.where) == ("MODEL_UNSTABLE", "records invoice"), finding
+        assert f"[{row['id']}].fields.amount: 1 then {json.dumps(other)}" in finding.message, finding.message

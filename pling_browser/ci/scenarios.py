@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin, urlsplit
 
+from .compare import same
 from .junit import Case, SuiteReport
 from .record import fill
 
@@ -185,17 +186,8 @@ def _error_text(receipt: "Receipt") -> str:
 
 
 def _same(expected: Any, actual: Any) -> bool:
-    """JSON equality, type-aware: `1` is not `true` and `0` is not `false` (Python's `==` says they are);
-    `1` and `1.0` are the same JSON number."""
-    if isinstance(expected, bool) or isinstance(actual, bool):
-        return type(expected) is type(actual) and expected == actual
-    if isinstance(expected, (int, float)) and isinstance(actual, (int, float)):
-        return expected == actual
-    if isinstance(expected, dict):
-        return isinstance(actual, dict) and expected.keys() == actual.keys() and all(_same(v, actual[k]) for k, v in expected.items())
-    if isinstance(expected, list):
-        return isinstance(actual, list) and len(expected) == len(actual) and all(map(_same, expected, actual))
-    return type(expected) is type(actual) and expected == actual
+    """JSON equality, type-aware (ci/compare.py): `1` is not `true`; `1` and `1.0` are one number."""
+    return same(expected, actual)
 
 
 def _contains(expected: Any, actual: Any) -> bool:

@@ -4,10 +4,10 @@ then the model part by part, with per-load secret reference names made equal."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from ..models import PageModel
+from .compare import differences, same
 from .findings import SECRET_REF, Finding, short
 
 __all__ = ["stability_of_ids", "stability_of_model"]
@@ -53,22 +53,6 @@ def _normal(value: Any) -> Any:
     return value
 
 
-def _diff(a: Any, b: Any, path: str, found: list[str], limit: int = 3) -> None:
-    if len(found) >= limit or a == b:
-        return
-    if isinstance(a, dict) and isinstance(b, dict):
-        for key in list(a) + [k for k in b if k not in a]:
-            _diff(a.get(key, "<absent>"), b.get(key, "<absent>"), f"{path}.{key}" if path else str(key), found, limit)
-        return
-    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-        for n, (x, y) in enumerate(zip(a, b)):
-            label = x.get("id") if isinstance(x, dict) and isinstance(x.get("id"), str) else n
-            _diff(x, y, f"{path}[{label}]", found, limit)
-        return
-    show = lambda v: json.dumps(v, ensure_ascii=False, default=str)[:60]  # noqa: E731
-    found.append(f"{path or '(value)'}: {show(a)} then {show(b)}")
-
-
 def _keyed(items: list[dict[str, Any]], key: str) -> dict[str, dict[str, Any]]:
     return {str(item.get(key)): item for item in items if isinstance(item, dict)}
 
@@ -93,14 +77,13 @@ def stability_of_model(first: dict[str, Any], second: dict[str, Any], unstable_t
     parts += [("feedback", a.get("feedback"), b.get("feedback")), ("model", {"omitted": a.get("omitted"), "problems": a.get("problems")},
                                                                      {"omitted": b.get("omitted"), "problems": b.get("problems")})]
     for where, x, y in parts:
-        if x == y:
+        if same(x, y):
             continue
         if x is None or y is None:
             out.append(Finding("MODEL_UNSTABLE", "error", where,
                                f"declared on the {'second' if x is None else 'first'} load only"))
             continue
-        found: list[str] = []
-        _diff(x, y, "", found)
+        found = differences(x, y)
         out.append(Finding("MODEL_UNSTABLE", "error", where,
                            "differs between two loads of the page (" + "; ".join(found) + "); an agent cannot rely on "
                            "a model that changes by itself: keep clocks, counters and random values out of records, "
