@@ -1,5 +1,5 @@
 """``pling-browser``: serve the HTTP API, print a page's model, run one action, check a page's model
-or run scenario files (the last two for CI: see docs/ci.md)."""
+record a few actions as a scenario file, or run scenario files (the last three for CI: see docs/ci.md)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,15 @@ import json
 import logging
 import sys
 import time
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from .config import Settings, SettingsError, near_misses
 from .errors import PlingError, ServiceError
+
+if TYPE_CHECKING:
+    from .models import Receipt
+    from .core.sessions import Session
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -36,6 +41,13 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--json", action="store_true", help="print the findings as JSON")
     check.add_argument("--strict", action="store_true", help="warnings fail the check too")
     check.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report")
+    record = commands.add_parser("record", help="run actions on a page and write them as a scenario file")
+    record.add_argument("url")
+    record.add_argument("steps", nargs="*", metavar="STEP",
+                        help="ACTION, ACTION@RECORD or 'ACTION {JSON args}'; ids an earlier step added as {stepN.added.I}; "
+                             "none: one step per line from standard input")
+    record.add_argument("-o", "--output", metavar="FILE", help="write the scenario here (default: standard output)")
+    record.add_argument("--name", default="recorded", help="the scenario's name")
     run = commands.add_parser("run", help="run scenario files; exit 1 when a scenario fails")
     run.add_argument("scenarios", nargs="+", metavar="SCENARIO", help="a scenario file (.json, or .yaml with PyYAML)")
     run.add_argument("--junit", metavar="FILE", help="write a JUnit XML report")
@@ -98,6 +110,39 @@ async def _check(settings: Settings, url: str, strict: bool, as_json: bool, juni
         errors = sum(1 for f in findings if f.severity == "error")
         print(f"{'FAILED' if failed else 'OK'}: {errors} error(s), {len(findings) - errors} warning(s) in {url}")
     return 1 if failed else 0
+
+
+async def _record(settings: Settings, url: str, steps: list[str], name: str) -> tuple[int, str]:
+    from .ci.record import fill, parse_step, scenario_from
+    from .runtime import Runtime, dumps
+
+    runtime = Runtime(settings)
+    failed = 0
+    try:
+        await runtime.start()
+        session = await runtime.open(url)
+        added_by_step: dict[int, list[str]] = {}
+        for number, text in enumerate(steps, 1):
+            action, args = parse_step(text)
+            action, args = fill(action, added_by_step), fill(args, added_by_step)
+
+            async def work(session: "Session", action: str = action, args: Any = args) -> "Receipt":
+                return await runtime.invoke(session, action, args)
+
+            receipt = await runtime.run_keyed(session.id, None, ["invoke", {"action": action, "args": args}], work)
+            added_by_step[number] = [rid for change in ((receipt.get("changed") or {}).get("records") or {}).values()
+                                     for rid in change.get("added") or []]
+            if not receipt.get("ok"):
+                failed += 1
+                error = receipt.get("error") or {}
+                print(f"pling-browser record: step {number} {action} failed ({error.get('code')}: "
+                      f"{str(error.get('message'))[:200]}); it is left out of the scenario", file=sys.stderr)
+        assert runtime.store is not None
+        entries = await asyncio.to_thread(runtime.store.with_requests, session.id)
+        scenario = session.mask(scenario_from(url, entries, name=name))
+        return (1 if failed else 0), dumps(scenario)
+    finally:
+        await runtime.stop()
 
 
 async def _run(settings: Settings, paths: list[str], junit: str | None, base_url: str | None) -> int:
@@ -180,7 +225,26 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if options.command == "check":
             return asyncio.run(_check(settings, options.url, options.strict, options.json, options.junit))
-        if options.command == "model":
+        if options.command == "record":
+            steps = options.steps or [line for line in sys.stdin.read().splitlines() if line.strip()]
+            if not steps:
+                print("pling-browser record: no steps given (as arguments or one per line on standard input)", file=sys.stderr)
+                return 2
+            from .ci.record import StepError, parse_step
+
+            try:
+                for step in steps:
+                    parse_step(step)  # every step is read before the browser starts
+            except StepError as error:
+                print(f"pling-browser record: {error}", file=sys.stderr)
+                return 2
+            code, text = asyncio.run(_record(settings, options.url, steps, options.name))
+            if options.output:
+                with open(options.output, "w", encoding="utf-8") as out:
+                    out.write(text + "\n")
+                print(f"pling-browser record: {len(steps)} step(s) written to {options.output}", file=sys.stderr)
+                return code
+        elif options.command == "model":
             code, text = asyncio.run(_one_shot(settings, options.url, None, None, True, options.limit))
         else:
             code, text = asyncio.run(_one_shot(settings, options.url, options.action, options.args,

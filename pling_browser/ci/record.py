@@ -1,5 +1,6 @@
 """A session's receipt log turned into a scenario file (GET /sessions/{sid}/scenario): each
-successful invocation a step, its assertions read from its receipt. Ids the runtime created during
+successful invocation a step, its assertions read from its receipt (`pling-browser record` writes one
+without a service: cli.py). Ids the runtime created during
 the session (the task an `add` made) are not written literally: a later step that names one says
 `{stepN.added.I}` (the I-th record step N added), so the replay follows the ids the page makes then.
 
@@ -13,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-__all__ = ["scenario_from"]
+__all__ = ["fill", "parse_step", "scenario_from"]
 
 _SCALAR = (str, int, float, bool, type(None))
 
@@ -80,11 +81,14 @@ def scenario_from(url: str, entries: list[tuple[int, Any, dict[str, Any]]], *, n
     """The scenario file for one session's log: (seq, request, receipt) in order."""
     created: dict[str, str] = {}
     steps: list[dict[str, Any]] = []
+    approved: set[str] = set()
     for _, request, receipt in entries:
         asked = _request_of(request, receipt)
         if asked is None or not receipt.get("ok"):
             continue
         action, args = asked
+        if any(str(line).startswith(("confirmed by", "approved by")) for line in receipt.get("log") or []):
+            approved.add(action.partition("@")[0])
         step: dict[str, Any] = {"invoke": _placeholders(action, created)}
         if args not in (None, {}, ""):
             step["args"] = _placeholders(args, created)
@@ -95,7 +99,11 @@ def scenario_from(url: str, entries: list[tuple[int, Any, dict[str, Any]]], *, n
                  for rid in change.get("added") or []]
         for index, rid in enumerate(added):
             created.setdefault(rid, f"{{step{number}.added.{index}}}")
-    return {"name": name, "url": url, "scenarios": [{"name": f"{name} session", "steps": steps}]}
+    scenario: dict[str, Any] = {"name": name, "url": url}
+    if approved:  # the replay has no person to ask: the file approves what was approved while recording
+        scenario["approve"] = sorted(approved)
+    scenario["scenarios"] = [{"name": f"{name} session", "steps": steps}]
+    return scenario
 
 
 PLACEHOLDER = re.compile(r"\{step(\d+)\.added\.(\d+)\}")
@@ -115,3 +123,23 @@ def fill(value: Any, added_by_step: dict[int, list[str]]) -> Any:
     if isinstance(value, dict):
         return {key: fill(item, added_by_step) for key, item in value.items()}
     return value
+
+
+class StepError(ValueError):
+    """A step given to `pling-browser record` that is not `ACTION` or `ACTION {JSON args}`."""
+
+
+def parse_step(text: str) -> tuple[str, Any]:
+    """`add {"title": "Buy milk"}` → ("add", {"title": "Buy milk"}); `toggle@t3` → ("toggle@t3", None).
+    An action id holds no white space, so the first one ends it; the rest is the arguments as JSON."""
+    import json
+
+    action, _, rest = text.strip().partition(" ")
+    if not action:
+        raise StepError(f"empty step {text!r}: give ACTION, ACTION@RECORD or 'ACTION {{JSON args}}'")
+    if not rest.strip():
+        return action, None
+    try:
+        return action, json.loads(rest)
+    except ValueError as error:
+        raise StepError(f"step {text[:120]!r}: the arguments after {action!r} are not JSON ({error})") from None
