@@ -13,9 +13,37 @@ from .models import PageModel, Receipt, Risk
 # ---- HTTP bodies --------------------------------------------------------------------------------
 
 
+# A profile's name: its file's name too, so no separator, no leading dot (no path traversal).
+PROFILE_NAME = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
+
+
 class CreateSession(BaseModel):
     url: str | None = Field(default=None, description="The page to open; the service's own demo when omitted.")
     timeout_ms: int | None = Field(default=None, ge=100, le=120_000, description="Navigation timeout.")
+    profile: str | None = Field(default=None, pattern=PROFILE_NAME, description=(
+        "A saved profile (GET /profiles): the session opens with its sign-in (cookies, local and session "
+        "storage, IndexedDB)."))
+
+
+class SaveProfile(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(pattern=PROFILE_NAME, description="1-64 letters, digits, `_`, `.` or `-`, not starting with "
+                      "`.`, `_` or `-`; saving again under a name replaces that profile.")
+
+
+class ProfileInfo(BaseModel):
+    """A saved profile as listed: its name and when it was saved, never its contents."""
+
+    name: str
+    saved: float = Field(description="When it was saved (seconds since the epoch).")
+
+
+class ProfileList(BaseModel):
+    profiles: list[ProfileInfo]
+
+
+class ProfileDeleted(BaseModel):
+    deleted: str = Field(description="The name of the profile that was deleted.")
 
 
 class InvokeRequest(BaseModel):

@@ -13,7 +13,8 @@
     token = "…"
 
 - ``agent``: opens sessions, reads, invokes (REST, tools, MCP); never answers a confirmation or a
-  handoff, never saves a profile, never uses the console.
+  handoff, never saves or deletes a profile (it may list them and open a session with one), never uses
+  the console.
 - ``person``: answers confirmations and handoffs, saves profiles, uses the console, reads; opens no
   session and invokes nothing.
 - ``operator``: everything. ``PLING_TOKEN`` alone is one operator, named ``operator``.
@@ -127,6 +128,7 @@ def find_caller(token: str, callers: tuple[Caller, ...]) -> Caller | None:
 _AGENT_NEVER = (
     ("POST", re.compile(r"^/sessions/[^/]+/(confirmations|handoffs)/[^/]+$"), "answer a confirmation or a handoff"),
     ("POST", re.compile(r"^/sessions/[^/]+/profile$"), "save a profile"),
+    ("DELETE", re.compile(r"^/profiles/[^/]+$"), "delete a profile"),
     (None, re.compile(r"^/console(/|$)"), "use the operator console"),
 )
 _PERSON_NEVER = (

@@ -100,9 +100,10 @@ ACCEPTS: dict[str, str] = {
     "PLING_MAX_LIFETIME": "a number of seconds greater than 0",
     "PLING_RETENTION_DAYS": "a number of days greater than 0",
     "PLING_NAVIGATION_SETTLE": "a number of seconds greater than 0",
+    "PLING_PROFILES_KEY": "a Fernet key (32 url-safe base64 bytes), or several comma-separated: the first encrypts, all decrypt",
 }
 
-_SECRET_VALUES = {"PLING_TOKEN"}  # never echoed in an error line
+_SECRET_VALUES = {"PLING_TOKEN", "PLING_PROFILES_KEY"}  # never echoed in an error line
 # PLING_* variables read by other parts (the CLI, the pytest plugin, the tests), or settings being added.
 _READ_ELSEWHERE = {"PLING_URL", "PLING_BASE_URL", "PLING_TEST_BROWSER_ENDPOINT", "PLING_UPDATE_SNAPSHOTS"}
 
@@ -144,6 +145,8 @@ class Settings(BaseSettings):
     confirm: Literal["none", "http"] = _env("PLING_CONFIRM", "none")
     confirm_timeout_s: float = _env("PLING_CONFIRM_TIMEOUT", 120.0)
     secrets_file: str | None = _env("PLING_SECRETS")
+    # Encrypts saved profiles (sign-ins) at rest; without it no profile is saved (runtime/profiles.py).
+    profiles_key: str | None = _env("PLING_PROFILES_KEY")
     chromium: str | None = _env("PLING_CHROMIUM")
     browser_endpoints: Annotated[tuple[str, ...], NoDecode] = _env("PLING_BROWSER_ENDPOINT", ())
     # Where each context's egress proxy listens, and the host a (remote) browser reaches it at.
@@ -194,7 +197,8 @@ class Settings(BaseSettings):
 
     # -- validators: each raises ValueError; from_env() turns it into one line naming the variable --
 
-    @field_validator("token", "tokens_file", "secrets_file", "chromium", "egress_advertise", "replica", mode="before")
+    @field_validator("token", "tokens_file", "secrets_file", "chromium", "egress_advertise", "replica", "profiles_key",
+                     mode="before")
     @classmethod
     def _blank_is_none(cls, value: Any) -> Any:
         return None if isinstance(value, str) and not value.strip() else value
@@ -256,6 +260,19 @@ class Settings(BaseSettings):
         if value is not None and not os.access(value, os.R_OK):
             raise ValueError(f"{value!r} is not a readable file")
         load_secrets(value)  # a SettingsError (a ValueError) names the secrets too short to mask
+        return value
+
+    @field_validator("profiles_key")
+    @classmethod
+    def _fernet_keys(cls, value: str | None) -> str | None:
+        if value is not None:
+            from cryptography.fernet import Fernet
+
+            try:
+                for key in _split(value):
+                    Fernet(key.encode())
+            except (ValueError, TypeError):
+                raise ValueError("not a Fernet key") from None  # the key itself is never echoed
         return value
 
     @field_validator("tokens_file")

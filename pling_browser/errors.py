@@ -29,6 +29,7 @@ and carry the lifecycle ``stage`` where they arose and whether the page's write 
         ├── ResumeNotFound          RESUME_NOT_FOUND      404
         ├── ToolNotFound            TOOL_NOT_FOUND        404
         ├── TabNotFound             TAB_NOT_FOUND         404
+        ├── ProfileNotFound         PROFILE_NOT_FOUND     404
         ├── PendingAlreadyAnswered  ALREADY_ANSWERED      409
         ├── ResumeRepeatsStep       STEP_STARTED          409
         ├── SessionBusy             SESSION_BUSY          409   another invocation held the session past PLING_INVOKE_WAIT
@@ -43,6 +44,8 @@ and carry the lifecycle ``stage`` where they arose and whether the page's write 
         ├── PageUnresponsive        PAGE_UNRESPONSIVE     504
         ├── PageLoadTimeout         PAGE_LOAD_TIMEOUT     504
         ├── PageNavigated           PAGE_NAVIGATED        409   the document was replaced while it was read
+        ├── ProfilesKeyMissing      PROFILES_KEY_MISSING  409   PLING_PROFILES_KEY is not set: no profile is saved
+        ├── ProfileUnreadable       PROFILE_UNREADABLE    409   wrong key, or the file was changed
         └── InternalError           INTERNAL_ERROR        500   a bug of ours, answered in this shape all the same
 """
 
@@ -51,48 +54,15 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 __all__ = [
-    "ActionNotFound",
-    "ActionUnavailable",
-    "AnswerTooLate",
-    "BadRequest",
-    "BrowserUnavailable",
-    "ExecutionFailed",
-    "ExpectationFailed",
-    "Forbidden",
-    "HandoffCancelled",
-    "HandoffFailed",
-    "HandoffTimeout",
-    "IdempotencyMismatch",
-    "InternalError",
-    "InvalidArgs",
-    "InvalidParams",
-    "InvocationError",
-    "MethodNotAllowed",
-    "NavigationRefused",
-    "NotFound",
-    "PageLoadTimeout",
-    "PageNavigated",
-    "PayloadTooLarge",
-    "PageUnreachable",
-    "PageUnresponsive",
-    "PendingAlreadyAnswered",
-    "ResumeRepeatsStep",
-    "PendingNotFound",
-    "PermissionDenied",
-    "PlingError",
-    "QueueTimeout",
-    "ResumeNotFound",
-    "TabNotFound",
-    "ServiceError",
-    "SessionBusy",
-    "SessionLost",
-    "SessionNotFound",
-    "StepFailed",
-    "TooManySessions",
-    "ToolNotFound",
-    "Unauthorized",
-    "INVOCATION_CODES",
-    "SERVICE_CODES",
+    "ActionNotFound", "ActionUnavailable", "AnswerTooLate", "BadRequest", "BrowserUnavailable",
+    "ExecutionFailed", "ExpectationFailed", "Forbidden", "HandoffCancelled", "HandoffFailed",
+    "HandoffTimeout", "IdempotencyMismatch", "InternalError", "InvalidArgs", "InvalidParams",
+    "InvocationError", "MethodNotAllowed", "NavigationRefused", "NotFound", "PageLoadTimeout",
+    "PageNavigated", "PageUnreachable", "PageUnresponsive", "PayloadTooLarge", "PendingAlreadyAnswered",
+    "PendingNotFound", "PermissionDenied", "PlingError", "ProfileNotFound", "ProfileUnreadable",
+    "ProfilesKeyMissing", "QueueTimeout", "ResumeNotFound", "ResumeRepeatsStep", "ServiceError",
+    "SessionBusy", "SessionLost", "SessionNotFound", "StepFailed", "TabNotFound", "TooManySessions",
+    "ToolNotFound", "Unauthorized", "INVOCATION_CODES", "SERVICE_CODES",
 ]
 
 
@@ -282,6 +252,12 @@ class TabNotFound(ServiceError):
     default_hint = "GET /sessions/{sid}/tabs lists the session's tabs; tab ids are never reused."
 
 
+class ProfileNotFound(ServiceError):
+    code = "PROFILE_NOT_FOUND"
+    status = 404
+    default_hint = "GET /profiles lists the saved profiles; a person saves one with POST /sessions/{sid}/profile."
+
+
 class PendingAlreadyAnswered(ServiceError):
     code = "ALREADY_ANSWERED"
     status = 409
@@ -369,6 +345,23 @@ class PageNavigated(ServiceError):
     default_hint = "The page moved to another document; read the model again."
 
 
+class ProfilesKeyMissing(ServiceError):
+    code = "PROFILES_KEY_MISSING"
+    status = 409
+    default_hint = ("Set PLING_PROFILES_KEY (a Fernet key: python -c \"from cryptography.fernet import Fernet; "
+                    "print(Fernet.generate_key().decode())\") and restart the service; profiles are saved encrypted.")
+
+
+class ProfileUnreadable(ServiceError):
+    """A saved profile that does not decrypt: PLING_PROFILES_KEY is not the key it was saved with, or
+    the file was changed. Its contents are never shown."""
+
+    code = "PROFILE_UNREADABLE"
+    status = 409
+    default_hint = ("Set PLING_PROFILES_KEY to the key the profile was saved with, or delete the profile "
+                    "(DELETE /profiles/{name}) and have a person save it again.")
+
+
 class InternalError(ServiceError):
     code = "INTERNAL_ERROR"
     status = 500
@@ -390,6 +383,6 @@ SERVICE_CODES: dict[str, type[ServiceError]] = {
         PendingAlreadyAnswered, ResumeRepeatsStep, SessionBusy, IdempotencyMismatch,
         AnswerTooLate, SessionLost, TooManySessions,
         PageUnreachable, BrowserUnavailable, QueueTimeout, PageUnresponsive, PageLoadTimeout, PageNavigated,
-        InternalError,
+        ProfileNotFound, ProfilesKeyMissing, ProfileUnreadable, InternalError,
     )
 }

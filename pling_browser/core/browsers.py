@@ -255,17 +255,18 @@ class Controller:
         now = time.monotonic()
         return sorted(self.endpoints, key=lambda e: (not e.up and e.retry_at > now, e.sessions))
 
-    async def new_context(self) -> tuple["BrowserContext", EgressProxy, Endpoint]:
-        """A fresh context on the least busy endpoint; its every connection goes through its own proxy."""
+    async def new_context(self, storage_state: dict[str, Any] | None = None) -> tuple["BrowserContext", EgressProxy, Endpoint]:
+        """A fresh context on the least busy endpoint (with a profile's cookies and storage when given);
+        its every connection goes through its own proxy."""
         problem: BrowserUnavailable | None = None
         for endpoint in self._pick():
             try:
                 try:
-                    return await self._new_context(endpoint)
+                    return await self._new_context(endpoint, storage_state)
                 except SessionLost:
                     # The browser or its driver died without telling us: start over once.
                     await self._reset(endpoint, "the browser or its driver stopped answering")
-                    return await self._new_context(endpoint)
+                    return await self._new_context(endpoint, storage_state)
             except BrowserUnavailable as error:
                 problem = error
                 self._retry_later(endpoint)
@@ -279,7 +280,8 @@ class Controller:
         _forget_sessions(endpoint)
         await processes.reap(endpoint.pids, endpoint.profiles)
 
-    async def _new_context(self, endpoint: Endpoint) -> tuple["BrowserContext", EgressProxy, Endpoint]:
+    async def _new_context(self, endpoint: Endpoint,
+                           storage_state: dict[str, Any] | None = None) -> tuple["BrowserContext", EgressProxy, Endpoint]:
         browser = await self._ensure(endpoint)
         proxy = await EgressProxy(self.policy, bind=self.settings.egress_bind).start()
         try:
@@ -287,7 +289,8 @@ class Controller:
                 context = await asyncio.wait_for(browser.new_context(
                     viewport={"width": 1280, "height": 800}, accept_downloads=False, service_workers="block",
                     proxy={"server": f"http://{self.settings.egress_advertise or '127.0.0.1'}:{proxy.port}",
-                           "bypass": "<-loopback>", "username": proxy.username, "password": proxy.password}), 30)
+                           "bypass": "<-loopback>", "username": proxy.username, "password": proxy.password},
+                    storage_state=storage_state), 30)
                 await context.add_init_script(document_script(dict(self.settings.risks)))
         except BaseException:
             await proxy.stop()

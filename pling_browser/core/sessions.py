@@ -8,8 +8,9 @@ import dataclasses
 import secrets
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from . import profiles
 from .bridge import Bridge
 from .browsers import adopt_popups
 from .masking import pattern_for, scrub
@@ -167,12 +168,18 @@ class Sessions:
         async with self._freed:
             self._freed.notify_all()
 
-    async def open(self, url: str, timeout_ms: int) -> Session:
+    async def open(self, url: str, timeout_ms: int, profile: tuple[str, dict[str, Any]] | None = None) -> Session:
+        """A session on `url`; with `profile` (its name and saved state), signed in as it was saved."""
         await self._slot()
         self._opening += 1
         try:
-            context, proxy, endpoint = await self.controller.new_context()
+            with profiles.unusable(profile[0]) if profile else contextlib.nullcontext():
+                context, proxy, endpoint = await self.controller.new_context(
+                    profiles.storage_state(profile[1]) if profile else None)
             try:
+                if profile is not None:
+                    with profiles.unusable(profile[0]):
+                        await profiles.restore_session_storage(context, profile[1])
                 page = await self.controller.open_page(context, url, timeout_ms)
                 settings = self.controller.settings
                 # Calls that are not an action's own (the model, snapshots) get at least 5 s.

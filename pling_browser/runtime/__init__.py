@@ -24,6 +24,7 @@ from ..core.egress import Policy
 from ..core.masking import mask_logs
 from ..core.sessions import Session, Sessions
 from .store import Store
+from .profiles import Profiles
 from ..core import tracing
 from .. import telemetry
 
@@ -82,6 +83,7 @@ class Runtime:
         self.sessions.operator_values = tuple(value for value in self.operator_secrets.values() if value)
         mask_logs(self)  # log lines of the service mask what its sessions mask
         self.store: Store | None = None
+        self.profiles = Profiles(settings.data_dir, settings.profiles_key)
         self._inflight: dict[str, asyncio.Future[tuple[str, dict[str, Any]]]] = {}
         self.invocations_waiting = 0  # invocations waiting for their session (another one runs there)
         # Tasks whose invocation got its session's turn (started): a caller's cancel no longer stops them.
@@ -143,9 +145,11 @@ class Runtime:
         if self.store is not None:
             self.store.close()
 
-    async def open(self, url: str, *, timeout_ms: int | None = None) -> Session:
+    async def open(self, url: str, *, timeout_ms: int | None = None, profile: str | None = None) -> Session:
+        """A session on `url`, signed in as the saved `profile` when one is named."""
         url = await self.policy.check_url(url)
-        session = await self.sessions.open(url, timeout_ms or self.settings.navigation_timeout_ms)
+        saved = (profile, await asyncio.to_thread(self.profiles.load, profile)) if profile else None
+        session = await self.sessions.open(url, timeout_ms or self.settings.navigation_timeout_ms, saved)
         self.events.publish("session", session=session.id, info=session.info().model_dump())
         return session
 

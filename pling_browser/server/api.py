@@ -22,7 +22,7 @@ from . import problems
 from .access import AccessGuard, ConsoleSessions
 from .console import console_router
 from .mcp import create_mcp
-from .routes import actions, gates, own_origin, receipts, service, sessions, static
+from .routes import actions, gates, own_origin, profiles, receipts, service, sessions, static
 
 PROBLEM_STATUSES = (400, 401, 403, 404, 405, 409, 410, 413, 422, 429, 500, 502, 503, 504)
 
@@ -61,7 +61,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         runtime.own_origin = own_origin(request)
         return await call_next(request)
 
-    for module in (service, sessions, actions, receipts, gates, static):
+    for module in (service, sessions, profiles, actions, receipts, gates, static):
         app.include_router(module.router)
     console = ConsoleSessions(settings.console_idle_s, settings.console_lifetime_s)
     app.state.console_sessions = console

@@ -41,7 +41,7 @@ from ..agents.tools import NAME_LIMIT, resolve_call, specs
 from ..callers import OPERATOR, Caller, caller_key, named
 from ..errors import BadRequest, PlingError, ServiceError, ToolNotFound
 from ..models import PageModel, Receipt
-from ..bodies import SessionClosed, SessionOpened
+from ..bodies import PROFILE_NAME, SessionClosed, SessionOpened
 
 if TYPE_CHECKING:
     from ..core.sessions import Session
@@ -325,12 +325,14 @@ def create_mcp(runtime: "Runtime") -> PlingMCP:
             raise Problem(error) from error
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=False, open_world_hint=True))
-    async def open_page(url: str | None = None) -> Annotated[CallToolResult, SessionOpened]:
+    async def open_page(url: str | None = None,
+                        profile: Annotated[str | None, Field(pattern=PROFILE_NAME)] = None) -> Annotated[CallToolResult, SessionOpened]:
         """Open a page in a new browser session; answers the session and the page's model. Without a
-        url, the service's own demo todo app. The page's actions then appear as tools (p1_…)."""
+        url, the service's own demo todo app; with a profile (a saved sign-in), signed in as it was
+        saved. The page's actions then appear as tools (p1_…)."""
 
         async def work() -> dict[str, Any]:
-            session = await runtime.open(url or f"{runtime.own_origin}/demo/todos.html")
+            session = await runtime.open(url or f"{runtime.own_origin}/demo/todos.html", profile=profile)
             return {"session": session.info().model_dump(mode="json"), "model": json.loads(await runtime.model_json(session))}
 
         return await _guard(work())

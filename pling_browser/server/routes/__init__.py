@@ -4,6 +4,7 @@
     actions.py    invoke, resume, and the page's actions as agent tools
     receipts.py   the session's receipt log
     gates.py      what waits for a person: pending confirmations and handoffs, and their answers
+    profiles.py   saving a session's sign-in as a profile; listing and deleting profiles
     service.py    /healthz, /metrics
     static.py     /pling.js and the demo pages
 

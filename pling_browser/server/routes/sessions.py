@@ -19,7 +19,8 @@ router = APIRouter()
 
 @router.post("/sessions", status_code=201, response_model=SessionOpened, tags=["sessions"])
 async def open_session(body: CreateSession, request: Request, runtime: RuntimeDep) -> Response:
-    session = await runtime.open(body.url or own_origin(request) + DEMO_PAGE, timeout_ms=body.timeout_ms)
+    session = await runtime.open(body.url or own_origin(request) + DEMO_PAGE, timeout_ms=body.timeout_ms,
+                                 profile=body.profile)
     model = await runtime.model_json(session)
     text = '{"session":' + session.info().model_dump_json() + ',"model":' + model + "}"
     return Response(text, status_code=201, media_type="application/json")
