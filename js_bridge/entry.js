@@ -55,7 +55,7 @@ function call(name, argText) {
 }
 
 defineProperty(G, '__plingBridge', {
-  value: freeze({ version: BRIDGE_VERSION, call, target: currentTarget }),
+  value: freeze({ version: BRIDGE_VERSION, call, target: currentTarget, adapter: runAdapter }),
   writable: false,
   enumerable: false,
   configurable: false,

@@ -174,6 +174,7 @@ function modelSnapshot(opts) {
       name: registry.page ? registry.page.name : null,
       url: cut(locationHref(), 2000),
       title: cut(StringCtor(documentTitle(documentObject)), 300),
+      adapter: adapterModel(problems),
     },
     regions,
     actions,

@@ -163,3 +163,21 @@ class HTTPProblem(BaseModel):
 
 class InvokeAnswer(BaseModel):
     result: Receipt
+
+
+class AdapterInfo(BaseModel):
+    """One of the operator's adapters (PLING_ADAPTERS), as `GET /adapters` lists it (never its code)."""
+
+    name: str = Field(description="The file name; what a model's `page.adapter` says.")
+    title: str | None = Field(description="Its `@name`.")
+    description: str | None = Field(description="Its `@description`.")
+    matches: list[str] = Field(description="Its `@match` patterns (docs/adapters.md says how they match).")
+    includes: list[str] = Field(description="Its `@include` patterns.")
+    excludes: list[str] = Field(description="Its `@exclude` patterns.")
+    run_at: str = Field(description="When it runs in a document: document-start, document-end or document-idle.")
+    problems: list[str] = Field(description="What is wrong with it: a bad pattern, no @match, or (once a browser "
+                                "compiled it) a syntax error.")
+
+
+class AdapterList(BaseModel):
+    adapters: list[AdapterInfo]

@@ -87,6 +87,7 @@ ACCEPTS: dict[str, str] = {
     "PLING_RISK": "comma-separated ID:RISK pairs (ID an action id or *, RISK one of read, write, danger)",
     "PLING_CONFIRM": "one of: none, http",
     "PLING_CONFIRM_TIMEOUT": "a number of seconds greater than 0",
+    "PLING_ADAPTERS": "the path of a folder of adapter .js files (or of one adapter file), readable as UTF-8",
     "PLING_SECRETS": "the path of a readable dotenv file whose values are empty or at least 4 characters long",
     "PLING_CHROMIUM": "the path of a Chromium executable",
     "PLING_BROWSER_ENDPOINT": "comma-separated ws:// or wss:// URLs",
@@ -147,6 +148,8 @@ class Settings(BaseSettings):
     secrets_file: str | None = _env("PLING_SECRETS")
     # Encrypts saved profiles (sign-ins) at rest; without it no profile is saved (runtime/profiles.py).
     profiles_key: str | None = _env("PLING_PROFILES_KEY")
+    # The operator's adapters for pages that do not declare themselves (pling_browser/adapters.py).
+    adapters: str | None = _env("PLING_ADAPTERS")
     chromium: str | None = _env("PLING_CHROMIUM")
     browser_endpoints: Annotated[tuple[str, ...], NoDecode] = _env("PLING_BROWSER_ENDPOINT", ())
     # Where each context's egress proxy listens, and the host a (remote) browser reaches it at.
@@ -197,8 +200,8 @@ class Settings(BaseSettings):
 
     # -- validators: each raises ValueError; from_env() turns it into one line naming the variable --
 
-    @field_validator("token", "tokens_file", "secrets_file", "chromium", "egress_advertise", "replica", "profiles_key",
-                     mode="before")
+    @field_validator("token", "tokens_file", "secrets_file", "adapters", "chromium", "egress_advertise", "replica",
+                     "profiles_key", mode="before")
     @classmethod
     def _blank_is_none(cls, value: Any) -> Any:
         return None if isinstance(value, str) and not value.strip() else value
@@ -273,6 +276,14 @@ class Settings(BaseSettings):
                     Fernet(key.encode())
             except (ValueError, TypeError):
                 raise ValueError("not a Fernet key") from None  # the key itself is never echoed
+        return value
+
+    @field_validator("adapters")
+    @classmethod
+    def _adapters(cls, value: str | None) -> str | None:
+        from .adapters import load_adapters
+
+        load_adapters(value)  # an AdapterError (a ValueError) names the folder or the file
         return value
 
     @field_validator("tokens_file")

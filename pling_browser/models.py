@@ -27,6 +27,8 @@ class PageInfo(_Data):
     name: str | None
     url: str
     title: str
+    adapter: list[str] | None = Field(default=None, description="The operator's adapter files (PLING_ADAPTERS) "
+                                      "that declared this document's model, in the order they ran.")
 
 
 class RegionRecords(_Data):

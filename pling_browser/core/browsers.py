@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, AsyncIterator, Callable
 
 from . import processes
+from ..adapters import load_adapters
+from .adapting import AdapterScripts
 from .bridge import document_script
 from ..config import Settings
 from .egress import EgressProxy, Policy
@@ -97,6 +99,7 @@ class Controller:
         self.endpoints = [Endpoint(url) for url in settings.browser_endpoints] or [Endpoint(None)]
         self.on_browser_lost: Callable[[str, str | None], None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        self.adapters = AdapterScripts(load_adapters(settings.adapters))  # read once, at startup
 
     @property
     def launches(self) -> int:
@@ -292,6 +295,7 @@ class Controller:
                            "bypass": "<-loopback>", "username": proxy.username, "password": proxy.password},
                     storage_state=storage_state), 30)
                 await context.add_init_script(document_script(dict(self.settings.risks)))
+                await self.adapters.install(context)  # after the bridge: adapters declare through it
         except BaseException:
             await proxy.stop()
             raise

@@ -1,4 +1,4 @@
-"""The service itself: liveness with the browser's status, and Prometheus metrics."""
+"""The service itself: liveness with the browser's status, Prometheus metrics, the operator's adapters."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from typing import Any
 from fastapi import APIRouter
 from fastapi.responses import PlainTextResponse
 
+from ...bodies import AdapterInfo, AdapterList
 from . import RuntimeDep
 
 router = APIRouter()
@@ -22,3 +23,16 @@ async def healthz(runtime: RuntimeDep) -> dict[str, Any]:
             responses={200: {"content": {"text/plain": {}}}})
 async def metrics(runtime: RuntimeDep) -> PlainTextResponse:
     return PlainTextResponse(runtime.metrics.text(), media_type="text/plain; version=0.0.4; charset=utf-8")
+
+
+@router.get("/adapters", response_model=AdapterList, tags=["service"])
+async def adapters(runtime: RuntimeDep) -> AdapterList:
+    """The operator's adapters (PLING_ADAPTERS, read at startup): names, descriptions and match patterns."""
+    scripts = runtime.controller.adapters
+    listed = []
+    for adapter in scripts.adapters:
+        info = adapter.listing()
+        if adapter.name in scripts.syntax_errors:
+            info["problems"] = [*adapter.problems, f"does not compile: {scripts.syntax_errors[adapter.name]}"]
+        listed.append(AdapterInfo.model_validate(info))
+    return AdapterList(adapters=listed)
