@@ -15,9 +15,13 @@ from __future__ import annotations
 import json
 import secrets
 import threading
+import time
 from http.cookies import SimpleCookie
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
 from urllib.parse import parse_qs
+
+import httpx
 
 SIGNIN = """<!doctype html>
 <html><head><meta charset="utf-8"><title>Sign in</title></head>
@@ -151,3 +155,15 @@ class SignInApp(ThreadingHTTPServer):
     def stop(self) -> None:
         self.shutdown()
         self.server_close()
+
+
+def signed_in(client: httpx.Client, opened: dict[str, Any]) -> dict[str, Any]:
+    """The app's `signed_in` state in a session just opened on /app (`opened`: POST /sessions's answer),
+    once the page has read its IndexedDB (an async read)."""
+    sid = opened["session"]["id"]
+    state: dict[str, Any] = opened["model"]["state"]["signed_in"]["value"]
+    deadline = time.monotonic() + 10
+    while state["indexeddb"] is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+        state = client.get(f"/sessions/{sid}/model").json()["state"]["signed_in"]["value"]
+    return state

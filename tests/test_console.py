@@ -23,12 +23,14 @@ from pling_browser.core.browsers import chromium_args
 
 from .conftest import Pages, PageSession, ServiceThread, service_settings
 from .server import FixtureServer
+from .signin_app import SignInApp, signed_in
 
 CARD = "4111111111111111"
 CHECKOUT = "pages/gates/checkout.html"
 TODOS = "demo/todos.html"
 TOKEN = "console-token-for-tests"
 DOCS = Path(__file__).resolve().parent.parent / "docs"
+PROFILES_KEY = "hJ2n0cP0m5Qk3mB7cF6yR1tW9xZ4aL8sD2vG5jK7nQ0="  # a Fernet key for the tests only
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +38,7 @@ def gated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServiceThread]:
     secrets = tmp_path_factory.mktemp("secrets") / "secrets.env"
     secrets.write_text(f"CARD={CARD}\n")
     svc = ServiceThread(service_settings(approve=(), confirm="http", confirm_timeout_s=20.0,
-                                         secrets_file=str(secrets))).start()
+                                         secrets_file=str(secrets), profiles_key=PROFILES_KEY)).start()
     yield svc
     svc.stop()
 
@@ -237,6 +239,55 @@ def test_a_person_does_the_one_time_code_handoff_by_typing_into_the_live_view(
     shown = _newest_receipt(person, "enter_otp")
     expect(shown.locator(".status")).to_have_text("✓ ok")
     expect(shown).to_contain_text('feedback (success): “Code accepted”')
+
+
+def test_a_person_signs_in_through_the_live_view_and_saves_it_as_a_profile(
+        person: Page, agent: Pages, gated: ServiceThread) -> None:
+    """The documented way to a profile: an agent hands the sign-in to a person, who signs in in the
+    console's live view and presses "Save as profile"; a later session opened with it is signed in."""
+    app = SignInApp().start()
+    try:
+        opened = agent.client.post("/sessions", json={"url": app.url("/signin")}).json()
+        sid = opened["session"]["id"]
+        agent.opened.append(sid)
+
+        async def boxes(runtime: Any) -> dict[str, Any]:
+            target = runtime.sessions.get(sid).page
+            return {name: await target.locator(name).bounding_box() for name in ("#user", "#go")}
+
+        box = gated.in_service(boxes)
+        waiting = Background(PageSession(agent.client, sid, opened["model"]), "sign_in")
+        handoff = person.get_by_role("article", name="sign_in Sign in to the example app")
+        handoff.get_by_role("button", name="Show the page").click()
+        expect(person.locator("#screen-img")).to_be_visible()
+        picture = person.locator("#screen-img").bounding_box()
+        assert picture is not None
+
+        def at(name: str) -> tuple[float, float]:
+            scale = picture["width"] / 1280
+            return (picture["x"] + (box[name]["x"] + box[name]["width"] / 2) * scale,
+                    picture["y"] + (box[name]["y"] + box[name]["height"] / 2) * scale)
+
+        person.mouse.click(*at("#user"))
+        person.keyboard.type("ada")
+        person.mouse.click(*at("#go"))
+        assert waiting.join()["ok"] is True  # the page's done() said the person signed in
+
+        form = person.locator("#save-profile")
+        expect(form).to_be_visible()
+        form.get_by_label("Profile name").fill("console-ada")
+        form.get_by_role("button", name="Save as profile").click()
+        expect(person.locator("#profile-status")).to_contain_text("Saved as profile “console-ada”")
+        assert [p["name"] for p in agent.client.get("/profiles").json()["profiles"]] == ["console-ada"]
+
+        later = agent.client.post("/sessions", json={"url": app.url("/app"), "profile": "console-ada"}).json()
+        agent.opened.append(later["session"]["id"])
+        assert signed_in(agent.client, later) == {"cookie": "ada", "local": True, "session": True, "indexeddb": True}
+        shown = person.content()
+        assert not [value for value in app.values if value in shown]  # the console never held the sign-in
+        agent.client.delete("/profiles/console-ada")
+    finally:
+        app.stop()
 
 
 def _read_stream(url: str, path: str, until: str, cookies: dict[str, str] | None = None) -> str:

@@ -21,7 +21,7 @@ from pling_browser.errors import ProfileUnreadable
 from pling_browser.runtime.profiles import Profiles
 
 from .conftest import ServiceThread, service_settings
-from .signin_app import SignInApp
+from .signin_app import SignInApp, signed_in
 
 KEY = Fernet.generate_key().decode()
 AGENT = "profiles-agent-token-0123456789"
@@ -97,17 +97,6 @@ def _open(client: httpx.Client, url: str, **body: Any) -> dict[str, Any]:
     return answer.json()
 
 
-def _signed_in(client: httpx.Client, opened: dict[str, Any]) -> dict[str, Any]:
-    """The app's `signed_in` state, once the page has read its IndexedDB (an async read)."""
-    sid = opened["session"]["id"]
-    state = opened["model"]["state"]["signed_in"]["value"]
-    deadline = time.monotonic() + 10
-    while state["indexeddb"] is None and time.monotonic() < deadline:
-        time.sleep(0.05)
-        state = client.get(f"/sessions/{sid}/model").json()["state"]["signed_in"]["value"]
-    return state
-
-
 def _sign_in_as_a_person(svc: ServiceThread, agent: httpx.Client, person: httpx.Client, app: SignInApp) -> str:
     """The agent opens the sign-in page and hands the sign-in to a person, who types in the page (as
     through the console's live view: trusted input) and says done. Answers the session id."""
@@ -148,7 +137,7 @@ def _no_value_in(text: str | bytes, app: SignInApp) -> None:
 def test_a_person_signs_in_once_and_a_new_session_opens_signed_in(
         keyed: ServiceThread, agent: httpx.Client, person: httpx.Client, app: SignInApp, logged: Logged) -> None:
     before = _open(agent, app.url("/app"))
-    assert _signed_in(agent, before) == {"cookie": None, "local": False, "session": False, "indexeddb": False}
+    assert signed_in(agent, before) == {"cookie": None, "local": False, "session": False, "indexeddb": False}
 
     sid = _sign_in_as_a_person(keyed, agent, person, app)
     saved = person.post(f"/sessions/{sid}/profile", json={"name": "ada"})
@@ -160,7 +149,7 @@ def test_a_person_signs_in_once_and_a_new_session_opens_signed_in(
     assert listed.json()["profiles"] == [saved.json()]
 
     opened = _open(agent, app.url("/app"), profile="ada")
-    assert _signed_in(agent, opened) == {"cookie": "ada", "local": True, "session": True, "indexeddb": True}
+    assert signed_in(agent, opened) == {"cookie": "ada", "local": True, "session": True, "indexeddb": True}
 
     # Nothing the service answered or logged holds a value of the sign-in.
     for text in (saved.text, listed.text, str(opened), agent.get(f"/sessions/{opened['session']['id']}").text,
@@ -313,7 +302,7 @@ def test_over_mcp_open_page_takes_a_profile(
     assert "profile" in out["schema"]["properties"]
     assert not out["opened"].is_error, out["opened"]
     opened = out["opened"].structured_content
-    assert _signed_in(agent, opened) == {"cookie": "ada", "local": True, "session": True, "indexeddb": True}
+    assert signed_in(agent, opened) == {"cookie": "ada", "local": True, "session": True, "indexeddb": True}
     assert out["unknown"].is_error is True
     assert json.loads(out["unknown"].content[0].text)["error"]["code"] == "PROFILE_NOT_FOUND"
     _no_value_in(str(out["opened"].content), app)

@@ -215,6 +215,7 @@
     renderReceipts();
     $('receipts-of').textContent = sid ? '— ' + sessionName(sid) : '';
     watch(sid);
+    showProfileForm(sid, false);
     if (sid) loadReceipts(sid);
   }
 
@@ -307,6 +308,7 @@
       const said = kind === 'handoffs' ? (body.outcome === 'done' ? 'Done: ' : 'Cancelled: ') : (body.approve ? 'Approved ' : 'Denied ');
       announce(said + p.action + '.');
       removePending(p.id);
+      if (kind === 'handoffs' && body.outcome === 'done' && p.session === state.selected) showProfileForm(p.session, true);
     } catch (error) {
       delete row.dataset.busy;
       buttons.forEach((b) => b.removeAttribute('aria-disabled'));
@@ -450,6 +452,39 @@
   // ---- live view (liveview.js) ---------------------------------------------------------------
 
   const { watch, status: viewStatus } = window.PlingLiveView({ api, streamUrl, place, nameOf: sessionName, selected: () => state.selected });
+
+  // ---- save as profile --------------------------------------------------------------------------
+  // After a person signed in in the live view (a handoff such as "sign in", or on their own), the
+  // session's sign-in is saved under a name: POST sessions/{sid}/profile. Only the name and the date
+  // come back; the sign-in itself never reaches this page.
+
+  function showProfileForm(sid, suggest) {  // called by select(), so it finds its elements itself
+    const form = $('save-profile');
+    form.hidden = !sid;
+    form.dataset.session = sid || '';
+    form.classList.toggle('suggested', Boolean(suggest));
+    $('profile-status').textContent = suggest ? 'Step done. If it was a sign-in, save it as a profile.' : '';
+  }
+  const profileForm = $('save-profile');
+  const profileStatus = $('profile-status');
+  profileForm.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const sid = profileForm.dataset.session;
+    const name = $('profile-name').value.trim();
+    if (!sid || !name || profileForm.dataset.busy) return;
+    profileForm.dataset.busy = '1';
+    profileStatus.textContent = 'Saving…';
+    try {
+      const saved = await api('POST', `sessions/${encodeURIComponent(sid)}/profile`, { name });
+      profileStatus.textContent = `Saved as profile “${saved.name}” at ${clock(saved.saved)}.`;
+      profileForm.classList.remove('suggested');
+      announce(`Saved as profile ${saved.name}.`);
+    } catch (error) {
+      profileStatus.textContent = 'Not saved: ' + error.message + (error.code ? ` (${error.code})` : '');
+    } finally {
+      delete profileForm.dataset.busy;
+    }
+  });
 
   // ---- sign-out -------------------------------------------------------------------------------
 
