@@ -19,6 +19,7 @@ const operations = {
   protect: (arg) => protectValues(arg.values),
   mask: (arg) => markProtected(arg.on === true),
   handoff: (arg) => handoffDone(arg.ref),
+  interaction: (arg) => answerInteraction(arg),
   whoami: () => whoami(),
   begin: (arg) => begin(arg),
   adopt: () => adoptCarry(),

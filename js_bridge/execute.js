@@ -3,7 +3,11 @@
 
 async function callWithin(fnToCall, args, ms) {
   let timer = null;
-  const timeout = new PromiseCtor((resolve) => { timer = setTimer(() => resolve(answerOf({ timedOut: true })), ms); });
+  // While a WebMCP tool waits for a person (interaction.js), its budget waits too.
+  const timeout = new PromiseCtor((resolve) => {
+    const fire = () => { if (interactionsOpen > 0) timer = setTimer(fire, 250); else resolve(answerOf({ timedOut: true })); };
+    timer = setTimer(fire, ms);
+  });
   try {
     const result = ReflectApply(fnToCall, undefined, args);
     const settled = isThenable(result)

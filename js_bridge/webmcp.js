@@ -17,7 +17,6 @@ const WEBMCP_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 (function installWebMCP() {
   const removers = create(null);
   const tools = create(null); // name → the tool as registered (the shim's getTools/executeTool read it)
-  const agent = freeze({ requestUserInteraction: (callback) => new PromiseCtor((resolve) => resolve(callback())) });
   const DOMExceptionCtor = G.DOMException;
   const EventCtor = G.Event;
   const EventTargetCtor = G.EventTarget;
@@ -51,7 +50,7 @@ const WEBMCP_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
     entry.title = typeof title === 'string' && title ? cut(title, 200) : null;
     entry.untrusted = own(annotations, 'untrustedContentHint') === true;
     entry.webmcp = true;
-    entry.run = (args) => ReflectApply(execute, tool, [args, agent]);
+    entry.run = (args) => ReflectApply(execute, tool, [args, clientFor(name)]); // interaction.js
     entry.target = null;
     entry.gesture = null;
     entry.expect = null;
@@ -154,7 +153,7 @@ const WEBMCP_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
     if (!tool) return rejected(new DOMExceptionCtor('No tool named ' + name + ' is registered', 'NotFoundError'));
     if (input !== undefined && (input === null || typeof input !== 'object')) return rejected(new TypeError('invalid input object: value is not an object'));
     const args = input === undefined ? {} : input;
-    return new PromiseCtor((resolve) => resolve(ReflectApply(own(tool, 'execute'), tool, [args, agent])))
+    return new PromiseCtor((resolve) => resolve(ReflectApply(own(tool, 'execute'), tool, [args, clientFor(name)])))
       .then((value) => jsonStringify(value === undefined ? null : value));
   }
 

@@ -107,6 +107,12 @@ class HandoffAnswer(BaseModel):
     outcome: Literal["done", "cancel"]
 
 
+class PendingDialog(BaseModel):
+    type: str = Field(description="alert, confirm, prompt or beforeunload")
+    message: str
+    default: str = ""
+
+
 class PendingRequest(BaseModel):
     id: str
     kind: Literal["confirmation", "handoff"]
@@ -119,6 +125,11 @@ class PendingRequest(BaseModel):
     args: dict[str, Any] | None = None
     params: Any = None
     expect: str | None = None
+    interaction: str | None = Field(default=None, description=(
+        "A WebMCP tool asks for the person (requestUserInteraction): approving lets its callback run; "
+        "the dialogs it raises come as confirmations of their own."))
+    dialog: PendingDialog | None = Field(default=None, description=(
+        "A dialog the page raised while it interacts with the person: approve is OK, deny is Cancel."))
     created: float
     expires: float
 

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("pling_browser.bridge")
 
 BRIDGE_VERSION = "1"
-_PARTS = ("prelude", "protect", "bound", "registry", "webmcp", "records", "observe", "model", "evidence", "resolve", "reveal", "execute", "expect", "handoff", "navigate", "adapters", "entry")
+_PARTS = ("prelude", "protect", "bound", "registry", "webmcp", "records", "observe", "model", "evidence", "resolve", "reveal", "execute", "expect", "handoff", "interaction", "navigate", "adapters", "entry")
 
 
 def _bridge_dir() -> Path:
@@ -115,6 +115,7 @@ class Bridge:
         # Restored secret values the page was given in this session (masked in every document).
         self.protected: list[str] = []
         self.window_opens = 0  # windows this page asked to open (Page.windowOpen)
+        self.on_interaction: Callable[[dict[str, Any]], None] | None = None  # a tool asks for the person
 
     @classmethod
     async def attach(cls, page: "Page", grace_s: float, budget_ms: float = 5_000) -> "Bridge":
@@ -150,9 +151,12 @@ class Bridge:
             return
         text = event["payload"]
         try:
-            doc = json.loads(text).get("doc")
+            parsed = json.loads(text)
+            doc, interact = parsed.get("doc"), parsed.get("interact")
         except (ValueError, AttributeError):
             return
+        if isinstance(interact, dict) and self.on_interaction is not None:  # js_bridge/interaction.js
+            self.on_interaction(interact)
         if not isinstance(doc, str):
             return
         self._carried[doc] = text
@@ -174,8 +178,8 @@ class Bridge:
         timeout = (budget_ms or self.budget_ms) / 1000 + self.grace_s
         async with translate_playwright_errors():
             try:
-                answer = await asyncio.wait_for(self.cdp.send("Runtime.evaluate", {
-                    "expression": expression, "awaitPromise": True, "returnByValue": True}), timeout)
+                answer = await asyncio.wait_for(self.cdp.send("Runtime.evaluate", {"expression": expression,
+                                                "awaitPromise": True, "returnByValue": True}), timeout)
             except asyncio.TimeoutError:
                 # The page's script is stuck (an endless loop): stop it, so the page lives on.
                 terminated = False
@@ -232,13 +236,15 @@ class Bridge:
         return await self._call("reveal", {"ref": ref, "capMs": cap_ms, "evidence": evidence}, Revealed,
                                 budget_ms=cap_ms * 2 + 1_000)
 
-    async def release(self) -> None:
-        """Unmark the target (harmless when it is gone)."""
+    async def release(self) -> None:  # unmark the target (harmless when it is gone)
         await self._call("release", {}, Done)
 
-    async def run(self, ref: str, args: dict[str, Any], timeout_ms: float) -> Ran:
+    async def run(self, ref: str, args: dict[str, Any], timeout_ms: float, person_ms: float = 0) -> Ran:
         return await self._call("run", {"ref": ref, "args": args, "timeoutMs": timeout_ms}, Ran,
-                                budget_ms=timeout_ms, adapt=ran_from)
+                                budget_ms=timeout_ms + person_ms, adapt=ran_from)
+
+    async def answer_interaction(self, iid: str, approve: bool, reason: str) -> None:
+        await self._call("interaction", {"id": iid, "approve": approve, "reason": reason}, Done)
 
     async def operate(self, mark: str, control: str, value: Any, timeout_ms: float, where: str = "document",
                       gesture: Any = None) -> None:

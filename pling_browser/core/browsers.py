@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, AsyncIterator, Callable
 
-from . import processes
+from . import dialogs, processes
 from ..adapters import load_adapters
 from .adapting import AdapterScripts
 from .bridge import document_script
@@ -316,7 +316,7 @@ class Controller:
         async with translate_playwright_errors():
             page = await context.new_page()
         page.set_default_timeout(self.settings.action_timeout_ms)
-        page.on("dialog", _dismiss_dialog)
+        page.on("dialog", dialogs.on_dialog)
         from playwright.async_api import Error as PlaywrightError
         from playwright.async_api import TimeoutError as PlaywrightTimeout
 
@@ -384,8 +384,3 @@ async def _close_popup(page: "Page") -> None:
         if await page.opener() is not None:
             await page.close()
 
-
-async def _dismiss_dialog(dialog: object) -> None:
-    # alert/confirm/prompt would block the page's script, and with it every bridge call.
-    with contextlib.suppress(Exception):
-        await dialog.dismiss()  # type: ignore[attr-defined]

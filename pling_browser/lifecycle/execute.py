@@ -4,11 +4,14 @@ trusted input according to the control; a non-native target gets synthetic event
 
 from __future__ import annotations
 
+import contextlib
+
 from ..core.answers import BridgeCode
 from ..core.bridge import BridgeError, TargetNotOperable
 from ..errors import ActionUnavailable, ExecutionFailed, PageUnresponsive, PlingError
 from .context import Invocation
 from .handoff import handoff
+from .interaction import person_interactions
 from .navigation import moved, navigation_error
 
 _VERB = {"button": "clicked", "link": "clicked", "checkbox": "toggled", "text": "filled", "select": "selected an option in"}
@@ -37,9 +40,13 @@ async def execute(inv: Invocation) -> None:
 
 async def _run(inv: Invocation) -> None:
     timeout = inv.action_timeout_ms
+    webmcp = inv.decl is not None and inv.decl.webmcp
+    # A WebMCP tool may ask for a person while it runs (two answers: the interaction, then its dialog).
+    person_ms = 2 * inv.settings.confirm_timeout_s * 1000 if webmcp and inv.confirmer is not None else 0
     inv.started = True
     try:
-        answer = await inv.session.bridge.run(inv.ref, inv.args, timeout)
+        async with person_interactions(inv) if webmcp else contextlib.nullcontext():
+            answer = await inv.session.bridge.run(inv.ref, inv.args, timeout, person_ms)
     except PlingError as error:
         if not navigation_error(error):
             raise

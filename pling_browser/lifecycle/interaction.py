@@ -1,0 +1,71 @@
+"""A WebMCP tool asking for the person while it runs: ``client.requestUserInteraction(callback)`` in
+``execute(input, client)`` (js_bridge/interaction.js). The request becomes a pending confirmation that a
+person answers through the confirmation channel (``/pending``, ``/confirmations/{cid}``); never an
+operator policy, never automatic. Approved, the page's callback runs, and each dialog it raises
+(``confirm()``, ``prompt()``, ``alert()``) is a confirmation of its own for the same person (approve: OK,
+deny: Cancel) instead of being dismissed. Denied, expired, or with no confirmation channel: the page's
+promise rejects with a NotAllowedError and the callback never runs."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any, AsyncIterator
+
+from ..core import dialogs
+from .context import Invocation
+from .receipt import scrub
+
+DIALOG_TEXT_MAX = 2_000
+
+
+def _request(inv: Invocation, **what: Any) -> dict[str, Any]:
+    assert inv.decl is not None
+    return scrub({"action": inv.ref, "description": inv.decl.description, "risk": inv.decl.risk, "args": inv.args,
+                  **what}, inv.masked_values())
+
+
+async def _ask_dialog(inv: Invocation, kind: str, message: str, default: str) -> bool:
+    dialog = {"type": kind, "message": message[:DIALOG_TEXT_MAX], "default": default[:DIALOG_TEXT_MAX]}
+    approved, who = await inv.confirmer.ask(inv, _request(inv, dialog=dialog))
+    inv.note(f"the page's {kind} dialog was {'accepted' if approved else 'dismissed'} by {who}")
+    return approved
+
+
+async def _interact(inv: Invocation, request: dict[str, Any]) -> None:
+    iid = str(request.get("id"))
+    page = inv.session.page
+    if inv.confirmer is None:
+        approved, who = False, "no confirmation channel (PLING_CONFIRM=none): nobody can answer for the person"
+    else:
+        ask = {"interaction": "The tool asks for the person (requestUserInteraction): approve to let it ask you "
+                              "in the page; its dialogs come here next"}
+        approved, who = await inv.confirmer.ask(inv, _request(inv, **ask))
+    inv.note(f"the tool asked for the person (requestUserInteraction): {'approved' if approved else 'denied'} by {who}")
+    if approved:
+        dialogs.route(page, lambda kind, message, default: _ask_dialog(inv, kind, message, default))
+    await inv.session.bridge.answer_interaction(iid, approved, who)
+
+
+@contextlib.asynccontextmanager
+async def person_interactions(inv: Invocation) -> AsyncIterator[None]:
+    """While a function action runs: a tool's requests for the person are asked of a person."""
+    bridge, page = inv.session.bridge, inv.session.page
+    tasks: set[asyncio.Task[None]] = set()
+
+    def heard(request: dict[str, Any]) -> None:
+        if request.get("phase") == "ask":
+            task = asyncio.ensure_future(_interact(inv, request))
+            tasks.add(task)
+            task.add_done_callback(tasks.discard)
+        elif request.get("phase") == "done":
+            dialogs.unroute(page)
+
+    bridge.on_interaction = heard
+    try:
+        yield
+    finally:
+        bridge.on_interaction = None
+        dialogs.unroute(page)
+        for task in list(tasks):
+            task.cancel()
