@@ -20,6 +20,7 @@ const operations = {
   mask: (arg) => markProtected(arg.on === true),
   handoff: (arg) => handoffDone(arg.ref),
   interaction: (arg) => answerInteraction(arg),
+  toolAnswer: (arg) => answerToolCall(arg),
   whoami: () => whoami(),
   begin: (arg) => begin(arg),
   adopt: () => adoptCarry(),

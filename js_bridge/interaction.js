@@ -10,9 +10,12 @@ const DOMExceptionForInteraction = G.DOMException;
 let interactionSeq = 0;
 let interactionsOpen = 0; // asked and not settled: a tool's time budget waits for the person (execute.js)
 
-function tellController(message) {
+// `kind`: 'interact' (here) or 'call' (export.js); the controller's listeners are by kind (core/bridge.py).
+function tellController(kind, message) {
   if (!carry) return false;
-  try { ReflectApply(carry, G, [toJSON({ interact: message })]); return true; } catch (e) { return false; }
+  const payload = create(null);
+  payload[kind] = message;
+  try { ReflectApply(carry, G, [toJSON(payload)]); return true; } catch (e) { return false; }
 }
 
 function clientFor(toolName) {
@@ -23,7 +26,7 @@ function clientFor(toolName) {
       const id = 'i' + interactionSeq;
       interactions[id] = { resolve, reject, callback };
       interactionsOpen += 1;
-      if (!tellController({ id, tool: toolName, phase: 'ask' })) {
+      if (!tellController('interact', { id, tool: toolName, phase: 'ask' })) {
         delete interactions[id];
         interactionsOpen -= 1;
         reject(new DOMExceptionForInteraction('No person can be asked (no controller is listening)', 'NotAllowedError'));
@@ -40,7 +43,7 @@ function answerInteraction(arg) {
   delete interactions[arg.id];
   const settle = (fn, value) => {
     interactionsOpen -= 1;
-    tellController({ id: arg.id, phase: 'done' });
+    tellController('interact', { id: arg.id, phase: 'done' });
     fn(value);
   };
   if (arg.approve !== true) {

@@ -43,6 +43,7 @@ function validId(value) {
 // so a single-page app that re-declares on a route change cannot be undone by a stale remover.
 function add(list, entry, keyName) {
   entry.seq = ++declarationSeq;
+  if (list === registry.actions) scheduleExport(); // export.js
   for (let i = 0; i < list.length; i++) {
     if (list[i][keyName] === entry[keyName]) { list[i] = entry; return remover(list, entry); }
   }
@@ -56,6 +57,7 @@ function remover(list, entry) {
       if (list[i] === entry) {
         for (let j = i; j < list.length - 1; j++) list[j] = list[j + 1];
         list.length -= 1;
+        if (list === registry.actions) scheduleExport();
         return true;
       }
     }

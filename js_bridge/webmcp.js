@@ -13,6 +13,8 @@
 
 const WEBMCP_DESCRIPTION_MAX = 4000;
 const WEBMCP_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+let registerExport = null; // (tool) → its remover, or null: registers a tool with whichever WebMCP is used
+const exportedTools = new SetCtor(); // the shim's tools that are Pling's exports
 
 (function installWebMCP() {
   const removers = create(null);
@@ -120,8 +122,13 @@ const WEBMCP_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
   function clearContext() {
     const names = keys(tools);
-    for (let i = 0; i < names.length; i++) forget(names[i]);
-    if (names.length) toolchange();
+    let cleared = 0;
+    for (let i = 0; i < names.length; i++) {
+      if (setHas(exportedTools, tools[names[i]])) continue; // Pling's own exports (export.js) stay
+      forget(names[i]);
+      cleared += 1;
+    }
+    if (cleared) toolchange();
   }
 
   function provideContext(given) {
@@ -138,7 +145,10 @@ const WEBMCP_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
       const schema = own(tool, 'inputSchema');
       const title = own(tool, 'title');
       // The shape Chromium's own getTools() answers (a RegisteredTool): the schema as an object.
-      const info = { name: names[i], title: typeof title === 'string' ? title : '', description: own(tool, 'description'),
+      const hints = own(tool, 'annotations');
+      const annotations = { readOnlyHint: own(hints, 'readOnlyHint') === true, untrustedContentHint: own(hints, 'untrustedContentHint') === true,
+        consequentialHint: own(hints, 'consequentialHint') === true };
+      const info = { name: names[i], title: typeof title === 'string' ? title : '', description: own(tool, 'description'), annotations,
         inputSchema: schema !== undefined ? jsonParse(jsonStringify(schema)) : { type: 'object', properties: {} }, origin: G.location.origin, window: G };
       push(list, info);
     }
@@ -246,12 +256,26 @@ const WEBMCP_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
       if (!('modelContext' in G.navigator)) defineProperty(Navigator.prototype, 'modelContext', { get: () => native, configurable: true });
     } catch (e) { /* ignore */ }
     webmcpSource = 'browser';
+    // export.js: the page's pling actions, registered with the browser itself (never learned back).
+    registerExport = (tool) => {
+      const controller = new AbortControllerCtor();
+      try { promiseThen(ReflectApply(theirs, native, [tool, { signal: signalOf(controller) }]), undefined, () => {}); } catch (e) { return null; }
+      return () => abortOf(controller);
+    };
   } else {
     context = new EventTargetCtor();
     setPrototypeOf(context, ModelContext.prototype);
     try { defineProperty(Navigator.prototype, 'modelContext', { get: () => context, configurable: true }); } catch (e) { /* ignore */ }
     try { defineProperty(Document.prototype, 'modelContext', { get: () => context, configurable: true }); } catch (e) { /* ignore */ }
     webmcpSource = 'bridge';
+    registerExport = (tool) => {
+      const name = tool.name;
+      if (tools[name]) return null;
+      tools[name] = tool;
+      setAdd(exportedTools, tool);
+      toolchange();
+      return () => { if (tools[name] === tool) { delete tools[name]; toolchange(); } };
+    };
   }
 })();
 

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("pling_browser.bridge")
 
 BRIDGE_VERSION = "1"
-_PARTS = ("prelude", "protect", "bound", "registry", "webmcp", "records", "observe", "model", "evidence", "resolve", "reveal", "execute", "expect", "handoff", "interaction", "navigate", "adapters", "entry")
+_PARTS = ("prelude", "protect", "bound", "registry", "webmcp", "records", "observe", "model", "evidence", "resolve", "reveal", "execute", "expect", "handoff", "interaction", "export", "navigate", "adapters", "entry")
 
 
 def _bridge_dir() -> Path:
@@ -115,7 +115,7 @@ class Bridge:
         # Restored secret values the page was given in this session (masked in every document).
         self.protected: list[str] = []
         self.window_opens = 0  # windows this page asked to open (Page.windowOpen)
-        self.on_interaction: Callable[[dict[str, Any]], None] | None = None  # a tool asks for the person
+        self.listeners: dict[str, Callable[[dict[str, Any]], None]] = {}  # what the page asks of the controller
 
     @classmethod
     async def attach(cls, page: "Page", grace_s: float, budget_ms: float = 5_000) -> "Bridge":
@@ -152,14 +152,14 @@ class Bridge:
         text = event["payload"]
         try:
             parsed = json.loads(text)
-            doc, interact = parsed.get("doc"), parsed.get("interact")
+            doc = parsed.get("doc")
         except (ValueError, AttributeError):
             return
-        if isinstance(interact, dict) and self.on_interaction is not None:  # js_bridge/interaction.js
-            self.on_interaction(interact)
-        if not isinstance(doc, str):
-            return
-        self._carried[doc] = text
+        for kind, listener in list(self.listeners.items()):  # js_bridge/interaction.js, export.js
+            if isinstance(parsed.get(kind), dict):
+                listener(parsed[kind])
+        if isinstance(doc, str):
+            self._carried[doc] = text
         while len(self._carried) > self.CARRIED_KEPT:
             del self._carried[next(iter(self._carried))]
 
@@ -243,8 +243,8 @@ class Bridge:
         return await self._call("run", {"ref": ref, "args": args, "timeoutMs": timeout_ms}, Ran,
                                 budget_ms=timeout_ms + person_ms, adapt=ran_from)
 
-    async def answer_interaction(self, iid: str, approve: bool, reason: str) -> None:
-        await self._call("interaction", {"id": iid, "approve": approve, "reason": reason}, Done)
+    async def answer(self, operation: str, arg: dict[str, Any]) -> None:  # to what the page asked (listeners)
+        await self._call(operation, arg, Done)
 
     async def operate(self, mark: str, control: str, value: Any, timeout_ms: float, where: str = "document",
                       gesture: Any = None) -> None:

@@ -44,7 +44,7 @@ async def _interact(inv: Invocation, request: dict[str, Any]) -> None:
     inv.note(f"the tool asked for the person (requestUserInteraction): {'approved' if approved else 'denied'} by {who}")
     if approved:
         dialogs.route(page, lambda kind, message, default: _ask_dialog(inv, kind, message, default))
-    await inv.session.bridge.answer_interaction(iid, approved, who)
+    await inv.session.bridge.answer("interaction", {"id": iid, "approve": approved, "reason": who})
 
 
 @contextlib.asynccontextmanager
@@ -61,11 +61,11 @@ async def person_interactions(inv: Invocation) -> AsyncIterator[None]:
         elif request.get("phase") == "done":
             dialogs.unroute(page)
 
-    bridge.on_interaction = heard
+    bridge.listeners["interact"] = heard
     try:
         yield
     finally:
-        bridge.on_interaction = None
+        bridge.listeners.pop("interact", None)
         dialogs.unroute(page)
         for task in list(tasks):
             task.cancel()

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, AsyncIterator, Awaitable, Callable
 from ..config import Settings, load_secrets
 from ..core.browsers import Controller
 from .events import Events
+from . import exported
 from .confirmations import PendingRequests, HttpConfirmer
 from ..errors import IdempotencyMismatch, PlingError, ResumeNotFound, SessionBusy
 from ..lifecycle import Resumes, invoke, resume
@@ -150,6 +151,7 @@ class Runtime:
         url = await self.policy.check_url(url)
         saved = (profile, await asyncio.to_thread(self.profiles.load, profile)) if profile else None
         session = await self.sessions.open(url, timeout_ms or self.settings.navigation_timeout_ms, saved)
+        exported.listen(self, session)  # WebMCP agents calling the page's pling actions (export.js)
         self.events.publish("session", session=session.id, info=session.info().model_dump())
         return session
 

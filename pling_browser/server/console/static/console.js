@@ -268,6 +268,8 @@
     const args = p.args && typeof p.args === 'object' && Object.keys(p.args).length ? p.args : null;
     fact('Arguments', args ? h('pre', {}, JSON.stringify(args, null, 2)) : 'none');
     if (!handoff) fact('Expectation', p.expect || 'none declared');
+    if (p.interaction) fact('The tool asks for you', p.interaction);
+    if (p.dialog) fact('The page asks (' + p.dialog.type + ')', h('pre', {}, p.dialog.message));
     const problem = h('p', { class: 'problem', role: 'alert', hidden: true });
     const named = (text) => [text, h('span', { class: 'visually-hidden' }, ' ' + p.action)];
     let buttons;
