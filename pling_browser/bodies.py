@@ -147,6 +147,7 @@ class SessionInfo(BaseModel):
     invocations: int
     endpoint: str = Field(default="local", description="The browser endpoint the session lives on.")
     refused: list[dict[str, str]] = Field(default_factory=list, description="The last connections the page tried that the egress policy refused.")
+    profile: str | None = Field(default=None, description="The saved profile the session was opened with (its name).")
 
 
 class SessionOpened(BaseModel):

@@ -150,6 +150,7 @@ def test_a_person_signs_in_once_and_a_new_session_opens_signed_in(
 
     opened = _open(agent, app.url("/app"), profile="ada")
     assert signed_in(agent, opened) == {"cookie": "ada", "local": True, "session": True, "indexeddb": True}
+    assert opened["session"]["profile"] == "ada" and before["session"]["profile"] is None
 
     # Nothing the service answered or logged holds a value of the sign-in.
     for text in (saved.text, listed.text, str(opened), agent.get(f"/sessions/{opened['session']['id']}").text,
@@ -307,3 +308,22 @@ def test_over_mcp_open_page_takes_a_profile(
     assert json.loads(out["unknown"].content[0].text)["error"]["code"] == "PROFILE_NOT_FOUND"
     _no_value_in(str(out["opened"].content), app)
     person.delete("/profiles/mcp")
+
+
+def test_no_trace_is_recorded_in_a_session_opened_with_a_profile(
+        keyed: ServiceThread, agent: httpx.Client, person: httpx.Client, app: SignInApp) -> None:
+    """A Playwright trace records the page's requests, cookies and all: a session signed in from a
+    profile gets none, and the receipt says why."""
+    sid = _sign_in_as_a_person(keyed, agent, person, app)
+    assert person.post(f"/sessions/{sid}/profile", json={"name": "traced"}).status_code == 201
+    plain = _open(agent, app.url("/app"))["session"]["id"]
+    signed = _open(agent, app.url("/app"), profile="traced")["session"]["id"]
+    receipts = {}
+    for name, session in (("plain", plain), ("signed", signed)):
+        answer = agent.post(f"/sessions/{session}/invoke", json={"action": "nothing_here", "trace": True})
+        assert answer.status_code == 200, answer.text
+        receipts[name] = answer.json()["result"]
+    assert receipts["plain"].get("trace")  # a trace is recorded where no profile was given
+    assert "trace" not in receipts["signed"]
+    assert "opened with a profile" in receipts["signed"]["warning"]
+    person.delete("/profiles/traced")

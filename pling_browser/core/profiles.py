@@ -19,7 +19,7 @@ import json
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from ..errors import BrowserUnavailable, ProfileUnreadable, SessionLost
+from ..errors import BrowserUnavailable, PageUnresponsive, ProfileUnreadable, SessionLost
 from .playwright import translate_playwright_errors
 
 if TYPE_CHECKING:
@@ -40,15 +40,20 @@ def origin_of(url: str) -> str | None:
 async def capture(context: "BrowserContext", first: "Page | None" = None) -> dict[str, Any]:
     """Cookies, local storage, IndexedDB and every open tab's session storage (`first`'s wins where two
     tabs hold the same key)."""
-    async with translate_playwright_errors():
-        state: dict[str, Any] = dict(await asyncio.wait_for(context.storage_state(indexed_db=True), CAPTURE_TIMEOUT_S))
-        pages = list(context.pages)
-        if first is not None and first in pages:
-            pages.remove(first)
-            pages.insert(0, first)
-        found: dict[str, dict[str, str]] = {}
-        for page in pages:
-            await asyncio.wait_for(_session_storage_of(context, page, found), CAPTURE_TIMEOUT_S)
+    found: dict[str, dict[str, str]] = {}
+    try:
+        async with translate_playwright_errors():
+            state: dict[str, Any] = dict(await asyncio.wait_for(context.storage_state(indexed_db=True),
+                                                                CAPTURE_TIMEOUT_S))
+            pages = list(context.pages)
+            if first is not None and first in pages:
+                pages.remove(first)
+                pages.insert(0, first)
+            for page in pages:
+                await asyncio.wait_for(_session_storage_of(context, page, found), CAPTURE_TIMEOUT_S)
+    except asyncio.TimeoutError:
+        raise PageUnresponsive(f"The browser did not hand over the sign-in within {CAPTURE_TIMEOUT_S:g} s",
+                               hint="The page may be busy; try again, or sign in again in a new session.") from None
     state["sessionStorage"] = [{"origin": origin, "items": [{"name": k, "value": v} for k, v in items.items()]}
                                for origin, items in found.items() if items]
     return state

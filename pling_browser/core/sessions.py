@@ -42,6 +42,7 @@ class Session:
     # its pages were given (bridge.protected), in every document.
     operator_values: tuple[str, ...] = ()
     opened_url: str = ""  # the address the session was opened at (a recorded scenario starts there)
+    profile: str | None = None  # the saved profile (its name) the session was opened with
 
     def masked_values(self) -> list[str]:
         # A restored value under 4 characters is not masked (as in the page's bridge): it would mask
@@ -97,7 +98,7 @@ class Session:
         url, title, refused = self.mask([url, self.title, refused])  # type: ignore[misc]
         return SessionInfo(id=self.id, url=url, title=title, created=self.created,
                            last_used=self.last_used, invocations=self.invocations, endpoint=self.endpoint,
-                           refused=refused)
+                           refused=refused, profile=self.profile)
 
     async def refresh_title(self) -> None:
         """The page's title now (best effort: a busy or gone page keeps the last one)."""
@@ -185,7 +186,8 @@ class Sessions:
                 # Calls that are not an action's own (the model, snapshots) get at least 5 s.
                 bridge = await Bridge.attach(page, settings.bridge_grace_s, max(5_000, settings.action_timeout_ms))
                 session = Session(id=self._new_id(), context=context, page=page, bridge=bridge, proxy=proxy,
-                                  endpoint=endpoint.name, operator_values=self.operator_values, opened_url=url)
+                                  endpoint=endpoint.name, operator_values=self.operator_values, opened_url=url,
+                                  profile=profile[0] if profile else None)
                 # Best effort: a page still busy after loading (a huge DOM laying out) is not stuck,
                 # so it is neither failed nor interrupted here.
                 with contextlib.suppress(PageUnresponsive):

@@ -197,7 +197,9 @@ class Runtime:
                 await session.refresh_title()
             if trace and traced is None:
                 reason = ("No trace was recorded: this session's pages were given restored secrets, and a trace "
-                          "records the page." if session.masked_values() else "No trace was recorded (see the log).")
+                          "records the page." if session.masked_values() else "No trace was recorded: this session "
+                          "was opened with a profile, and a trace records its cookies." if session.profile
+                          else "No trace was recorded (see the log).")
                 receipt = receipt.model_copy(update={"warning": " ".join(filter(None, [receipt.warning, reason]))})
             elif traced is not None:
                 receipt = receipt.model_copy(update={"trace": f"/sessions/{session.id}/traces/{traced.stem}"})
@@ -207,7 +209,9 @@ class Runtime:
         return tracing.path_of(self.settings.data_dir, sid, tid)
 
     async def _start_trace(self, session: Session, action: str) -> "Path | None":
-        return None if session.masked_values() else await tracing.begin(session, action, self.settings.data_dir)
+        if session.masked_values() or session.profile:  # a trace records the page and its requests' cookies
+            return None
+        return await tracing.begin(session, action, self.settings.data_dir)
 
     async def _stop_trace(self, session: Session, path: Path) -> "Path | None":
         return await tracing.end(session, path)
