@@ -11,6 +11,7 @@ import logging
 import sys
 import time
 from typing import TYPE_CHECKING, Any
+from pathlib import Path
 from urllib.parse import urlsplit
 
 from .config import Settings, SettingsError, near_misses
@@ -41,6 +42,8 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--json", action="store_true", help="print the findings as JSON")
     check.add_argument("--strict", action="store_true", help="warnings fail the check too")
     check.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report")
+    check.add_argument("--adapter", metavar="FILE", help="load the page with this adapter (docs/adapters.md) instead "
+                       "of PLING_ADAPTERS, and check that it runs there and loads")
     record = commands.add_parser("record", help="run actions on a page and write them as a scenario file")
     record.add_argument("url")
     record.add_argument("steps", nargs="*", metavar="STEP",
@@ -85,18 +88,22 @@ async def _one_shot(settings: Settings, url: str, action: str | None, args: str 
         await runtime.stop()
 
 
-async def _check(settings: Settings, url: str, strict: bool, as_json: bool, junit: str | None) -> int:
+async def _check(settings: Settings, url: str, strict: bool, as_json: bool, junit: str | None,
+                 adapter: str | None = None) -> int:
     from .ci.check import check, report
     from .ci.progress import Progress
     from .runtime import Runtime, dumps
 
+    if adapter is not None:
+        settings = settings.with_(adapters=adapter)  # this one adapter, whatever PLING_ADAPTERS says
     runtime = Runtime(settings)
     progress = Progress()
     started = time.monotonic()
     try:
         await runtime.start()
         async with progress.ticking():
-            findings = await check(runtime, url, progress=progress)
+            findings = await check(runtime, url, progress=progress,
+                                   adapter=Path(adapter).name if adapter is not None else None)
     finally:
         await runtime.stop()
     failed = any(f.severity == "error" or strict for f in findings)
@@ -224,7 +231,10 @@ def main(argv: list[str] | None = None) -> int:
     settings = _with_url_allowed(settings, options.url)
     try:
         if options.command == "check":
-            return asyncio.run(_check(settings, options.url, options.strict, options.json, options.junit))
+            if options.adapter is not None and not Path(options.adapter).is_file():
+                print(f"pling-browser check: {options.adapter} is not an adapter file", file=sys.stderr)
+                return 2
+            return asyncio.run(_check(settings, options.url, options.strict, options.json, options.junit, options.adapter))
         if options.command == "record":
             steps = options.steps or [line for line in sys.stdin.read().splitlines() if line.strip()]
             if not steps:

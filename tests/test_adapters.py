@@ -145,3 +145,42 @@ def test_pling_adapters_must_name_a_folder_or_file(tmp_path: Path) -> None:
     with pytest.raises(SettingsError, match="PLING_ADAPTERS"):
         Settings.from_env({"PLING_ADAPTERS": str(tmp_path / "missing")})
     assert Settings.from_env({"PLING_ADAPTERS": str(ADAPTERS)}).adapters == str(ADAPTERS)
+
+
+def _check_cli(*args: str) -> tuple[int, dict[str, Any]]:
+    import json
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "pling_browser", "check", *args, "--json"], capture_output=True,
+                          text=True, timeout=180)
+    assert done.stdout, done.stderr
+    return done.returncode, json.loads(done.stdout)
+
+
+BROKEN_ADAPTER = Path(__file__).resolve().parent.parent / "fixtures" / "adapters-broken" / "sloppy-notes.js"
+
+
+def test_check_adapter_reports_a_broken_adapter(fixtures: FixtureServer) -> None:
+    code, answer = _check_cli(fixtures.url("pages/adapted/notes.html"), "--adapter", str(BROKEN_ADAPTER))
+    assert code == 1 and answer["ok"] is False
+    found = {(f["code"], f["where"]) for f in answer["findings"]}
+    assert found == {
+        ("ADAPTER_FAILED", "adapter sloppy-notes.js"),       # finishSetup is not defined (line 21)
+        ("ADAPTER_HEADER", "adapter sloppy-notes.js"),       # @run-at document-sometime
+        ("ID_POSITIONAL", "records note"),
+        ("ACTION_PER_ROW", "actions delete_*"),
+        ("DESCRIPTION_MISSING", "action add_note"),
+        ("READ_WRITES", "model"),
+    }, answer["findings"]
+    failed = next(f for f in answer["findings"] if f["code"] == "ADAPTER_FAILED")
+    assert "finishSetup is not defined (line 21)" in failed["message"]
+
+
+def test_check_adapter_passes_a_good_adapter_and_says_where_it_does_not_run(fixtures: FixtureServer) -> None:
+    good = str(ADAPTERS / "notes.js")
+    code, answer = _check_cli(fixtures.url("pages/adapted/notes.html"), "--adapter", good)
+    assert (code, answer["findings"]) == (0, [])
+    code, answer = _check_cli(fixtures.url("pages/adapted/other.html"), "--adapter", good)
+    assert code == 1
+    assert {f["code"] for f in answer["findings"]} == {"ADAPTER_NOT_MATCHED", "NOTHING_DECLARED"}

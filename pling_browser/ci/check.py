@@ -7,6 +7,7 @@ import asyncio
 import json
 from typing import TYPE_CHECKING, Any
 
+from .adapted import adapter_findings, read_writes
 from .invariants import CODES, Finding, analyse
 
 if TYPE_CHECKING:
@@ -17,10 +18,13 @@ if TYPE_CHECKING:
 __all__ = ["Finding", "CODES", "check", "analyse", "report"]
 
 
-async def check(runtime: "Runtime", url: str, *, progress: "Progress | None" = None) -> list[Finding]:
-    """Load `url` twice in fresh sessions and answer the findings, errors first."""
+async def check(runtime: "Runtime", url: str, *, progress: "Progress | None" = None,
+                adapter: str | None = None) -> list[Finding]:
+    """Load `url` twice in fresh sessions and answer the findings, errors first. With `adapter` (the
+    file name of one of the runtime's adapters), also whether that adapter runs there and loads."""
     models: list[dict[str, Any]] = []
     element_ids: set[str] | None = None
+    mutations = (0, 0)
     for number in (1, 2):
         if progress is not None:
             progress.status(f"check: load {number}/2 {url}")
@@ -29,11 +33,44 @@ async def check(runtime: "Runtime", url: str, *, progress: "Progress | None" = N
             models.append(json.loads(await session.bridge.model({})))
             if number == 1:
                 element_ids = await _element_ids(session, models[0])
+                mutations = await _mutations_of_a_read(session)
         finally:
             await runtime.close(session.id)
     if progress is not None:
         progress.clear()
-    return analyse(models[0], models[1], element_ids)
+    findings = analyse(models[0], models[1], element_ids) + read_writes(*mutations)
+    if adapter is not None:
+        known = {a.name: a for a in runtime.controller.adapters.adapters}
+        header = list(known[adapter].problems) if adapter in known else []
+        findings += adapter_findings(models[0], adapter, header, url)
+    order = {code: n for n, code in enumerate(CODES)}
+    return sorted(findings, key=lambda f: (f.severity != "error", order.get(f.code, 99), f.where))
+
+
+_WATCH = """() => {
+  let seen = 0;
+  const observer = new MutationObserver((records) => { seen += records.length; });
+  observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  window.__plingCheckWatch = () => { const n = seen + observer.takeRecords().length; seen = 0; return n; };
+  window.__plingCheckStop = () => { observer.disconnect(); delete window.__plingCheckWatch; delete window.__plingCheckStop; };
+}"""
+
+
+async def _mutations_of_a_read(session: "Session") -> tuple[int, int]:
+    """DOM mutations while the model is read once more, and while the page is then left alone as long
+    (a page whose own timers change it is not blamed for its reads). (0, 0) when it cannot be told."""
+    loop = asyncio.get_running_loop()
+    try:
+        await asyncio.wait_for(session.page.evaluate(_WATCH), 5)
+        started = loop.time()
+        await session.bridge.model({})
+        reading = await asyncio.wait_for(session.page.evaluate("() => window.__plingCheckWatch()"), 5)
+        await asyncio.sleep(max(0.2, loop.time() - started))
+        idle = await asyncio.wait_for(session.page.evaluate("() => window.__plingCheckWatch()"), 5)
+        await asyncio.wait_for(session.page.evaluate("() => window.__plingCheckStop()"), 5)
+    except Exception:  # a hostile or stuck page: this rule is skipped, the others still run
+        return 0, 0
+    return int(reading or 0), int(idle or 0)
 
 
 async def _element_ids(session: "Session", model: dict[str, Any]) -> set[str] | None:

@@ -42,7 +42,11 @@ CODES: dict[str, str] = {
     "IDS_OMITTED": "the active set of every record type fits in the model's ids",
     "VALUE_CUT": "field, label and state values fit their bounds",
     "MODEL_UNSTABLE": "the model is identical on every load",
+    "READ_WRITES": "reading the model does not change the page",
     "PAGE_PROBLEM": "the model reports no problems with the declarations",
+    "ADAPTER_FAILED": "the page's adapters compile and load without throwing",
+    "ADAPTER_NOT_MATCHED": "the adapter checked (--adapter) runs on the page",
+    "ADAPTER_HEADER": "the adapter's header lines (@match, @exclude, @run-at) can be read",
     "MODEL_INVALID": "the bridge's model is well formed",
 }
 

@@ -50,7 +50,8 @@ def analyse(first: dict[str, Any], second: dict[str, Any], element_ids: set[str]
     _bounds(model, out)
     stability_of_model(first, second, unstable_types, unstable_actions, out)
     for problem in model.problems:
-        out.append(Finding("PAGE_PROBLEM", "error", problem.where, problem.problem))
+        code = "ADAPTER_FAILED" if problem.where.startswith("adapter ") else "PAGE_PROBLEM"
+        out.append(Finding(code, "error", problem.where, problem.problem))
     order = {code: n for n, code in enumerate(CODES)}
     return sorted(out, key=lambda f: (f.severity != "error", order.get(f.code, 99), f.where))
 
