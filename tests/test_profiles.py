@@ -327,3 +327,23 @@ def test_no_trace_is_recorded_in_a_session_opened_with_a_profile(
     assert "trace" not in receipts["signed"]
     assert "opened with a profile" in receipts["signed"]["warning"]
     person.delete("/profiles/traced")
+
+
+def test_the_python_client_saves_lists_opens_with_and_deletes_profiles(
+        keyed: ServiceThread, agent: httpx.Client, person: httpx.Client, app: SignInApp) -> None:
+    from pling_browser import Client
+    from pling_browser.errors import Forbidden, ProfileNotFound
+
+    sid = _sign_in_as_a_person(keyed, agent, person, app)
+    with Client(keyed.url, token=PERSON) as people, Client(keyed.url, token=AGENT) as bot:
+        saved = people.save_profile(sid, "client")
+        assert saved.name == "client"
+        with pytest.raises(Forbidden):
+            bot.save_profile(sid, "bot")
+        assert "client" in [p.name for p in bot.profiles()]
+        with bot.open(app.url("/app"), profile="client") as page:
+            assert page.info.profile == "client"
+            assert page.read_model().state["signed_in"].value["cookie"] == "ada"
+        people.delete_profile("client")
+        with pytest.raises(ProfileNotFound):
+            bot.open(app.url("/app"), profile="client")

@@ -18,7 +18,7 @@ import httpx
 
 from ..errors import SERVICE_CODES, ServiceError
 from ..models import PageModel, Receipt
-from ..bodies import PendingRequest, SessionInfo
+from ..bodies import PendingRequest, ProfileInfo, SessionInfo
 
 __all__ = ["Client", "PageSession"]
 
@@ -54,12 +54,27 @@ class Client:
         _raise_for_problem(answer)
         return answer.json() if answer.headers.get("content-type", "").startswith("application/json") else answer.content
 
-    def open(self, url: str | None = None, *, timeout_ms: int | None = None) -> "PageSession":
+    def open(self, url: str | None = None, *, timeout_ms: int | None = None, profile: str | None = None) -> "PageSession":
+        """Open a session on `url`; with `profile`, signed in as that saved profile."""
         body: dict[str, Any] = {"url": url}
         if timeout_ms:
             body["timeout_ms"] = timeout_ms
+        if profile is not None:
+            body["profile"] = profile
         data = self.request("POST", "/sessions", json=body)
         return PageSession(self, SessionInfo.model_validate(data["session"]), PageModel.model_validate(data["model"]))
+
+    def save_profile(self, session: str, name: str) -> ProfileInfo:
+        """Save the sign-in of session `session` (an id: a person saves what an agent's session holds)
+        as the profile `name`; a person's or the operator's client only."""
+        return ProfileInfo.model_validate(self.request("POST", f"/sessions/{session}/profile", json={"name": name}))
+
+    def profiles(self) -> list[ProfileInfo]:
+        """The saved profiles: names and dates."""
+        return [ProfileInfo.model_validate(p) for p in self.request("GET", "/profiles")["profiles"]]
+
+    def delete_profile(self, name: str) -> None:
+        self.request("DELETE", f"/profiles/{name}")
 
     def sessions(self) -> list[SessionInfo]:
         return [SessionInfo.model_validate(item) for item in self.request("GET", "/sessions")]
