@@ -190,6 +190,10 @@ function diffEvidence(before, watch) {
   const changed = { observed, records, actions, state: { changed: state.changed }, feedback };
   if (state.omitted) changed.state.omitted = state.omitted;
   // A route of a single-page app that declares another page (navigate.js: diffFrom for another document).
-  if (before.page && after.page && before.page.id !== after.page.id) { changed.page = { from: before.page, to: after.page }; changed.observed = true; }
+  // A page that declares no pling.page (a WebMCP-only page) has no route of its own to name: there an
+  // address the action changed within the document (pushState, a hash) is the page change.
+  const moved = before.page && after.page && (before.page.id !== after.page.id ||
+    (before.page.id === null && before.page.url !== after.page.url));
+  if (moved) { changed.page = { from: before.page, to: after.page }; changed.observed = true; }
   return changed;
 }
