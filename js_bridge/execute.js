@@ -27,13 +27,20 @@ async function runAction(args) {
   const action = findAction(ref.id);
   if (!action || !action.run) return answerOf({ ok: false, code: 'gone', error: 'The action ' + ref.id + ' is no longer declared' });
   if (!inFlight.before) inFlight.since = now();
+  inFlight.toolCancel = null;
   let result;
   try {
     result = await callWithin(action.run, action.record ? [args.args, ref.record] : [args.args], args.timeoutMs);
   } catch (e) {
+    inFlight.toolCancel = null;
     return answerOf({ ok: false, code: 'threw', error: errorText(e) });
   }
-  if (result.timedOut) return answerOf({ ok: false, code: 'timeout', error: 'run() did not finish within ' + args.timeoutMs + ' ms' });
+  const cancel = inFlight.toolCancel;
+  inFlight.toolCancel = null;
+  if (result.timedOut) {
+    if (cancel) cancel(); // a WebMCP tool: its signal aborts and toolcancel fires (webmcp.js)
+    return answerOf({ ok: false, code: 'timeout', error: 'run() did not finish within ' + args.timeoutMs + ' ms' });
+  }
   if (result.value === undefined) return answerOf({ ok: true });
   const tally = newTally();
   const data = bound(result.value, LIMITS.data, tally);

@@ -18,8 +18,9 @@ function tellController(kind, message) {
   try { ReflectApply(carry, G, [toJSON(payload)]); return true; } catch (e) { return false; }
 }
 
-function clientFor(toolName) {
+function clientFor(toolName, signal) {
   return freeze({
+    signal,
     requestUserInteraction: (callback) => new PromiseCtor((resolve, reject) => {
       if (typeof callback !== 'function') { reject(new TypeError('requestUserInteraction needs a callback')); return; }
       interactionSeq += 1;

@@ -6,7 +6,7 @@ const NATIVE_INPUT_SKIP = { hidden: true };
 const CLICK_INPUTS = { button: true, submit: true, reset: true, image: true, file: true };
 
 // The invocation in flight: the element to operate and the evidence to diff against.
-const inFlight = { target: null, action: null, before: null, watch: null, since: 0, leaving: false, carried: false };
+const inFlight = { target: null, action: null, before: null, watch: null, since: 0, leaving: false, carried: false, toolCancel: null };
 
 function isElement(value) {
   try { return nodeType(value) === 1; } catch (e) { return false; }

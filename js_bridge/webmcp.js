@@ -13,6 +13,35 @@
 
 const WEBMCP_DESCRIPTION_MAX = 4000;
 const WEBMCP_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+// toolactivated / toolcancel (Chromium's ToolActivatedEvent and ToolCancelEvent, with `toolName`) where
+// Pling runs a tool: fired at the ModelContext, the browser's or the shim's. A run that outlives its
+// budget (execute.js) aborts the `signal` its execute got (`client.signal`, as Chromium passes) and
+// fires toolcancel.
+let eventsTarget = null;
+const AbortControllerForTools = G.AbortController;
+const abortTool = G.AbortController ? uncurry(G.AbortController.prototype.abort) : null;
+const signalOfTool = G.AbortController ? getterOf(G.AbortController.prototype, 'signal') : null;
+const EventForTools = G.Event;
+
+function toolEvent(type, name) {
+  const Ctor = type === 'toolactivated' ? G.ToolActivatedEvent : G.ToolCancelEvent;
+  let event = null;
+  try { if (typeof Ctor === 'function') event = new Ctor(type, { toolName: name }); } catch (e) { event = null; }
+  if (!event) {
+    event = new EventForTools(type);
+    try { defineProperty(event, 'toolName', { value: name, enumerable: true }); } catch (e) { /* ignore */ }
+  }
+  if (!eventsTarget) return;
+  try { eventTargetDispatch(eventsTarget, event); } catch (e) { /* a listener threw */ }
+}
+
+function toolStarted(name) {
+  const controller = AbortControllerForTools ? new AbortControllerForTools() : null;
+  inFlight.toolCancel = controller ? () => { abortTool(controller); toolEvent('toolcancel', name); } : null;
+  toolEvent('toolactivated', name);
+  return controller ? signalOfTool(controller) : undefined;
+}
+
 let registerExport = null; // (tool) → its remover, or null: registers a tool with whichever WebMCP is used
 const exportedTools = new SetCtor(); // the shim's tools that are Pling's exports
 
@@ -52,7 +81,10 @@ const exportedTools = new SetCtor(); // the shim's tools that are Pling's export
     entry.title = typeof title === 'string' && title ? cut(title, 200) : null;
     entry.untrusted = own(annotations, 'untrustedContentHint') === true;
     entry.webmcp = true;
-    entry.run = (args) => ReflectApply(execute, tool, [args, clientFor(name)]); // interaction.js
+    entry.run = (args) => { // Pling calls the tool itself: toolactivated, and a signal its budget aborts
+      const signal = toolStarted(name);
+      return ReflectApply(execute, tool, [args, clientFor(name, signal)]); // interaction.js
+    };
     entry.target = null;
     entry.gesture = null;
     entry.expect = null;
@@ -69,7 +101,7 @@ const exportedTools = new SetCtor(); // the shim's tools that are Pling's export
   // ---- the bridge's own ModelContext, where the browser has none -----------------------------------
 
   let context = null;
-  let handler = null;
+  const handlers = create(null); // event type → the on<type> handler
   function toolchange() {
     if (!context) return;
     setTimer(() => {
@@ -98,6 +130,10 @@ const exportedTools = new SetCtor(); // the shim's tools that are Pling's export
     if (error) return rejected(error);
     const signal = own(options, 'signal');
     if (signal && abortedOf && abortedOf(signal)) return rejected(reasonOf(signal));
+    const exposedTo = own(options, 'exposedTo');
+    if (exposedTo !== undefined && !exposable(exposedTo)) {
+      return rejected(new DOMExceptionCtor('exposedTo takes potentially trustworthy origins only', 'SecurityError'));
+    }
     const name = own(tool, 'name');
     tools[name] = tool;
     learn(tool);
@@ -112,6 +148,20 @@ const exportedTools = new SetCtor(); // the shim's tools that are Pling's export
       } catch (e) { warn('webmcp', 'the signal of ' + name + ' is not an AbortSignal; it cannot unregister the tool'); }
     }
     return new PromiseCtor((resolve) => resolve(undefined));
+  }
+
+  // exposedTo (the current specification): origins of other documents in the page's tree that may see the
+  // tool. The shim checks them as the specification does (each a potentially trustworthy origin) and
+  // otherwise has nothing to do: Pling reads the top document's tools, and no other agent sees the shim.
+  function exposable(list) {
+    if (!isArray(list)) return false;
+    for (let i = 0; i < list.length; i++) {
+      let url;
+      try { url = new G.URL(StringCtor(list[i])); } catch (e) { return false; }
+      const local = url.hostname === 'localhost' || url.hostname === '127.0.0.1' || url.hostname === '[::1]';
+      if (!(url.protocol === 'https:' || url.protocol === 'wss:' || (url.protocol === 'http:' && local))) return false;
+    }
+    return true;
   }
 
   function unregisterTool(name) {
@@ -163,7 +213,8 @@ const exportedTools = new SetCtor(); // the shim's tools that are Pling's export
     if (!tool) return rejected(new DOMExceptionCtor('No tool named ' + name + ' is registered', 'NotFoundError'));
     if (input !== undefined && (input === null || typeof input !== 'object')) return rejected(new TypeError('invalid input object: value is not an object'));
     const args = input === undefined ? {} : input;
-    return new PromiseCtor((resolve) => resolve(ReflectApply(own(tool, 'execute'), tool, [args, clientFor(name)])))
+    const signal = toolStarted(name);
+    return new PromiseCtor((resolve) => resolve(ReflectApply(own(tool, 'execute'), tool, [args, clientFor(name, signal)])))
       .then((value) => jsonStringify(value === undefined ? null : value));
   }
 
@@ -174,15 +225,19 @@ const exportedTools = new SetCtor(); // the shim's tools that are Pling's export
   for (let i = 0; i < names.length; i++) {
     defineProperty(ModelContext.prototype, names[i], { value: methods[names[i]], writable: true, configurable: true });
   }
-  defineProperty(ModelContext.prototype, 'ontoolchange', {
-    configurable: true,
-    get: () => handler,
-    set: (fnGiven) => {
-      if (handler) try { ReflectApply(EventTargetCtor.prototype.removeEventListener, context, ['toolchange', handler]); } catch (e) { /* ignore */ }
-      handler = typeof fnGiven === 'function' ? fnGiven : null;
-      if (handler) eventTargetAddListener(context, 'toolchange', handler);
-    },
-  });
+  const types = ['toolchange', 'toolactivated', 'toolcancel'];
+  for (let i = 0; i < types.length; i++) {
+    const type = types[i];
+    defineProperty(ModelContext.prototype, 'on' + type, {
+      configurable: true,
+      get: () => handlers[type] || null,
+      set: (fnGiven) => {
+        if (handlers[type]) try { ReflectApply(EventTargetCtor.prototype.removeEventListener, context, [type, handlers[type]]); } catch (e) { /* ignore */ }
+        handlers[type] = typeof fnGiven === 'function' ? fnGiven : null;
+        if (handlers[type]) eventTargetAddListener(context, type, handlers[type]);
+      },
+    });
+  }
   defineProperty(ModelContext.prototype, 'constructor', { value: ModelContext, configurable: true, writable: true });
 
   // ---- the browser's own, where it has one ----------------------------------------------------------
@@ -256,6 +311,7 @@ const exportedTools = new SetCtor(); // the shim's tools that are Pling's export
       if (!('modelContext' in G.navigator)) defineProperty(Navigator.prototype, 'modelContext', { get: () => native, configurable: true });
     } catch (e) { /* ignore */ }
     webmcpSource = 'browser';
+    eventsTarget = native;
     // export.js: the page's pling actions, registered with the browser itself (never learned back).
     registerExport = (tool) => {
       const controller = new AbortControllerCtor();
@@ -268,6 +324,7 @@ const exportedTools = new SetCtor(); // the shim's tools that are Pling's export
     try { defineProperty(Navigator.prototype, 'modelContext', { get: () => context, configurable: true }); } catch (e) { /* ignore */ }
     try { defineProperty(Document.prototype, 'modelContext', { get: () => context, configurable: true }); } catch (e) { /* ignore */ }
     webmcpSource = 'bridge';
+    eventsTarget = context;
     registerExport = (tool) => {
       const name = tool.name;
       if (tools[name]) return null;

@@ -8,7 +8,7 @@ from .conftest import Pages, ServiceThread
 from .webmcp_fixtures import browser_call, browser_tools, in_page, shim_service, where  # noqa: F401
 
 PLING_ACTIONS = {"add_note", "count_notes", "delete_note"}
-WEBMCP_TOOLS = {"summarize", "ask_agent"}
+WEBMCP_TOOLS = {"summarize", "rename_note", "ask_agent"}
 
 
 def test_pling_actions_are_tools_of_the_browsers_webmcp(where: tuple[ServiceThread, Pages]) -> None:
@@ -16,7 +16,7 @@ def test_pling_actions_are_tools_of_the_browsers_webmcp(where: tuple[ServiceThre
     page = pages.open("pages/webmcp/mixed.html")
     # Not imported back: the model has each action once, the page's WebMCP tools beside its pling actions.
     assert {a["id"] for a in page.first_model["actions"]} == PLING_ACTIONS | WEBMCP_TOOLS
-    assert len(page.first_model["actions"]) == 5
+    assert len(page.first_model["actions"]) == 6
 
     seen = page.invoke("ask_agent")["data"]["seen"]  # an in-page agent's getTools()
     assert set(seen) == PLING_ACTIONS | WEBMCP_TOOLS
