@@ -51,6 +51,9 @@ def _parser() -> argparse.ArgumentParser:
                              "none: one step per line from standard input")
     record.add_argument("-o", "--output", metavar="FILE", help="write the scenario here (default: standard output)")
     record.add_argument("--name", default="recorded", help="the scenario's name")
+    draft = commands.add_parser("draft", help="write a starting adapter for a page that does not declare itself")
+    draft.add_argument("url")
+    draft.add_argument("--out", metavar="FILE", help="write the draft here (never over an existing file); default: print it")
     run = commands.add_parser("run", help="run scenario files; exit 1 when a scenario fails")
     run.add_argument("scenarios", nargs="+", metavar="SCENARIO", help="a scenario file (.json, or .yaml with PyYAML)")
     run.add_argument("--junit", metavar="FILE", help="write a JUnit XML report")
@@ -152,6 +155,18 @@ async def _record(settings: Settings, url: str, steps: list[str], name: str) -> 
         await runtime.stop()
 
 
+async def _draft(settings: Settings, url: str) -> str:
+    from .ci.draft import draft
+    from .runtime import Runtime
+
+    runtime = Runtime(settings.with_(adapters=None))  # the page as it is, without the operator's adapters
+    try:
+        await runtime.start()
+        return await draft(runtime, url)
+    finally:
+        await runtime.stop()
+
+
 async def _run(settings: Settings, paths: list[str], junit: str | None, base_url: str | None) -> int:
     import os
 
@@ -235,6 +250,18 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"pling-browser check: {options.adapter} is not an adapter file", file=sys.stderr)
                 return 2
             return asyncio.run(_check(settings, options.url, options.strict, options.json, options.junit, options.adapter))
+        if options.command == "draft":
+            if options.out and Path(options.out).exists():
+                print(f"pling-browser draft: {options.out} exists; choose another file", file=sys.stderr)
+                return 2
+            draft_text = asyncio.run(_draft(settings, options.url))
+            if options.out:
+                Path(options.out).write_text(draft_text, encoding="utf-8")
+                print(f"pling-browser draft: wrote {options.out}; finish its TODOs, then "
+                      f"pling-browser check {options.url} --adapter {options.out}", file=sys.stderr)
+            else:
+                print(draft_text, end="")
+            return 0
         if options.command == "record":
             steps = options.steps or [line for line in sys.stdin.read().splitlines() if line.strip()]
             if not steps:
