@@ -59,9 +59,14 @@ function runAdapter(specText, mark, fn) {
   }
   const run = () => {
     if (entry.status !== 'waiting') return;
+    const seq = declarationSeq;
+    const page = registry.page;
+    const problems = registry.problems.length;
     try {
       ReflectApply(fn, G, [plingApi]);
-      entry.status = 'ran';
+      // An adapter that declared nothing while it loaded looked at the page and declined it (not its app).
+      const declared = declarationSeq !== seq || registry.page !== page || registry.problems.length !== problems;
+      entry.status = declared ? 'ran' : 'declined';
     } catch (e) {
       entry.status = 'failed';
       entry.error = 'threw while loading: ' + adapterError(e, mark);
@@ -78,6 +83,7 @@ function adapterModel(problems) {
   const names = [];
   for (let i = 0; i < adapterRuns.length; i++) {
     const entry = adapterRuns[i];
+    if (entry.status === 'declined') continue;
     push(names, entry.name);
     if (entry.status === 'failed') push(problems, { where: 'adapter ' + entry.name, problem: entry.error });
   }

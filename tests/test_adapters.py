@@ -37,6 +37,7 @@ def apages(adapted: ServiceThread, fixtures: FixtureServer) -> Iterator[Pages]:
 def test_an_adapter_declares_an_unmodified_page_it_matches(apages: Pages) -> None:
     page = apages.open("/pages/adapted/notes.html")
     model = page.model()
+    # declines.js matches too, but declares nothing there (it returns early): not listed.
     assert model["page"]["adapter"] == ["notes.js"]
     assert model["page"]["id"] == "notes"
     assert model["records"]["note"]["ids"] == ["n11", "n12"]
@@ -98,7 +99,7 @@ def test_broken_adapters_are_problems_in_the_model_not_a_crash(apages: Pages) ->
 def test_get_adapters_lists_names_descriptions_and_matches(apages: Pages) -> None:
     apages.open("/pages/adapted/broken.html")  # a browser compiled the adapters by now
     listed = {a["name"]: a for a in apages.client.get("/adapters").json()["adapters"]}
-    assert sorted(listed) == ["broken-good.js", "broken-syntax.js", "broken-throws.js", "notes.js"]
+    assert sorted(listed) == ["broken-good.js", "broken-syntax.js", "broken-throws.js", "declines.js", "notes.js"]
     notes = listed["notes.js"]
     assert notes["title"] == "Notes (test app)"
     assert notes["description"].startswith("The notes of")

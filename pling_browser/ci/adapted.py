@@ -21,8 +21,8 @@ def adapter_findings(model: dict[str, Any], adapter: str, header_problems: list[
     ran = (model.get("page") or {}).get("adapter") or []
     if adapter not in ran:
         out.append(Finding("ADAPTER_NOT_MATCHED", "error", f"adapter {adapter}",
-                           f"the adapter did not run on {url[:200]}: no @match or @include line matches it, or an "
-                           "@exclude does (docs/adapters.md, 'Match semantics')"))
+                           f"the adapter did not run on {url[:200]}: no @match or @include line matches it, an "
+                           "@exclude does (docs/adapters.md, 'Match semantics'), or it declared nothing there"))
     return out
 
 

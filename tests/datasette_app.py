@@ -1,0 +1,47 @@
+"""A real Datasette (PyPI `datasette`, server-rendered) on a small SQLite database, served by uvicorn
+in a thread on 127.0.0.1, port 0, for the shipped adapter adapters/datasette.js."""
+
+from __future__ import annotations
+
+import sqlite3
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import uvicorn
+
+BOOKS = [(1, "Dune", "Frank Herbert", 1965), (2, "Emma", "Jane Austen", 1815), (3, "Kindred", "Octavia E. Butler", 1979)]
+
+
+class DatasetteApp:
+    def __init__(self) -> None:
+        from datasette.app import Datasette
+
+        self.folder = Path(tempfile.mkdtemp(prefix="pling-datasette-"))
+        path = self.folder / "library.db"
+        db = sqlite3.connect(path)
+        db.execute("create table books (id integer primary key, title text, author text, year integer)")
+        db.executemany("insert into books values (?, ?, ?, ?)", BOOKS)
+        db.commit()
+        db.close()
+        app = Datasette([str(path)]).app()
+        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="off"))
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def start(self) -> "DatasetteApp":
+        self.thread.start()
+        deadline = time.time() + 30
+        while not self.server.started:
+            if not self.thread.is_alive() or time.time() > deadline:
+                raise RuntimeError("Datasette did not start")
+            time.sleep(0.05)
+        self.port = self.server.servers[0].sockets[0].getsockname()[1]
+        return self
+
+    def url(self, path: str) -> str:
+        return f"http://127.0.0.1:{self.port}{path}"
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
