@@ -225,7 +225,8 @@ def test_the_toggle_tool_the_model_was_given(demo: ServiceThread) -> None:
 
 def test_the_check_example(fixtures: FixtureServer, tmp_path: Path) -> None:
     # The README's orders.html is fixtures/pages/check/per_row.html (the orders page with a per-row action).
-    command = next(line for line in _block("pling-browser check ").splitlines() if "pling-browser check" in line)
+    # The CI section's example (the one writing pling-check.xml); "Pointing Pling at your app" has others.
+    command = next(line for line in _block("pling-check.xml").splitlines() if "pling-browser check" in line)
     shown_url = next(word for word in shlex.split(command) if word.startswith("http"))
     url = fixtures.url("pages/check/per_row.html")
     words = [str(tmp_path / word) if word.endswith(".xml") else word for word in shlex.split(command.replace(shown_url, url))]
@@ -233,7 +234,7 @@ def test_the_check_example(fixtures: FixtureServer, tmp_path: Path) -> None:
     done = subprocess.run(words, capture_output=True, text=True, timeout=180,
                           env={**os.environ, "PLING_DATA_DIR": str(tmp_path), "CI": "true"})
     assert done.returncode == 1  # "errors exit 1"
-    shown = _after("pling-browser check ", "").replace(shown_url, url).strip().splitlines()
+    shown = _after("pling-check.xml", "").replace(shown_url, url).strip().splitlines()
     real = [line for line in done.stdout.strip().splitlines() if line.startswith(("error", "warning", "FAILED", "ok"))]
     assert real == shown
     assert (tmp_path / "pling-check.xml").exists()
