@@ -28,8 +28,9 @@ def _serve(data_dir: str) -> None:
     from pling_browser.server.api import create_app
     from pling_browser.config import Settings
 
-    settings = Settings.from_env().with_(allow_hosts=("127.0.0.1",), approve=APPROVE, max_sessions=16,
-                                         data_dir=Path(data_dir))
+    settings = Settings.from_env()  # PLING_APPROVE and PLING_ADAPTERS from the environment add to the bench's own
+    settings = settings.with_(allow_hosts=("127.0.0.1",), approve=APPROVE + settings.approve, max_sessions=16,
+                              data_dir=Path(data_dir))
     app = create_app(settings)
     # IPPROTO_TCP given explicitly: asyncio turns Nagle off (TCP_NODELAY) only on sockets whose proto says
     # TCP, and a bare socket.socket() says 0, which costs every answer on a kept-alive connection ~40 ms
@@ -47,8 +48,9 @@ def _serve(data_dir: str) -> None:
 
 
 class ServiceProcess:
-    def __init__(self, log_path: Path) -> None:
+    def __init__(self, log_path: Path, env: dict[str, str] | None = None) -> None:
         self.log_path = log_path
+        self.env = env or {}
         self.data_dir = tempfile.mkdtemp(prefix="pling-bench-")
         self.process: subprocess.Popen[str] | None = None
         self.port = 0
@@ -68,7 +70,7 @@ class ServiceProcess:
         root = Path(__file__).resolve().parent.parent
         self.process = subprocess.Popen([sys.executable, "-m", "bench.service", self.data_dir], cwd=root,
                                         stdout=subprocess.PIPE, stderr=log, text=True,
-                                        env={**os.environ, "PYTHONUNBUFFERED": "1"})
+                                        env={**os.environ, **self.env, "PYTHONUNBUFFERED": "1"})
         log.close()
         assert self.process.stdout is not None
         line = self.process.stdout.readline()

@@ -1,0 +1,112 @@
+"""The MiniWoB++ task pages over HTTP, from the `miniwob` package's own files (miniwob/html), on port 0.
+
+A task's page is served as shipped with one addition, the harness script (harness.js) at the end of its
+body: it starts the episode with the seed in the address and reports the episode's end to this server
+(``POST /__reward?run=…``), where only the harness reads it. Nothing of the agent's goes through here."""
+
+from __future__ import annotations
+
+import importlib.util
+import itertools
+import json
+import threading
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+from .adapters import inline
+
+HARNESS = (Path(__file__).resolve().parent / "harness.js").read_text(encoding="utf-8")
+
+
+def miniwob_html() -> Path:
+    """The task files of the installed `miniwob` package (its module is not imported: it pulls in
+    gymnasium and selenium, which the bench does not use)."""
+    spec = importlib.util.find_spec("miniwob")
+    if spec is None or not spec.submodule_search_locations:
+        raise RuntimeError("the miniwob package is not installed: pip install -e '.[bench]'")
+    root = Path(next(iter(spec.submodule_search_locations))) / "html"
+    if not (root / "miniwob").is_dir():
+        raise RuntimeError(f"no miniwob/html in {root.parent}")
+    return root
+
+
+class _Handler(SimpleHTTPRequestHandler):
+    server: "TaskServer"
+
+    def __init__(self, request: Any, address: Any, server: "TaskServer") -> None:
+        super().__init__(request, address, server, directory=str(server.root))
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+    def do_GET(self) -> None:
+        path = self.path.split("?")[0]
+        if path.startswith("/miniwob/") and path.endswith(".html"):
+            file = self.server.root / path.lstrip("/")
+            if file.is_file():
+                html = file.read_text(encoding="utf-8")
+                at = html.rfind("</body>")
+                html = html[:at] + "<script>" + HARNESS + "</script>\n" + html[at:]
+                if self.server.inline_adapters:
+                    head = html.find("<head>") + len("<head>")
+                    html = html[:head] + inline(f"http://{self.headers.get('Host')}{self.path}") + html[head:]
+                self._send(200, html.encode(), "text/html; charset=utf-8")
+                return
+        super().do_GET()
+
+    def do_POST(self) -> None:
+        if not self.path.startswith("/__reward?run="):
+            self._send(404, b"", "text/plain")
+            return
+        run = self.path.split("=", 1)[1]
+        body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        try:
+            reward = json.loads(body)
+        except ValueError:
+            reward = {"error": "unreadable report"}
+        with self.server.lock:
+            self.server.rewards.setdefault(run, reward)
+        self._send(204, b"", "text/plain")
+
+    def _send(self, status: int, body: bytes, kind: str) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        self.wfile.write(body)
+
+
+class TaskServer(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def __init__(self, inline_adapters: bool = False) -> None:
+        self.root = miniwob_html()
+        self.inline_adapters = inline_adapters
+        self.rewards: dict[str, dict[str, Any]] = {}
+        self.lock = threading.Lock()
+        self._runs = itertools.count(1)
+        super().__init__(("127.0.0.1", 0), _Handler)
+        self._thread = threading.Thread(target=self.serve_forever, daemon=True)
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        pass  # a page closed while a file was being sent to it: nothing to report
+
+    def episode(self, task: str, seed: int, side: str) -> tuple[str, str]:
+        """A fresh run id and the address that starts the task's episode with `seed`."""
+        run = f"{side}-{task}-{seed}-{next(self._runs)}"
+        return run, f"http://127.0.0.1:{self.server_address[1]}/miniwob/{task}.html?seed={seed}&run={run}"
+
+    def reward(self, run: str) -> dict[str, Any] | None:
+        """The episode's end as the task reported it (reward, raw, reason), or None while it runs."""
+        with self.lock:
+            return self.rewards.get(run)
+
+    def __enter__(self) -> "TaskServer":
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.shutdown()
+        self.server_close()
