@@ -57,10 +57,8 @@ async def solve(task: str, agent: PlingAgent, model: dict[str, Any]) -> None:
         else:
             _check(await agent.invoke(f"choose_and_submit@{_by_label(model, 'choice', goal.target)}"))
     elif goal.kind == "tick":
-        for item in _items(model, "choice"):
-            if (item["label"] in goal.names) != bool(item["fields"].get("checked")):
-                _check(await agent.invoke(f"tick@{item['id']}"))
-        _check(await agent.invoke("submit"))
+        ticked = [item["id"] for item in _items(model, "choice") if item["label"] in goal.names]
+        _check(await agent.invoke("tick_and_submit", {"ticked": ticked}))
     elif goal.kind == "post":
         action = POST_BUTTONS[goal.button]
         posts = [p for p in _items(model, "post") if p["fields"].get("user") == goal.target]

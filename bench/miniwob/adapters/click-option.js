@@ -23,6 +23,20 @@
   pling.action({ id: 'tick', record: 'choice', description: 'Tick the choice (a second tick of a box clears it)', risk: 'write',
                  target: id => byId(id)?.input });
   pling.action({ id: 'submit', description: 'Press Submit', risk: 'write', target: () => document.getElementById('subbtn') });
+  // Several boxes at once: each box whose state differs is clicked (the page's own click handling).
+  pling.action({ id: 'set_choices', description: 'Tick exactly these choices (ids), clear the others', risk: 'write',
+                 params: { type: 'object', properties: { ticked: { type: 'array', items: { type: 'string' } } }, required: ['ticked'] },
+                 run: ({ ticked }) => {
+                   const unknown = ticked.filter(id => !byId(id));
+                   if (unknown.length) throw new Error('No such choice: ' + unknown.join(', '));
+                   for (const c of choices()) if (c.input && c.input.checked !== ticked.includes(c.id)) c.input.click();
+                   return choices().filter(c => c.input?.checked).map(c => c.id);
+                 },
+                 expect: { description: 'Exactly those choices are ticked',
+                           check: ({ ticked }) => choices().every(c => !!c.input?.checked === ticked.includes(c.id)) } });
+  pling.flow({ id: 'tick_and_submit', description: 'Tick exactly these choices and press Submit', risk: 'write',
+               params: { type: 'object', properties: { ticked: { type: 'array', items: { type: 'string' } } }, required: ['ticked'] },
+               steps: [{ action: 'set_choices', args: { ticked: '{ticked}' } }, { action: 'submit' }] });
   pling.flow({ id: 'choose_and_submit', record: 'choice', description: 'Tick the choice and press Submit', risk: 'write',
                steps: [{ action: 'tick@{record}' }, { action: 'submit' }] });
 })();
