@@ -81,6 +81,12 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
                         help="sizes for Playwright MCP (default 12,1000,10000; 10,000 gets at most 3 reps)")
     parser.add_argument("--quick", action="store_true", help="a short run to try a change: 8 reps, 4x20, MCP 4 reps")
     parser.add_argument("--out", type=Path, default=RESULTS / "latest.json", help="the JSON file to write")
+    parser.add_argument("--suite", choices=("latency", "miniwob"), default="latency",
+                        help="latency (default: this page against the floor) or miniwob (MiniWoB++ tasks, "
+                             "Pling against Playwright MCP; bench/miniwob/)")
+    parser.add_argument("--seeds", type=_ints, default=None, help="miniwob: episode seeds (default 1,2,3; --quick 1)")
+    parser.add_argument("--tasks", type=lambda text: [t for t in text.split(",") if t], default=None,
+                        help="miniwob: task names (default all of bench/miniwob/suite.py)")
     args = parser.parse_args(argv)
     if args.reps is None:
         args.reps = [8 if args.quick else (30 if n < 10000 else 15) for n in args.sizes]
@@ -171,6 +177,10 @@ async def _run(args: argparse.Namespace) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
+    if args.suite == "miniwob":
+        from .miniwob.cli import main as miniwob
+
+        return miniwob(args, RESULTS, {"commit": _commit(), "cpus": os.cpu_count(), "load_at_start": _load()})
     results = asyncio.run(_run(args))
     print(render(results))
     args.out.parent.mkdir(parents=True, exist_ok=True)
