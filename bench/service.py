@@ -99,6 +99,8 @@ class ServiceProcess:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait(10)
+        if self.process is not None and self.process.stdout is not None:
+            self.process.stdout.close()
         shutil.rmtree(self.data_dir, ignore_errors=True)
 
 

@@ -14,8 +14,6 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from .adapters import inline
-
 HARNESS = (Path(__file__).resolve().parent / "harness.js").read_text(encoding="utf-8")
 
 
@@ -48,9 +46,6 @@ class _Handler(SimpleHTTPRequestHandler):
                 html = file.read_text(encoding="utf-8")
                 at = html.rfind("</body>")
                 html = html[:at] + "<script>" + HARNESS + "</script>\n" + html[at:]
-                if self.server.inline_adapters:
-                    head = html.find("<head>") + len("<head>")
-                    html = html[:head] + inline(f"http://{self.headers.get('Host')}{self.path}") + html[head:]
                 self._send(200, html.encode(), "text/html; charset=utf-8")
                 return
         super().do_GET()
@@ -81,9 +76,8 @@ class _Handler(SimpleHTTPRequestHandler):
 class TaskServer(ThreadingHTTPServer):
     daemon_threads = True
 
-    def __init__(self, inline_adapters: bool = False) -> None:
+    def __init__(self) -> None:
         self.root = miniwob_html()
-        self.inline_adapters = inline_adapters
         self.rewards: dict[str, dict[str, Any]] = {}
         self.lock = threading.Lock()
         self._runs = itertools.count(1)

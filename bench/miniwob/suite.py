@@ -21,7 +21,6 @@ from ..mcp_bench import CLI, ensure_installed, version
 from ..mcp_client import McpStdio
 from ..service import ServiceProcess
 from . import policy_mcp, policy_pling
-from .adapters import FOLDER
 from .agent_mcp import McpAgent
 from .agent_pling import PlingAgent, Step
 from .server import TaskServer
@@ -38,13 +37,8 @@ TASKS: dict[str, str] = {
     "email-inbox-reply": "email", "email-inbox-important": "email",
 }
 QUICK = ["click-button", "enter-password", "click-checkboxes", "email-inbox-forward"]
+ADAPTERS = Path(__file__).resolve().parent / "adapters"   # one userscript-style file per task family
 APPROVE = "delete"          # the email adapter declares delete as danger: the operator approves it, as in CI
-
-
-def adapters_setting() -> bool:
-    """Whether this Pling has PLING_ADAPTERS (else the task server writes the adapters into the pages)."""
-    from pling_browser.config import Settings
-    return "adapters" in Settings.model_fields
 
 
 async def _settle(tasks: TaskServer, run: str, wait_s: float = 1.0) -> dict[str, Any] | None:
@@ -83,30 +77,34 @@ async def episode(side: str, task: str, seed: int, tasks: TaskServer,
                       for s in steps]}
 
 
-async def run_pling(tasks: TaskServer, names: list[str], seeds: list[int], log: Path, progress: Any) -> dict[str, Any]:
-    env = {"PLING_APPROVE": APPROVE}
-    mechanism = "PLING_ADAPTERS" if adapters_setting() else "inline (prototype: written into the page by the task server)"
-    if adapters_setting():
-        env["PLING_ADAPTERS"] = str(FOLDER)
-    else:
-        tasks.inline_adapters = True
+def pling_service(log: Path) -> ServiceProcess:
+    """The bench's Pling service with the MiniWoB++ adapters and the operator's approval of delete."""
+    return ServiceProcess(log, env={"PLING_APPROVE": APPROVE, "PLING_ADAPTERS": str(ADAPTERS)})
+
+
+async def pling_episodes(client: httpx.AsyncClient, tasks: TaskServer, cases: list[tuple[str, int]],
+                         progress: Any) -> list[dict[str, Any]]:
     episodes = []
-    with ServiceProcess(log, env=env) as service:
+    for task, seed in cases:
+        progress(f"  Pling: {task} (seed {seed})")
+
+        async def play(url: str, after: Callable[[Step], None], task: str = task) -> list[Step]:
+            agent = PlingAgent(client, after)
+            try:
+                model = await agent.open(url)
+                await policy_pling.solve(task, agent, model)
+            finally:
+                await agent.close()
+            return agent.steps
+        episodes.append(await episode("pling", task, seed, tasks, play))
+    return episodes
+
+
+async def run_pling(tasks: TaskServer, cases: list[tuple[str, int]], log: Path, progress: Any) -> dict[str, Any]:
+    with pling_service(log) as service:
         async with httpx.AsyncClient(base_url=service.url, timeout=120) as client:
-            for task in names:
-                progress(f"  Pling: {task}")
-                for seed in seeds:
-                    async def play(url: str, after: Callable[[Step], None], task: str = task) -> list[Step]:
-                        agent = PlingAgent(client, after)
-                        try:
-                            model = await agent.open(url)
-                            await policy_pling.solve(task, agent, model)
-                        finally:
-                            await agent.close()
-                        return agent.steps
-                    episodes.append(await episode("pling", task, seed, tasks, play))
-    tasks.inline_adapters = False
-    return {"adapters": mechanism, "episodes": episodes}
+            episodes = await pling_episodes(client, tasks, cases, progress)
+    return {"adapters": f"PLING_ADAPTERS={ADAPTERS.relative_to(ADAPTERS.parents[2])}", "episodes": episodes}
 
 
 async def run_mcp(tasks: TaskServer, names: list[str], seeds: list[int], progress: Any) -> dict[str, Any]:
@@ -142,6 +140,7 @@ async def run_suite(names: list[str], seeds: list[int], results: Path, *, mcp: b
     out: dict[str, Any] = {"tasks": {name: TASKS.get(name, "?") for name in names}, "seeds": seeds}
     with TaskServer() as tasks:
         progress(f"MiniWoB++ tasks at http://127.0.0.1:{tasks.server_address[1]}/miniwob/ ({tasks.root.parent})")
-        out["pling"] = await run_pling(tasks, names, seeds, results / "miniwob-service.log", progress)
+        cases = [(name, seed) for name in names for seed in seeds]
+        out["pling"] = await run_pling(tasks, cases, results / "miniwob-service.log", progress)
         out["mcp"] = await run_mcp(tasks, names, seeds, progress) if mcp else {"skipped": "--no-mcp"}
     return out

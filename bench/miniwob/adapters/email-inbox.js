@@ -53,13 +53,13 @@
                  target: () => q('#reply-text'),
                  params: { type: 'object', properties: { value: { type: 'string' } }, required: ['value'] } });
   pling.action({ id: 'send_reply', description: 'Send the reply', risk: 'write', available: inReply,
-                 target: () => q('#send-reply') });
+                 target: () => q('#send-reply'), reveal: () => untilSized(q('#send-reply')) });
   const inForward = () => (shown('#forward') ? true : 'No forward is being written');
   pling.action({ id: 'forward_to', description: 'Type whom to forward to', risk: 'write', available: inForward,
                  target: () => q('#forward .forward-sender'),
                  params: { type: 'object', properties: { value: { type: 'string' } }, required: ['value'] } });
   pling.action({ id: 'send_forward', description: 'Send the forward', risk: 'write', available: inForward,
-                 target: () => q('#send-forward') });
+                 target: () => q('#send-forward'), reveal: () => untilSized(q('#send-forward')) });
   pling.flow({ id: 'reply_with', record: 'email', description: 'Open the email and reply to its sender with a text',
                risk: 'write', params: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
                steps: [{ action: 'open@{record}' }, { action: 'reply' }, { action: 'reply_text', args: { value: '{text}' } },
