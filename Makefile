@@ -43,8 +43,13 @@ run: setup  ## the service with its demo at http://127.0.0.1:8000/demo/
 test: setup  ## the whole test suite against a real Chromium
 	$(BIN)/python -m pytest
 
-bench: setup  ## the benchmark (prints a table, writes bench/results/)
+$(VENV)/.bench-installed: pyproject.toml | $(STAMP)
+	$(BIN)/python -m pip install -q -e '.[test,bench]'
+	@touch $@
+
+bench: setup $(VENV)/.bench-installed  ## the benchmarks (tables, bench/results/): latency, then MiniWoB++ against Playwright MCP
 	$(BIN)/python -m bench
+	$(BIN)/python -m bench --suite miniwob
 
 clean:
 	rm -rf $(VENV) .pytest_cache bench/results

@@ -84,7 +84,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--suite", choices=("latency", "miniwob"), default="latency",
                         help="latency (default: this page against the floor) or miniwob (MiniWoB++ tasks, "
                              "Pling against Playwright MCP; bench/miniwob/)")
-    parser.add_argument("--seeds", type=_ints, default=None, help="miniwob: episode seeds (default 1,2,3; --quick 1)")
+    parser.add_argument("--seeds", type=_ints, default=None, help="miniwob: episode seeds (default 1,2; --quick 1)")
     parser.add_argument("--tasks", type=lambda text: [t for t in text.split(",") if t], default=None,
                         help="miniwob: task names (default all of bench/miniwob/suite.py)")
     args = parser.parse_args(argv)

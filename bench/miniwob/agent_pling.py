@@ -3,6 +3,7 @@ receipt). Every call is one step: its answer's bytes (what the agent reads) and 
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -17,6 +18,7 @@ class Step:
     ms: float
     ok: bool | None = None          # an invocation's receipt: result.ok
     silent: bool = False            # set by the harness: ok, but the task's reward says the step failed
+    diagnostics: int = 0            # of `bytes`: a receipt's `log` and `timings_ms` (what the runtime did, how long)
 
 
 @dataclass
@@ -54,6 +56,8 @@ class PlingAgent:
         answer.raise_for_status()
         result = answer.json()["result"]
         self._step(f"invoke {action}", answer, start, bool(result.get("ok")))
+        self.steps[-1].diagnostics = sum(len(json.dumps({key: result[key]}, ensure_ascii=False).encode()) - 2
+                                         for key in ("log", "timings_ms") if key in result)
         return result
 
     async def close(self) -> None:

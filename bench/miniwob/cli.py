@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
+import time
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -23,9 +24,11 @@ def main(args: Any, results: Path, meta: dict[str, Any]) -> int:
     unknown = [n for n in names if n not in TASKS]
     if unknown:
         raise SystemExit(f"no policy for {', '.join(unknown)}; the tasks are {', '.join(TASKS)}")
-    seeds = args.seeds or ([1] if args.quick else [1, 2, 3])
+    seeds = args.seeds or ([1] if args.quick else [1, 2])
     out: dict[str, Any] = {"meta": {**meta, "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")}}
+    started = time.perf_counter()
     out.update(asyncio.run(run_suite(names, seeds, results, mcp=not args.no_mcp, progress=_progress)))
+    out["meta"]["seconds"] = round(time.perf_counter() - started, 1)
     summarize(out)
     print(render(out))
     results.mkdir(parents=True, exist_ok=True)

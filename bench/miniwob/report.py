@@ -29,6 +29,8 @@ def aggregate(episodes: list[dict[str, Any]]) -> dict[str, Any]:
         "bytes_per_step": {"median": _r(median(size), 0), "p95": _r(percentile(size, 95), 0)},
         "bytes_per_task": _r(sum(size) / len(episodes), 0) if episodes else None,
         "ms_per_step": {"median": _r(median(ms)), "p95": _r(percentile(ms, 95))},
+        "ms_per_task": _r(sum(e["wall_ms"] for e in episodes) / len(episodes), 0) if episodes else None,
+        "bytes_per_step_without_diagnostics": _r(median([s["bytes"] - s.get("diagnostics", 0) for s in steps]), 0),
         "silent_noops": sum(1 for s in steps if s["silent"]),
         "errors": sorted({e["error"] for e in episodes if e["error"]}),
     }
@@ -97,7 +99,11 @@ def render(out: dict[str, Any]) -> str:
         if side in total:
             s = total[side]
             lines.append(f"{name}: {s['solved']}/{s['episodes']} episodes solved, reward with the task's time penalty "
-                         f"{s['reward']}, {s['bytes_per_task']:.0f} bytes read per task, p95 {s['ms_per_step']['p95']} ms per step")
+                         f"{s['reward']}, {s['bytes_per_task']:.0f} bytes read per task, {s['ms_per_task']:.0f} ms per task, "
+                         f"p95 {s['ms_per_step']['p95']} ms per step")
+    if "pling" in total:
+        lines.append(f"Pling bytes per step without the receipts' log and timings_ms (median): "
+                     f"{total['pling']['bytes_per_step_without_diagnostics']:.0f}")
     for side, name in SIDES.items():
         for task, sides in table["tasks"].items():
             for error in (sides.get(side) or {}).get("errors", []):
@@ -118,20 +124,25 @@ def plot(out: dict[str, Any], path: Path) -> str | None:
         return "matplotlib is not installed (pip install -e '.[bench]')"
     table = out["summary"]["tasks"]
     tasks = list(table)
-    fig, axes = plt.subplots(1, 2, figsize=(13, 0.32 * len(tasks) + 2.2), sharey=True)
+    fig, axes = plt.subplots(1, 3, figsize=(15, 0.32 * len(tasks) + 2.2), sharey=True)
     colors = {"pling": "#2a7ab0", "mcp": "#c8553d"}
     for ax, key, label in ((axes[0], "bytes_per_step", "bytes the agent reads per step (median)"),
-                           (axes[1], "ms_per_step", "wall time per step, ms (median)")):
+                           (axes[1], "ms_per_step", "wall time per step, ms (median)"),
+                           (axes[2], "calls_per_task", "tool calls per task (0: not solved)")):
         for i, side in enumerate(SIDES):
             ys = [j + (0.2 if i == 0 else -0.2) for j in range(len(tasks))]
-            values = [((table[t].get(side) or {}).get(key) or {}).get("median") or 0 for t in tasks]
+            cells = [table[t].get(side) or {} for t in tasks]
+            if key == "calls_per_task":
+                values = [(c.get(key) or 0) if c.get("solved") else 0 for c in cells]
+            else:
+                values = [(c.get(key) or {}).get("median") or 0 for c in cells]
             ax.barh(ys, values, height=0.38, color=colors[side], label=SIDES[side])
         ax.set_xlabel(label)
         ax.grid(axis="x", alpha=0.3)
     axes[0].set_yticks(range(len(tasks)))
     axes[0].set_yticklabels(tasks, fontsize=8)
     axes[0].invert_yaxis()
-    axes[0].legend(loc="lower right")
+    axes[2].legend(loc="lower right")
     total = out["summary"]["total"]
     title = "MiniWoB++ through Pling and Playwright MCP"
     if "pling" in total and "mcp" in total:

@@ -73,7 +73,8 @@ async def episode(side: str, task: str, seed: int, tasks: TaskServer,
     return {"task": task, "seed": seed, "reward": None if reward is None else reward.get("reward"),
             "raw": None if reward is None else reward.get("raw"), "ended_at_step": ended[0] if ended else None,
             "error": error, "wall_ms": round(wall, 1),
-            "steps": [{"call": s.call, "bytes": s.bytes, "ms": round(s.ms, 1), "ok": s.ok, "silent": s.silent}
+            "steps": [{"call": s.call, "bytes": s.bytes, "ms": round(s.ms, 1), "ok": s.ok, "silent": s.silent,
+                       "diagnostics": s.diagnostics}
                       for s in steps]}
 
 
