@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from .conftest import Pages
+from .conftest import Pages, ServiceThread
+from .webmcp_fixtures import shim_service, where  # noqa: F401
 
 
-def test_webmcp_tools_become_function_actions(pages: Pages) -> None:
+def test_webmcp_tools_become_function_actions(where: tuple[ServiceThread, Pages]) -> None:
+    _svc, pages = where
     page = pages.open("pages/webmcp/notes.html")
     actions = {a["id"]: a for a in page.first_model["actions"]}
     assert set(actions) == {"add_note", "list_notes"}  # `temporary` was unregistered

@@ -5,29 +5,13 @@ with it off (PLING_BROWSER_WEBMCP=0: the bridge's own document.modelContext, the
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
 
 from .conftest import FixtureServer, Pages, ServiceThread, service_settings
-
-
-@pytest.fixture(scope="module")
-def shim_service() -> Iterator[ServiceThread]:
-    svc = ServiceThread(service_settings(browser_webmcp=False)).start()
-    yield svc
-    svc.stop()
-
-
-@pytest.fixture(params=["browser", "shim"])
-def where(request: pytest.FixtureRequest, service: ServiceThread, fixtures: FixtureServer) -> Iterator[tuple[ServiceThread, Pages]]:
-    svc = service if request.param == "browser" else request.getfixturevalue("shim_service")
-    with httpx.Client(base_url=svc.url, timeout=60) as client:
-        opened = Pages(client, fixtures)
-        yield svc, opened
-        opened.close_all()
+from .webmcp_fixtures import shim_service, where  # noqa: F401
 
 
 def _native(svc: ServiceThread, sid: str) -> Any:
@@ -125,16 +109,18 @@ def test_annotations_become_risk_and_the_export_claims_only_them(where: tuple[Se
     assert tools["add_tea"]["annotations"] == {"readOnlyHint": False}  # no destructive or open-world claim
 
 
-def test_webmcp_tools_get_the_browsers_budget(pages: Pages) -> None:
-    # The test service gives a page's actions 3 s (action_timeout_ms) and no PLING_ACTION_TIMEOUT.
+def test_webmcp_tools_get_the_browsers_budget(where: tuple[ServiceThread, Pages]) -> None:
+    # The test services give a page's actions 3 s (action_timeout_ms) and no PLING_ACTION_TIMEOUT.
+    _svc, pages = where
     page = pages.open("pages/webmcp/slow.html")
     assert page.invoke("slow_report")["data"] == "report"  # a WebMCP tool: the browser's 30 s
     assert "did not finish" in page.invoke("slow_pling")["error"]["message"]  # a page's action: 3 s
     assert "did not finish" in page.invoke("slow_but_bounded")["error"]["message"]  # its own timeoutMs
 
 
-def test_the_operators_action_timeout_bounds_webmcp_tools(fixtures: FixtureServer) -> None:
-    svc = ServiceThread(service_settings(action_timeout_s=2.0)).start()  # PLING_ACTION_TIMEOUT=2
+@pytest.mark.parametrize("browser_webmcp", [True, False], ids=["browser", "shim"])
+def test_the_operators_action_timeout_bounds_webmcp_tools(fixtures: FixtureServer, browser_webmcp: bool) -> None:
+    svc = ServiceThread(service_settings(action_timeout_s=2.0, browser_webmcp=browser_webmcp)).start()  # PLING_ACTION_TIMEOUT=2
     try:
         with httpx.Client(base_url=svc.url, timeout=60) as client:
             pages = Pages(client, fixtures)
