@@ -405,7 +405,12 @@ function schemaOf(form) {
       } else if (f.type === 'select') {
         const values = [];
         const options = f.el.options;
-        for (let j = 0; j < MathMin(options.length, 200); j++) push(values, StringCtor(options[j].value));
+        // A required select's empty option is its placeholder ("Select a reason"): never a valid answer.
+        const placeholderOut = elementHasAttribute(f.el, 'required');
+        for (let j = 0; j < MathMin(options.length, 200); j++) {
+          const value = StringCtor(options[j].value);
+          if (!(placeholderOut && value === '')) push(values, value);
+        }
         prop = f.el.multiple ? { type: 'array', items: { type: 'string', enum: values } } : { type: 'string', enum: values };
       } else {
         prop = { type: 'string' };

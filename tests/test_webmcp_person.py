@@ -14,6 +14,7 @@ import httpx
 import pytest
 
 from .conftest import FixtureServer, PageSession, Pages, ServiceThread, service_settings
+from .webmcp_fixtures import shim_service, where  # noqa: F401
 
 
 @pytest.fixture(scope="module", params=["browser", "shim"])
@@ -111,8 +112,9 @@ def test_a_person_who_denies_the_interaction_is_never_asked_in_the_page(person_p
     assert page.invoke("purchases")["data"] == {"bought": [], "callbacks": 0}  # the callback never ran
 
 
-def test_with_no_confirmation_channel_the_interaction_is_denied(pages: Pages) -> None:
-    # The default test service: PLING_CONFIRM=none. Nobody answers for the person, and nothing is automatic.
+def test_with_no_confirmation_channel_the_interaction_is_denied(where: tuple[ServiceThread, Pages]) -> None:
+    # The default test services: PLING_CONFIRM=none. Nobody answers for the person, and nothing is automatic.
+    _svc, pages = where
     page = pages.open("pages/webmcp/interact.html")
     denied = page.invoke("buy_product", {"product_id": "p4"})
     assert denied["error"]["code"] == "EXECUTION_FAILED" and "NotAllowedError" in denied["error"]["message"]
