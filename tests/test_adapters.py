@@ -59,6 +59,12 @@ def test_an_excluded_address_is_not_adapted(apages: Pages) -> None:
     assert model["page"]["adapter"] is None and model["actions"] == []
 
 
+def test_run_at_document_start_runs_before_the_page_is_parsed(apages: Pages) -> None:
+    model = apages.open("/pages/adapted/other.html?early=1").model()
+    assert model["page"]["adapter"] == ["early.js"]
+    assert model["state"]["loaded_at"]["value"] == {"readyState": "loading", "body": False}
+
+
 def test_the_adapter_survives_a_navigation(apages: Pages) -> None:
     page = apages.open("/pages/adapted/notes.html")
     receipt = page.invoke("next_page")
@@ -99,7 +105,7 @@ def test_broken_adapters_are_problems_in_the_model_not_a_crash(apages: Pages) ->
 def test_get_adapters_lists_names_descriptions_and_matches(apages: Pages) -> None:
     apages.open("/pages/adapted/broken.html")  # a browser compiled the adapters by now
     listed = {a["name"]: a for a in apages.client.get("/adapters").json()["adapters"]}
-    assert sorted(listed) == ["broken-good.js", "broken-syntax.js", "broken-throws.js", "declines.js", "notes.js"]
+    assert sorted(listed) == ["broken-good.js", "broken-syntax.js", "broken-throws.js", "declines.js", "early.js", "notes.js"]
     notes = listed["notes.js"]
     assert notes["title"] == "Notes (test app)"
     assert notes["description"].startswith("The notes of")
