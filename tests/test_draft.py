@@ -39,6 +39,9 @@ def test_draft_writes_an_adapter_that_loads_and_whose_actions_run(fixtures: Fixt
             # The table is a record type keyed on its id-like column; the form, the row button and
             # the lone button are actions with their labels.
             assert model["records"]["contact"]["ids"] == ["C-1042", "C-1077"]
+            # A list whose items carry an id attribute is a record type keyed on it.
+            assert model["records"]["recent_contact"]["ids"] == ["C-1077"]
+            assert model["records"]["recent_contact"]["items"][0]["label"] == "Grace Hopper"
             item = model["records"]["contact"]["items"][0]
             assert item["label"] == "Ada Lovelace" and item["fields"]["email"] == "ada@example.com"
             actions = {a["id"]: a for a in model["actions"]}

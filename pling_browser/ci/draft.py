@@ -83,7 +83,7 @@ def _key(table: TableInfo) -> tuple[str, str, bool]:
 
 
 def _table(table: TableInfo, n: int, out: list[str], used: set[str]) -> None:
-    noun = _singular(_slug(table.label, "")).split("_")[-1] if table.label else ""
+    noun = _singular(_slug(table.label, "")) if table.label else ""
     type_name = noun or f"item{n}"
     while type_name in used:
         type_name += "_"
