@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from .conftest import FixtureServer, PageSession, Pages, ServiceThread, service_settings
-from .webmcp_fixtures import shim_service, where  # noqa: F401
+from .webmcp_fixtures import in_page, shim_service, where  # noqa: F401
 
 
 @pytest.fixture(scope="module", params=["browser", "shim"])
@@ -140,3 +140,27 @@ def test_a_consequential_tool_waits_for_a_person(person_pages: Pages) -> None:
     bought = call.result()
     assert bought["ok"] is True and bought["data"] == {"orders": 1}
     assert page.invoke("basket")["data"]["orders"] == 1
+
+
+def test_a_webmcp_agent_calling_a_danger_export_waits_for_the_person(person_service: ServiceThread,
+                                                                     person_pages: Pages) -> None:
+    # Pling's own danger action, exported to the browser's WebMCP and called by an in-page agent (as
+    # Playwright MCP would call it): the same gate as an invocation, a person decides.
+    page = person_pages.open("pages/webmcp/mixed.html")
+    seen: set[str] = set()
+    answers: list[Any] = []
+
+    def agent_calls() -> None:
+        answers.append(in_page(person_service, page.id, "() => inPageCall('delete_note', {record: 'n1'})"))
+
+    for approve in (False, True):
+        caller = threading.Thread(target=agent_calls, daemon=True)
+        caller.start()
+        asked = person_sees(page, lambda p: p["action"] == "delete_note@n1", seen)
+        assert asked["risk"] == "danger" and asked["record"]["id"] == "n1"
+        answer(page, asked, approve)
+        caller.join(60)
+    denied, deleted = (a["ok"] for a in answers)
+    assert denied["error"]["code"] == "PERMISSION_DENIED" and denied["error"]["started"] is False
+    assert deleted["ok"] is True and deleted["changed"]["records"]["note"]["removed"] == ["n1"]
+    assert page.model()["records"]["note"]["ids"] == []
