@@ -144,3 +144,20 @@ def test_a_webmcp_demo_written_elsewhere(where: tuple[ServiceThread, Pages]) -> 
     assert page.invoke("castLight")["error"]["code"] == "ACTION_NOT_FOUND"
     back = page.invoke("returnToHallway")
     assert back["ok"] is True and sorted(back["changed"]["actions"]["added"]) == ["openDoor1", "openDoor2", "openDoor3"]
+
+
+@pytest.mark.parametrize("browser_webmcp", [True, False], ids=["browser", "shim"])
+def test_a_12_s_tool_finishes_under_the_default_budgets(fixtures: FixtureServer, browser_webmcp: bool) -> None:
+    # The service's defaults (no PLING_ACTION_TIMEOUT; a page's actions 10 s): a WebMCP tool gets 30 s,
+    # so the 12 s tool answers its result instead of failing at 10 s with its effect landing afterwards.
+    svc = ServiceThread(service_settings(action_timeout_ms=10_000, browser_webmcp=browser_webmcp)).start()
+    try:
+        with httpx.Client(base_url=svc.url, timeout=90) as client:
+            pages = Pages(client, fixtures)
+            page = pages.open("pages/webmcp/twelve.html")
+            done = page.invoke("export_report")
+            assert done["ok"] is True and done["data"] == "report", done
+            assert page.invoke("report_state")["data"] == "report"
+            pages.close_all()
+    finally:
+        svc.stop()
