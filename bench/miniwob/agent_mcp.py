@@ -17,6 +17,17 @@ class McpAgent:
     mcp: McpStdio
     after_step: Callable[[Step], None] = lambda step: None
     steps: list[Step] = field(default_factory=list)
+    # The informed variant: a snapshot after every action, as an agent takes to see what its action did
+    # (Playwright MCP 0.0.83 answers an action with the code it ran and a link to a snapshot file).
+    look_after: bool = False
+    _seen: Node | None = None
+
+    async def _act(self, tool: str, arguments: dict[str, Any]) -> bool:
+        ok = (await self._call(tool, arguments))[1]
+        if self.look_after:
+            self._seen = None
+            self._seen = await self.snapshot()
+        return ok
 
     async def _call(self, tool: str, arguments: dict[str, Any]) -> tuple[str, bool]:
         start = time.perf_counter()
@@ -34,21 +45,24 @@ class McpAgent:
             raise McpError(text[:300])
 
     async def snapshot(self) -> Node:
+        if self._seen is not None:       # the look after the last action is still the page as it is
+            seen, self._seen = self._seen, None
+            return seen
         text, ok = await self._call("browser_snapshot", {})
         if not ok:
             raise McpError(text[:300])
         return parse(text)
 
     async def click(self, node: Node, what: str) -> bool:
-        return (await self._call("browser_click", {"element": what, "target": node.ref}))[1]
+        return (await self._act("browser_click", {"element": what, "target": node.ref}))
 
     async def type(self, node: Node, what: str, text: str) -> bool:
-        return (await self._call("browser_type", {"element": what, "target": node.ref, "text": text}))[1]
+        return (await self._act("browser_type", {"element": what, "target": node.ref, "text": text}))
 
     async def fill(self, fields: list[tuple[Node, str, str, str]]) -> bool:
         """One browser_fill_form: (node, name, type, value) per field."""
-        return (await self._call("browser_fill_form", {"fields": [
-            {"name": name, "target": node.ref, "type": kind, "value": value} for node, name, kind, value in fields]}))[1]
+        return (await self._act("browser_fill_form", {"fields": [
+            {"name": name, "target": node.ref, "type": kind, "value": value} for node, name, kind, value in fields]}))
 
     async def select(self, node: Node, what: str, values: list[str]) -> bool:
-        return (await self._call("browser_select_option", {"element": what, "target": node.ref, "values": values}))[1]
+        return (await self._act("browser_select_option", {"element": what, "target": node.ref, "values": values}))

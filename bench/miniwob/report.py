@@ -9,6 +9,7 @@ from typing import Any
 from ..stats import median, percentile
 
 SIDES = {"pling": "Pling", "mcp": "Playwright MCP"}
+ALL_SIDES = {**SIDES, "mcp_look": "Playwright MCP with a snapshot after each action"}
 
 
 def _r(x: float | None, digits: int = 1) -> float | None:
@@ -38,7 +39,7 @@ def aggregate(episodes: list[dict[str, Any]]) -> dict[str, Any]:
 
 def summarize(out: dict[str, Any]) -> dict[str, Any]:
     table: dict[str, Any] = {"tasks": {}, "total": {}}
-    for side in SIDES:
+    for side in ALL_SIDES:
         episodes = out.get(side, {}).get("episodes")
         if not episodes:
             continue
@@ -72,6 +73,12 @@ def goals(table: dict[str, Any]) -> list[dict[str, Any]]:
         add("no more calls per task than Playwright MCP (tasks both solve)",
             f"{len(both) - len(more)} of {len(both)}" + (": more on " + ", ".join(more) if more else ""), not more)
         add("silent no-ops through Playwright MCP (informative)", mcp["silent_noops"], None)
+    look = table["total"].get("mcp_look")
+    if pling and look:
+        add("informative: against Playwright MCP that looks after each action, bytes per task",
+            f"{pling['bytes_per_task']:.0f} B against {look['bytes_per_task']:.0f} B "
+            f"({look['bytes_per_task'] / pling['bytes_per_task']:.2f}x), calls {pling['calls_per_task']} against "
+            f"{look['calls_per_task']}, solved {pling['solved']} against {look['solved']}", None)
     return result
 
 
@@ -95,12 +102,13 @@ def render(out: dict[str, Any]) -> str:
         lines.append(f"{task:<24} {out['tasks'][task]:<14} | {_cell(sides.get('pling')):<37} | {_cell(sides.get('mcp')):<37}")
     total = table["total"]
     lines.append(f"{'TOTAL':<24} {'':<14} | {_cell(total.get('pling')):<37} | {_cell(total.get('mcp')):<37}")
-    for side, name in SIDES.items():
+    for side, name in ALL_SIDES.items():
         if side in total:
             s = total[side]
             lines.append(f"{name}: {s['solved']}/{s['episodes']} episodes solved, reward with the task's time penalty "
                          f"{s['reward']}, {s['bytes_per_task']:.0f} bytes read per task, {s['ms_per_task']:.0f} ms per task, "
-                         f"p95 {s['ms_per_step']['p95']} ms per step")
+                         f"p95 {s['ms_per_step']['p95']} ms per step, {s['calls_per_task']} calls per task, bytes per "
+                         f"step {s['bytes_per_step']['median']:.0f}/{s['bytes_per_step']['p95']:.0f}, {s['silent_noops']} silent no-ops")
     if "pling" in total:
         lines.append(f"Pling bytes per step without the receipts' log and timings_ms (median): "
                      f"{total['pling']['bytes_per_step_without_diagnostics']:.0f}")

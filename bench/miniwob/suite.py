@@ -108,7 +108,8 @@ async def run_pling(tasks: TaskServer, cases: list[tuple[str, int]], log: Path, 
     return {"adapters": f"PLING_ADAPTERS={ADAPTERS.relative_to(ADAPTERS.parents[2])}", "episodes": episodes}
 
 
-async def run_mcp(tasks: TaskServer, names: list[str], seeds: list[int], progress: Any) -> dict[str, Any]:
+async def run_mcp(tasks: TaskServer, names: list[str], seeds: list[int], progress: Any,
+                  look_after: bool = False) -> dict[str, Any]:
     reason = ensure_installed(progress)
     if reason:
         return {"skipped": reason}
@@ -122,10 +123,10 @@ async def run_mcp(tasks: TaskServer, names: list[str], seeds: list[int], progres
     try:
         await mcp.start()
         for task in names:
-            progress(f"  Playwright MCP: {task}")
+            progress(f"  Playwright MCP{' (a snapshot after each action)' if look_after else ''}: {task}")
             for seed in seeds:
                 async def play(url: str, after: Callable[[Step], None], task: str = task) -> list[Step]:
-                    agent = McpAgent(mcp, after)
+                    agent = McpAgent(mcp, after, look_after=look_after)
                     await agent.navigate(url)
                     await policy_mcp.solve(task, agent, await agent.snapshot())
                     return agent.steps
@@ -136,7 +137,7 @@ async def run_mcp(tasks: TaskServer, names: list[str], seeds: list[int], progres
     return {"version": version(), "command": " ".join(command[2:]), "episodes": episodes}
 
 
-async def run_suite(names: list[str], seeds: list[int], results: Path, *, mcp: bool = True,
+async def run_suite(names: list[str], seeds: list[int], results: Path, *, mcp: bool = True, look: bool = True,
                     progress: Any = print) -> dict[str, Any]:
     out: dict[str, Any] = {"tasks": {name: TASKS.get(name, "?") for name in names}, "seeds": seeds}
     with TaskServer() as tasks:
@@ -144,4 +145,6 @@ async def run_suite(names: list[str], seeds: list[int], results: Path, *, mcp: b
         cases = [(name, seed) for name in names for seed in seeds]
         out["pling"] = await run_pling(tasks, cases, results / "miniwob-service.log", progress)
         out["mcp"] = await run_mcp(tasks, names, seeds, progress) if mcp else {"skipped": "--no-mcp"}
+        if mcp and look:
+            out["mcp_look"] = await run_mcp(tasks, names, seeds, progress, look_after=True)
     return out
