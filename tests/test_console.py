@@ -4,13 +4,15 @@ secret) while an agent's invocations wait in threads."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import threading
 import time
+import zipfile
 from pathlib import Path
 from typing import Any, Iterator
-from urllib.parse import urlsplit
+from urllib.parse import urljoin, urlsplit
 
 import httpx
 import pytest
@@ -467,3 +469,35 @@ def test_the_persons_keys_reach_the_page_and_an_unknown_key_is_the_persons_mista
     error = answer.json()["error"]
     assert error["code"] == "BAD_REQUEST" and "NoSuchKey" in error["message"]
     assert error["issues"] == [{"path": "key", "problem": "not a key name Playwright knows"}]
+
+
+def test_a_receipt_with_a_trace_links_to_it(browser: Browser, fixtures: FixtureServer) -> None:
+    """An invocation that asked for `trace: true` shows a link to its Playwright trace; the link
+    downloads the zip the trace viewer reads, with the console's own sign-in. (A service without
+    operator secrets: with PLING_SECRETS set no session is traced, as a trace records the page.)"""
+    svc = ServiceThread(service_settings()).start()
+    context = browser.new_context(viewport={"width": 1440, "height": 900})
+    try:
+        with httpx.Client(base_url=svc.url, timeout=60) as client:
+            agent = Pages(client, fixtures)
+            page = agent.open("demo/todos.html")
+            person = context.new_page()
+            person.goto(svc.url + "/console")
+            expect(person.locator("#connection")).to_have_text("Live")
+            _choose(person, page.id)
+            plain = page.invoke("toggle@t3")
+            assert plain["ok"] is True and "trace" not in plain
+            traced = page.invoke("toggle@t4", trace=True)
+            assert traced["ok"] is True and traced["trace"], traced
+            shown = person.locator("#receipts > li")
+            expect(shown).to_have_count(2)
+            link = shown.first.get_by_role("link", name="Playwright trace")
+            expect(link).to_be_visible()
+            expect(shown.nth(1).get_by_role("link", name="Playwright trace")).to_have_count(0)  # the untraced one
+            answer = person.request.get(urljoin(person.url, str(link.get_attribute("href"))))
+            assert answer.status == 200 and answer.headers["content-type"] == "application/zip", answer.status
+            assert "trace.trace" in zipfile.ZipFile(io.BytesIO(answer.body())).namelist()
+            agent.close_all()
+    finally:
+        context.close()
+        svc.stop()
