@@ -168,14 +168,17 @@ function modelSnapshot(opts) {
     push(problems, { where: 'page', problem: 'window.pling is no longer the Pling registry (the page replaced or removed it); declarations made through the replacement are not in this model' });
   }
 
+  const page = {
+    id: registry.page ? registry.page.id : null,
+    name: registry.page ? registry.page.name : null,
+    url: cut(locationHref(), 2000),
+    title: cut(StringCtor(documentTitle(documentObject)), 300),
+  };
+  // page.adapter only where an operator's adapter ran (an object literal: no setter a page put on
+  // Object.prototype is called); its failures are problems of the model.
+  const adapter = adapterModel(problems);
   const model = {
-    page: {
-      id: registry.page ? registry.page.id : null,
-      name: registry.page ? registry.page.name : null,
-      url: cut(locationHref(), 2000),
-      title: cut(StringCtor(documentTitle(documentObject)), 300),
-      adapter: adapterModel(problems),
-    },
+    page: adapter === null ? page : { id: page.id, name: page.name, url: page.url, title: page.title, adapter },
     regions,
     actions,
     records,

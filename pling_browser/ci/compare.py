@@ -25,7 +25,9 @@ def _numbers(value: Any) -> Any:
 def _diff(a: Any, b: Any) -> Any:
     from deepdiff import DeepDiff  # imported on first use: `check` and `run` need it, the service does not
 
-    return DeepDiff(_numbers(a), _numbers(b), view="tree", verbose_level=2)
+    # zip_ordered_iterables: arrays compared item by item in order (its default matching of sequences
+    # finds `[1]` and `[true]` equal, as Python's `==` does).
+    return DeepDiff(_numbers(a), _numbers(b), view="tree", verbose_level=2, zip_ordered_iterables=True)
 
 
 def same(a: Any, b: Any) -> bool:
