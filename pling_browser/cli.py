@@ -123,7 +123,7 @@ async def _check(settings: Settings, url: str, strict: bool, as_json: bool, juni
 
 
 async def _record(settings: Settings, url: str, steps: list[str], name: str) -> tuple[int, str]:
-    from .ci.record import fill, parse_step, scenario_from
+    from .ci.record import added_ids, fill, parse_step, scenario_from
     from .runtime import Runtime, dumps
 
     runtime = Runtime(settings)
@@ -140,8 +140,7 @@ async def _record(settings: Settings, url: str, steps: list[str], name: str) -> 
                 return await runtime.invoke(session, action, args)
 
             receipt = await runtime.run_keyed(session.id, None, ["invoke", {"action": action, "args": args}], work)
-            added_by_step[number] = [rid for change in ((receipt.get("changed") or {}).get("records") or {}).values()
-                                     for rid in change.get("added") or []]
+            added_by_step[number] = added_ids(receipt)
             if not receipt.get("ok"):
                 failed += 1
                 error = receipt.get("error") or {}

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-__all__ = ["fill", "parse_step", "scenario_from"]
+__all__ = ["added_ids", "fill", "parse_step", "scenario_from"]
 
 _SCALAR = (str, int, float, bool, type(None))
 
@@ -77,6 +77,12 @@ def _expect(receipt: dict[str, Any], created: dict[str, str]) -> dict[str, Any]:
     return expect
 
 
+def added_ids(receipt: dict[str, Any]) -> list[str]:
+    """The record ids a receipt (as JSON) says its invocation added, all types in order."""
+    return [rid for change in ((receipt.get("changed") or {}).get("records") or {}).values()
+            for rid in change.get("added") or []]
+
+
 def scenario_from(url: str, entries: list[tuple[int, Any, dict[str, Any]]], *, name: str = "recorded") -> dict[str, Any]:
     """The scenario file for one session's log: (seq, request, receipt) in order."""
     created: dict[str, str] = {}
@@ -95,9 +101,7 @@ def scenario_from(url: str, entries: list[tuple[int, Any, dict[str, Any]]], *, n
         step["expect"] = _expect(receipt, created)
         steps.append(step)
         number = len(steps)
-        added = [rid for change in ((receipt.get("changed") or {}).get("records") or {}).values()
-                 for rid in change.get("added") or []]
-        for index, rid in enumerate(added):
+        for index, rid in enumerate(added_ids(receipt)):
             created.setdefault(rid, f"{{step{number}.added.{index}}}")
     scenario: dict[str, Any] = {"name": name, "url": url}
     if approved:  # the replay has no person to ask: the file approves what was approved while recording
