@@ -27,7 +27,7 @@ def _problem(call: Any) -> str | None:
     return None
 
 
-async def measure_concurrency(fixtures: FixtureServer, api: PlingApi, service_pid: int, *, sessions: int = 8,
+async def measure_concurrency(fixtures: FixtureServer, api: PlingApi, service_pid: int, *, sessions: int = 16,
                               per_session: int = 50, records: int = 12, single_reps: int = 30,
                               progress: Any = print) -> dict[str, Any]:
     url = fixtures.page(records)

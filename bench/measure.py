@@ -1,5 +1,8 @@
 """One page size: the floor and Pling, interleaved operation by operation so that drift on the machine
-touches both sides alike; evidence on and off alternate which goes first."""
+touches both sides alike; evidence on and off alternate which goes first. Where asked (`navigate`), the
+same delete done by navigation too, on the server-rendered list of the same N records (bench/fixtures.py:
+a form posted, 303 back to the list), in the same loop, so it is set against the non-navigating
+remove@t9 of the same repetitions."""
 
 from __future__ import annotations
 
@@ -19,10 +22,13 @@ OPS = {
     "invalid": {"label": 'add {"text": ""}', "kind": "validation failure", "floor": "read"},
 }
 FLOORS = {
-    "click": "trusted locator.click() on t9's delete button",
-    "add": "page.evaluate(addItem(text))",
+    "click": "trusted locator.click() on t9's delete button, then an animation frame and a task (rendered)",
+    "add": "page.evaluate(addItem(text), then an animation frame and a task) (rendered)",
     "read": "page.evaluate(summary())",
 }
+# Issue 7's floors, kept in the JSON and the table so the change is visible: until Playwright answered.
+BARE_FLOORS = {"click": "click_bare", "add": "add_bare"}
+NAVIGATING = "pling.remove_nav.ev"
 STAGES = ("resolve", "decode", "validate", "confirm", "reveal", "execute", "expect", "diff")
 
 
@@ -37,10 +43,12 @@ def _check(op: str, evidence: bool, call: Call) -> str | None:
         return f"expected INVALID_PARAMS, got ok={result.get('ok')} {error.get('code')}"
     if not result.get("ok"):
         return f"{error.get('code')}: {str(error.get('message'))[:200]}"
-    if op == "remove" and evidence:
+    if op in ("remove", "remove_nav") and evidence:
         removed = (((result.get("changed") or {}).get("records") or {}).get("item") or {}).get("removed")
         if removed != ["t9"]:
             return f"changed.records.item.removed was {removed!r}, expected ['t9']"
+    if op == "remove_nav" and not (result.get("changed") or {}).get("page"):
+        return "the navigating remove@t9 reported no changed.page"
     if op == "add" and not str((result.get("data") or {}).get("id", "")).startswith("t"):
         return f"add answered no id: {str(result.get('data'))[:100]}"
     if op == "summary" and "total" not in (result.get("data") or {}):
@@ -102,28 +110,48 @@ async def _reset(api: PlingApi, sid: str, run: SizeRun, **expected: int) -> None
         run.errors["reset"].append(f"reset expected {expected}, answered {str(call.body)[:200]}")
 
 
+async def _reset_navigating(api: PlingApi, sid: str, run: SizeRun, fixtures: FixtureServer, n: int) -> None:
+    """Untimed: the server-rendered list back to its N records (its `reset` posts a form, 303 back)."""
+    call = await api.invoke(sid, "reset", evidence=False)
+    if not call.result.get("ok") or fixtures.deleted(n):
+        run.errors["reset_nav"].append(f"reset of the server-rendered list answered {str(call.body)[:200]}")
+
+
 async def measure_size(n: int, reps: int, warmup: int, fixtures: FixtureServer, floor: FloorBrowser,
-                       api: PlingApi, progress: Any = print) -> dict[str, Any]:
+                       api: PlingApi, progress: Any = print, navigate: bool = False) -> dict[str, Any]:
     run = SizeRun(n, reps, warmup)
     url = fixtures.page(n)
     floor_page = await floor.open(url)
     sid, opened = await api.open(url)
     run.extra["open"] = {"ms": round(opened.ms, 1), "bytes": opened.bytes}
+    nav_sid = None
     try:
+        if navigate:
+            fixtures.reset(n)
+            nav_sid, nav_opened = await api.open(fixtures.ssr_page(n))
+            run.extra["navigating_page"] = {"url": fixtures.ssr_page(n), "open_ms": round(nav_opened.ms, 1),
+                                            "open_bytes": nav_opened.bytes}
         for i in range(warmup + reps):
             keep = i >= warmup
             modes = (True, False) if i % 2 == 0 else (False, True)
 
-            ms = await floor_page.click_t9()
+            bare, ms = await floor_page.click_t9()
             if keep:
                 run.times["floor.click"].append(ms)
+                run.times["floor.click_bare"].append(bare)
             for evidence in modes:
                 run.pling("remove", evidence, await api.invoke(sid, "remove@t9", evidence=evidence), keep)
                 await _reset(api, sid, run, restored=1)
+            if nav_sid is not None:
+                run.pling("remove_nav", True, await api.invoke(nav_sid, "remove@t9", evidence=True), keep)
+                await _reset_navigating(api, nav_sid, run, fixtures, n)
 
             ms = await floor_page.add(f"floor {i}")
             if keep:
                 run.times["floor.add"].append(ms)
+            ms = await floor_page.add_bare(f"floor bare {i}")
+            if keep:
+                run.times["floor.add_bare"].append(ms)
             for evidence in modes:
                 run.pling("add", evidence, await api.invoke(sid, "add", {"text": f"pling {i} {int(evidence)}"},
                                                             evidence=evidence), keep)
@@ -149,5 +177,7 @@ async def measure_size(n: int, reps: int, warmup: int, fixtures: FixtureServer, 
         run.extra["model_limit_1000"] = {"bytes": full.bytes, "status": full.status, "ms": round(full.ms, 1)}
     finally:
         await api.close(sid)
+        if nav_sid is not None:
+            await api.close(nav_sid)
         await floor_page.close()
     return run.as_json()

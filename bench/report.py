@@ -1,18 +1,11 @@
-"""The targets of issue 7, checked against one run, and the run as a readable table."""
+"""One run as a readable table, closed by the targets (bench/targets.py) with PASS/MISS."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from .measure import FLOORS, OPS, STAGES
+from .measure import BARE_FLOORS, FLOORS, NAVIGATING, OPS, STAGES
 
-OVERHEAD_LIMIT_MS = {12: 20.0, 1000: 40.0, 10000: 150.0}
-RECEIPT_LIMIT_BYTES = 2048
-MODEL_LIMIT_BYTES = 256 * 1024
-MODEL_LIMIT_AT = 10000
-MCP_SPEEDUP = 5.0
-MCP_SIZES = (12, 1000)
-CONCURRENCY_P95_FACTOR = 4.0
 
 
 def _med(entry: dict[str, Any] | None) -> float | None:
@@ -24,65 +17,6 @@ def overhead(size: dict[str, Any], op: str) -> float | None:
     pling = _med(ops.get(f"pling.{op}.ev"))
     floor = _med(ops.get(f"floor.{OPS[op]['floor']}"))
     return None if pling is None or floor is None else round(pling - floor, 2)
-
-
-def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
-
-    def add(name: str, target: str, value: Any, ok: bool | None, note: str = "") -> None:
-        out.append({"name": name, "target": target, "value": value,
-                    "status": "n/a" if ok is None else ("PASS" if ok else "MISS"), "note": note})
-
-    sizes = results.get("sizes", {})
-    for n, limit in OVERHEAD_LIMIT_MS.items():
-        size = sizes.get(str(n))
-        for op, what in (("remove", "element remove@t9"), ("add", "function add")):
-            value = overhead(size, op) if size else None
-            add(f"evidence overhead, {what}, {n:,} records", f"<= {limit:.0f} ms",
-                None if value is None else f"{value:.1f} ms", None if value is None else value <= limit)
-    for n in OVERHEAD_LIMIT_MS:
-        size = sizes.get(str(n))
-        entry = size["ops"].get("pling.remove.ev") if size else None
-        value = entry.get("bytes_max") if entry else None
-        add(f"receipt of remove@t9, {n:,} records", f"<= {RECEIPT_LIMIT_BYTES:,} B",
-            None if value is None else f"{value:,} B", None if value is None else value <= RECEIPT_LIMIT_BYTES,
-            "largest HTTP body with evidence")
-    size = sizes.get(str(MODEL_LIMIT_AT))
-    value = size["model"]["bytes"] if size and "model" in size else None
-    add(f"model of the {MODEL_LIMIT_AT:,}-record page", f"<= {MODEL_LIMIT_BYTES // 1024} KB",
-        None if value is None else f"{value / 1024:.1f} KB", None if value is None else value <= MODEL_LIMIT_BYTES,
-        "GET /sessions/{sid}/model, default window")
-
-    mcp = results.get("mcp", {})
-    for variant in ("as shipped", "settle 0"):
-        for n in MCP_SIZES:
-            speed = mcp_speedup(results, variant, n)
-            note = "" if variant == "as shipped" else "informative: MCP told not to wait"
-            if speed is None and "skipped" in mcp:
-                note = "skipped: " + mcp["skipped"]
-            add(f"vs Playwright MCP click+snapshot ({variant}), {n:,} records", f">= {MCP_SPEEDUP:.0f}x faster",
-                None if speed is None else f"{speed:.1f}x", None if speed is None else speed >= MCP_SPEEDUP, note)
-
-    conc = results.get("concurrency")
-    if conc and "errors" in conc:
-        add(f"concurrency {conc['sessions']}x{conc['per_session']}: errors", "0", str(conc["errors"]), conc["errors"] == 0)
-        factor = conc.get("p95_over_single_median")
-        p95 = conc["latency_ms"]["p95"]
-        single = conc["single_session_ms"]["median"]
-        add(f"concurrency {conc['sessions']}x{conc['per_session']}: p95 vs single-session median",
-            f"<= {CONCURRENCY_P95_FACTOR:.0f}x", None if factor is None else f"{factor:.2f}x ({p95:.1f} / {single:.1f} ms)",
-            None if factor is None else factor <= CONCURRENCY_P95_FACTOR)
-    return out
-
-
-def mcp_speedup(results: dict[str, Any], variant: str, n: int) -> float | None:
-    entry = (((results.get("mcp") or {}).get("variants") or {}).get(variant) or {}).get("sizes", {}).get(str(n))
-    size = results.get("sizes", {}).get(str(n))
-    if not entry or not size or "click_and_snapshot_ms" not in entry:
-        return None
-    pling = _med(size["ops"].get("pling.remove.ev"))
-    mcp = entry["click_and_snapshot_ms"]["median"]
-    return round(mcp / pling, 1) if pling and mcp else None
 
 
 # ---- rendering
@@ -132,6 +66,22 @@ def _machine(meta: dict[str, Any]) -> str:
     return line
 
 
+def _opening(opening: dict[str, Any] | None) -> list[str]:
+    if not opening:
+        return []
+    if "modes" not in opening:
+        return ["", f"== opening a session: not run ({opening.get('skipped') or opening.get('error')}) =="]
+    before = opening.get("sessions_open_before")
+    rows = [[mode, f"{data['ms']['n']}", _mp(data["ms"]), _ms(data["ms"]["min"]), _ms(data["ms"]["max"]),
+             _bytes(data["bytes"]), str(data["errors"])] for mode, data in opening["modes"].items()]
+    lines = ["", f"== opening a session: POST /sessions on {opening['records']} records until the answer with its "
+                 f"model, each closed before the next; 'after idle' = no call for {opening['idle_s']:g} s before it, "
+                 f"{'no' if before == 0 else before} other session open ==",
+             _table(["opens", "n", "median / p95", "min", "max", "answer", "errors"], rows)]
+    lines += [f"  ! {mode}: {d['first_error']}" for mode, d in opening["modes"].items() if d.get("first_error")]
+    return lines
+
+
 def render(results: dict[str, Any]) -> str:
     meta = results["meta"]
     parts = [
@@ -142,7 +92,9 @@ def render(results: dict[str, Any]) -> str:
         _machine(meta),
         "Times in ms, median / p95, wall time around the whole call (for Pling: the HTTP request and its answer).",
         "Floors: " + "; ".join(f"{k} = {v}" for k, v in FLOORS.items()) + ".",
-        "Overhead = Pling with evidence minus its floor (medians). ×floor = Pling median / floor median.",
+        "'bare' = issue 7's floor, timed until Playwright answered (the click's or the evaluate's return), "
+        "not until the page rendered.",
+        "Overhead = Pling with evidence minus its (rendered) floor (medians). ×floor = Pling median / floor median.",
     ]
     for key, size in results.get("sizes", {}).items():
         n = int(key)
@@ -155,24 +107,31 @@ def render(results: dict[str, Any]) -> str:
             floor_entry = ops.get(f"floor.{info['floor']}")
             ev, noev = ops.get(f"pling.{op}.ev"), ops.get(f"pling.{op}.noev")
             over = overhead(size, op)
-            rows.append([f"{info['label']}", info["kind"], f"{info['floor']} {_mp(floor_entry)}",
+            bare = ops.get(f"floor.{BARE_FLOORS[info['floor']]}") if info["floor"] in BARE_FLOORS else None
+            rows.append([f"{info['label']}", info["kind"], f"{info['floor']} {_mp(floor_entry)}", _mp(bare),
                          _mp(ev), _ratio(_med(ev), _med(floor_entry)), _mp(noev), _ratio(_med(noev), _med(floor_entry)),
-                         "-" if over is None else f"{over:+.1f}",
-                         f"<= {OVERHEAD_LIMIT_MS[n]:.0f}" if op in ("remove", "add") and n in OVERHEAD_LIMIT_MS else ""])
-        parts.append(_table(["operation", "kind", "floor", "evidence on", "×floor", "evidence off", "×floor",
-                             "overhead", "target"], rows, right={2, 3, 4, 5, 6, 7, 8}))
+                         "-" if over is None else f"{over:+.1f}"])
+        nav = ops.get(NAVIGATING)
+        if nav:
+            plain = _med(ops.get("pling.remove.ev"))
+            rows.append(["remove@t9, navigating", "form POST + 303", "-", "-", _mp(nav),
+                         "-" if not plain or nav.get("median") is None else f"{nav['median'] / plain:.1f}x remove",
+                         "-", "-", "-"])
+        parts.append(_table(["operation", "kind", "floor", "bare", "evidence on", "×floor", "evidence off", "×floor",
+                             "overhead"], rows, right={2, 3, 4, 5, 6, 7, 8}))
 
         stage_rows = []
-        for op, info in OPS.items():
-            for mode in ("ev", "noev"):
-                entry = ops.get(f"pling.{op}.{mode}")
-                if not entry or "stages_ms" not in entry:
-                    continue
-                stages = entry["stages_ms"]
-                rest = None if entry.get("median") is None else entry["median"] - entry["stages_sum_ms"]
-                stage_rows.append([f"{info['label']} ({'on' if mode == 'ev' else 'off'})"]
-                                  + [_ms(stages.get(s)) if s in stages else "" for s in STAGES]
-                                  + [_ms(entry["stages_sum_ms"]), _ms(rest)])
+        labelled = [(f"pling.{op}.{mode}", f"{info['label']} ({'on' if mode == 'ev' else 'off'})")
+                    for op, info in OPS.items() for mode in ("ev", "noev")] + [(NAVIGATING, "remove@t9 navigating (on)")]
+        for key, label in labelled:
+            entry = ops.get(key)
+            if not entry or "stages_ms" not in entry:
+                continue
+            stages = entry["stages_ms"]
+            rest = None if entry.get("median") is None else entry["median"] - entry["stages_sum_ms"]
+            stage_rows.append([label]
+                              + [_ms(stages.get(s)) if s in stages else "" for s in STAGES]
+                              + [_ms(entry["stages_sum_ms"]), _ms(rest)])
         if stage_rows:
             parts.append("")
             parts.append("stages from the receipts' timings_ms (median ms); 'outside' = call median minus the stage sum "
@@ -194,12 +153,15 @@ def render(results: dict[str, Any]) -> str:
                 if entry and "bytes" in entry:
                     byte_rows.append([f"receipt {info['label']} (evidence {'on' if mode == 'ev' else 'off'})",
                                       _bytes(entry["bytes_max"]), "", ""])
+        if ops.get(NAVIGATING, {}).get("bytes_max"):
+            byte_rows.append(["receipt remove@t9, navigating (evidence on)", _bytes(ops[NAVIGATING]["bytes_max"]), "", ""])
         parts.append("")
         parts.append(_table(["bytes", "size", "time", ""], byte_rows, right={1, 2}))
         errors = [(k, v) for k, v in ops.items() if v.get("errors")]
         for key, entry in errors:
             parts.append(f"  ! {key}: {entry['errors']} errors, first: {entry.get('first_error')}")
 
+    parts.extend(_opening(results.get("opening")))
     conc = results.get("concurrency")
     if conc:
         parts.append("")
@@ -260,7 +222,7 @@ def render(results: dict[str, Any]) -> str:
                                 right=set(range(1, 11))))
 
     parts.append("")
-    parts.append("== targets (issue 7) ==")
+    parts.append("== targets (issue 21; receipt and model bytes from issue 7) ==")
     parts.append(_table(["target", "limit", "measured", "", "note"],
                         [[t["name"], t["target"], t["value"] or "-", t["status"], t["note"]] for t in results["targets"]],
                         right={1, 2}))

@@ -2,8 +2,9 @@
 
 1. a fixture server (thread) for fixtures/bench/list.html?n=…, a Pling service (child process, port 0),
    and a bare Playwright browser (this process) with the service's Chromium and flags;
-2. per page size: the floor and Pling through the HTTP API, interleaved (bench/measure.py);
-3. concurrency and memory (bench/concurrency.py);
+2. per page size: the floor and Pling through the HTTP API, interleaved (bench/measure.py), and where
+   asked the same delete by navigation on the server-rendered list (bench/fixtures.py);
+3. opening a session (bench/opening.py), then concurrency and memory (bench/concurrency.py);
 4. optionally Playwright MCP (bench/mcp_bench.py);
 5. the table with the targets on stdout, everything in bench/results/latest.json.
 Progress goes to stderr."""
@@ -32,7 +33,9 @@ from .machine import CpuWatch
 from .mcp_bench import measure_mcp
 from .measure import measure_size
 from .pling_api import PlingApi
-from .report import render, targets
+from .opening import measure_opening
+from .report import render
+from .targets import targets
 from .service import ServiceProcess
 
 BENCH = Path(__file__).resolve().parent
@@ -72,14 +75,18 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--reps", type=_ints, default=None,
                         help="repetitions per size, in the order of --sizes (default 30 below 10,000, 15 from it)")
     parser.add_argument("--warmup", type=int, default=3, help="warm-up repetitions per size (default 3)")
-    parser.add_argument("--sessions", type=int, default=8, help="concurrent sessions (default 8)")
+    parser.add_argument("--nav-sizes", type=_ints, default=[12, 1000],
+                        help="sizes that also time the navigating delete (server-rendered list; default 12,1000)")
+    parser.add_argument("--opens", type=int, default=10, help="session opens timed, each way (default 10)")
+    parser.add_argument("--sessions", type=int, default=16, help="concurrent sessions (default 16)")
     parser.add_argument("--per-session", type=int, default=50, help="invocations per concurrent session (default 50)")
     parser.add_argument("--no-concurrency", action="store_true", help="skip the concurrency part")
     parser.add_argument("--no-mcp", action="store_true", help="skip the optional Playwright MCP comparison")
     parser.add_argument("--mcp-reps", type=int, default=12, help="Playwright MCP repetitions per size (default 12)")
     parser.add_argument("--mcp-sizes", type=_ints, default=[12, 1000, 10000],
                         help="sizes for Playwright MCP (default 12,1000,10000; 10,000 gets at most 3 reps)")
-    parser.add_argument("--quick", action="store_true", help="a short run to try a change: 8 reps, 4x20, MCP 4 reps")
+    parser.add_argument("--quick", action="store_true",
+                        help="a short run to try a change: 8 reps, 5 opens, 16x10, MCP 4 reps")
     parser.add_argument("--out", type=Path, default=RESULTS / "latest.json", help="the JSON file to write")
     parser.add_argument("--suite", choices=("latency", "miniwob"), default="latency",
                         help="latency (default: this page against the floor) or miniwob (MiniWoB++ tasks, "
@@ -94,7 +101,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         parser.error("--reps needs one count per size")
     if args.quick:
         args.warmup = min(args.warmup, 2)
-        args.sessions, args.per_session, args.mcp_reps = min(args.sessions, 4), min(args.per_session, 20), min(args.mcp_reps, 4)
+        args.opens, args.per_session, args.mcp_reps = min(args.opens, 5), min(args.per_session, 10), min(args.mcp_reps, 4)
     return args
 
 
@@ -135,15 +142,23 @@ async def _run(args: argparse.Namespace) -> dict[str, Any]:
                 # One throw-away round first: the first session and the first calls of each kind pay for
                 # Chromium's and Python's warm-up (code caches, imports, JIT), which no size should carry.
                 _progress("warm-up round (not measured)")
-                await measure_size(min(args.sizes), 0, max(args.warmup, 5), fixtures, floor, api, lambda _: None)
+                await measure_size(min(args.sizes), 0, max(args.warmup, 5), fixtures, floor, api, lambda _: None,
+                                   navigate=bool(args.nav_sizes))
                 phase("warm-up")
                 for n, reps in zip(args.sizes, args.reps):
                     gc.collect()
                     _progress(f"{n:,} records: floor and Pling, {reps} reps")
-                    results["sizes"][str(n)] = await measure_size(n, reps, args.warmup, fixtures, floor, api, _progress)
+                    results["sizes"][str(n)] = await measure_size(n, reps, args.warmup, fixtures, floor, api, _progress,
+                                                                  navigate=n in args.nav_sizes)
                     phase(f"{n} records")
             finally:
                 await floor.stop()
+            _progress("opening a session")
+            try:
+                results["opening"] = await measure_opening(fixtures, api, opens=args.opens, progress=_progress)
+            except Exception as error:  # noqa: BLE001 - report it with the rest of the run
+                results["opening"] = {"error": f"{type(error).__name__}: {error}"[:400]}
+            phase("opening")
             if args.no_concurrency:
                 results["concurrency"] = {"skipped": "--no-concurrency"}
             else:

@@ -29,7 +29,7 @@ def _serve(data_dir: str) -> None:
     from pling_browser.config import Settings
 
     settings = Settings.from_env()  # PLING_APPROVE and PLING_ADAPTERS from the environment add to the bench's own
-    settings = settings.with_(allow_hosts=("127.0.0.1",), approve=APPROVE + settings.approve, max_sessions=16,
+    settings = settings.with_(allow_hosts=("127.0.0.1",), approve=APPROVE + settings.approve, max_sessions=24,
                               data_dir=Path(data_dir))
     app = create_app(settings)
     # IPPROTO_TCP given explicitly: asyncio turns Nagle off (TCP_NODELAY) only on sockets whose proto says
