@@ -30,7 +30,9 @@ log = logging.getLogger("pling_browser")
 # machine's network would refuse many times a second. As root, Chromium's sandbox cannot start, so
 # `--no-sandbox` is added then (SECURITY.md says what that means). WebRTC would otherwise send UDP
 # (STUN/TURN, host candidates) straight from the browser, around the egress proxy: only proxied
-# traffic is allowed, and the proxy carries no UDP.
+# traffic is allowed, and the proxy carries no UDP. Headless Chromium 156 still builds each window's
+# omnibox popup as WebUI (chrome://omnibox-popup.top-chrome, a renderer of its own per context, about
+# 43 MB PSS): nobody sees it, so those features are off (docs/decisions.md, "Memory per session").
 WEBRTC_POLICY = "--webrtc-ip-handling-policy=disable_non_proxied_udp"
 CHROMIUM_ARGS = (
     "--disable-gpu",
@@ -41,7 +43,8 @@ CHROMIUM_ARGS = (
     "--disable-component-update",
     "--disable-sync",
     "--disable-dev-shm-usage",
-    "--disable-features=AutofillServerCommunication,OptimizationHints,MediaRouter,Translate",
+    ("--disable-features=AutofillServerCommunication,OptimizationHints,MediaRouter,Translate,"
+     "WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup,PreloadTopChromeWebUI"),
 )
 
 # The browser's own WebMCP (document.modelContext, declarative <form toolname> tools, Playwright's
