@@ -1,6 +1,6 @@
 // export.js: every action a page declares through `pling` is also a tool of the browser's WebMCP (the
-// browser's own document.modelContext where it has one, else the bridge's shim; webmcp.js provides
-// `registerExport`), so any WebMCP agent (an in-browser one, Playwright's page.webmcp, Playwright MCP)
+// browser's own document.modelContext where it has one, else the bridge's shim; webmcp_browser.js or
+// webmcp_shim.js sets `registerExport`), so any WebMCP agent (an in-browser one, Playwright's page.webmcp, Playwright MCP)
 // sees the same model: the description, params as inputSchema (a family adds a `record` parameter),
 // `readOnlyHint` for read actions, `consequentialHint` for danger ones. Tools the page registered with
 // WebMCP itself are not exported back, and exports are never learned as WebMCP actions.

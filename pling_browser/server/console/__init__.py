@@ -44,7 +44,7 @@ __all__ = ["console_router"]
 
 STATIC = Path(__file__).resolve().parent / "static"
 FILES = {"console.css": "text/css; charset=utf-8", "console.js": "text/javascript; charset=utf-8",
-         "liveview.js": "text/javascript; charset=utf-8"}
+         "liveview.js": "text/javascript; charset=utf-8", "receipts.js": "text/javascript; charset=utf-8"}
 PAGE_HEADERS = {
     **HEADERS,
     # No framing: Approve must not be clickjacked. Everything comes from this origin.

@@ -2,8 +2,9 @@
 // State comes from GET console/events (server-sent events); answers go to the API's own routes
 // (POST sessions/{sid}/confirmations/{cid}, POST sessions/{sid}/handoffs/{hid}); the live view is
 // GET console/sessions/{sid}/view (server-sent JPEG frames), and the person's input goes to
-// POST console/sessions/{sid}/input. Everything is rendered with DOM calls and textContent: no
-// value from a page or an agent is ever parsed as HTML.
+// POST console/sessions/{sid}/input (liveview.js); the selected session's receipts are receipts.js.
+// Everything is rendered with DOM calls and textContent: no value from a page or an agent is ever
+// parsed as HTML.
 'use strict';
 
 (function () {
@@ -27,13 +28,10 @@
   const state = {
     sessions: new Map(),   // sid -> session view (info + last receipts)
     pending: new Map(),    // id -> pending request
-    receipts: [],          // receipt entries of the selected session, oldest first
     selected: null,
-    seenReceipts: new Set(),
     lastSeq: 0,
     ready: false,
   };
-  const MAX_RECEIPTS = 100;
 
   // ---- small helpers ----------------------------------------------------------------------
 
@@ -136,7 +134,12 @@
     source.addEventListener('closed', (e) => closed(JSON.parse(e.data).session));
     source.addEventListener('pending', (e) => addPending(JSON.parse(e.data), true));
     source.addEventListener('resolved', (e) => removePending(JSON.parse(e.data).id));
-    source.addEventListener('receipt', (e) => addReceipt(JSON.parse(e.data)));
+    source.addEventListener('receipt', (e) => {
+      const data = JSON.parse(e.data);
+      if (data.info) upsertSession(data.info);
+      renderSessions();
+      receipts.add(data);
+    });
     // The service ends each stream after a while (so it can stop promptly); open the next at once.
     source.addEventListener('bye', () => connect());
   }
@@ -149,7 +152,7 @@
     renderSessions();
     renderPending();
     if (state.selected && !state.sessions.has(state.selected)) select(null);
-    if (state.ready && state.selected) catchUpReceipts();
+    if (state.ready && state.selected) receipts.catchUp();
     state.ready = true;
     autoSelect();
   }
@@ -210,13 +213,11 @@
     state.selected = sid;
     history.replaceState(null, '', sid ? '#session=' + encodeURIComponent(sid) : location.pathname);
     renderSessions();
-    state.receipts = [];
-    state.seenReceipts = new Set();
-    renderReceipts();
+    receipts.reset();
     $('receipts-of').textContent = sid ? '— ' + sessionName(sid) : '';
     watch(sid);
     showProfileForm(sid, false);
-    if (sid) loadReceipts(sid);
+    if (sid) receipts.load(sid);
   }
 
   // ---- waiting requests -----------------------------------------------------------------------
@@ -330,132 +331,9 @@
     }
   }
 
-  // ---- receipts -------------------------------------------------------------------------------
+  // ---- receipts (receipts.js) and the live view (liveview.js) ----------------------------------
 
-  async function loadReceipts(sid) {
-    try {
-      const data = await api('GET', `console/sessions/${encodeURIComponent(sid)}/receipts?limit=30`);
-      if (state.selected !== sid) return;
-      for (const entry of data.receipts) rememberReceipt(entry, false);
-      renderReceipts();
-    } catch (error) {
-      $('receipts-empty').textContent = 'The receipts could not be read: ' + error.message;
-    }
-  }
-
-  async function catchUpReceipts() {
-    // After a reconnect: what arrived while the stream was down (GET /sessions/{sid}/receipts?after).
-    const sid = state.selected;
-    const after = state.receipts.length ? state.receipts[state.receipts.length - 1].seq : 0;
-    if (!after) { loadReceipts(sid); return; }
-    try {
-      const data = await api('GET', `sessions/${encodeURIComponent(sid)}/receipts?after=${after}&limit=100`);
-      if (state.selected !== sid) return;
-      let added = false;
-      for (const entry of data.receipts) added = rememberReceipt(entry, true) || added;
-      if (added) renderReceipts();
-    } catch (error) { /* the next event brings it */ }
-  }
-
-  function rememberReceipt(entry, fresh) {
-    if (state.seenReceipts.has(entry.seq)) return false;
-    state.seenReceipts.add(entry.seq);
-    entry.fresh = fresh;
-    state.receipts.push(entry);
-    state.receipts.sort((a, b) => a.seq - b.seq);
-    if (state.receipts.length > MAX_RECEIPTS) state.receipts.splice(0, state.receipts.length - MAX_RECEIPTS);
-    return true;
-  }
-
-  function addReceipt(data) {
-    if (data.info) upsertSession(data.info);
-    renderSessions();
-    if (data.session === state.selected && rememberReceipt({ seq: data.seq, created: data.created, receipt: data.receipt }, true)) {
-      renderReceipts();
-    }
-  }
-
-  function renderReceipts() {
-    const list = $('receipts');
-    const entries = state.receipts.slice().reverse();
-    list.replaceChildren(...entries.map(receiptItem));
-    for (const entry of entries) entry.fresh = false;
-    $('receipts-empty').hidden = entries.length > 0;
-    $('receipts-empty').textContent = state.selected ? 'No receipts in this session yet.' : 'Choose a session to see its receipts.';
-  }
-
-  function changes(changed) {
-    const out = [];
-    if (!changed) return out;
-    if (changed.observed === false) out.push('no observable change');
-    const ids = (list, omitted) => (list || []).join(', ') + (omitted ? ` and ${omitted} more` : '');
-    for (const [type, r] of Object.entries(changed.records || {})) {
-      const om = r.omitted || {};
-      if ((r.added || []).length || om.added) out.push([`${type} added: `, h('code', {}, ids(r.added, om.added))]);
-      if ((r.removed || []).length || om.removed) out.push([`${type} removed: `, h('code', {}, ids(r.removed, om.removed))]);
-      for (const u of (r.updated || [])) {
-        const fields = Object.entries(u.changes || {}).map(([field, c]) => `${field} ${short(c.from, 40)} → ${short(c.to, 40)}`);
-        out.push([`${type} `, h('code', {}, String(u.id)), ' updated: ', fields.join('; ')]);
-      }
-      if (om.updated) out.push(`${om.updated} more ${type} records updated`);
-      if (r.reordered) out.push(`${type} records reordered`);
-      if (r.total && r.total.from !== r.total.to) out.push(`${type} records: ${r.total.from} → ${r.total.to}`);
-    }
-    const st = (changed.state || {}).changed || {};
-    for (const [key, change] of Object.entries(st)) {
-      out.push(['state ', h('code', {}, key), ': ', h('code', {}, short(change.from, 40)), ' → ', h('code', {}, short(change.to, 40))]);
-    }
-    const a = changed.actions || {};
-    if ((a.added || []).length) out.push(['actions added: ', h('code', {}, a.added.join(', '))]);
-    if ((a.removed || []).length) out.push(['actions removed: ', h('code', {}, a.removed.join(', '))]);
-    for (const [id, c] of Object.entries(a.availability || {})) {
-      const said = (v) => (v === true ? 'available' : 'unavailable' + (typeof v === 'string' ? ' (' + v + ')' : ''));
-      out.push(['action ', h('code', {}, id), ': ', said(c.from), ' → ', said(c.to)]);
-    }
-    for (const item of ((changed.feedback || {}).added || [])) out.push(`feedback (${item.kind}): “${item.text}”`);
-    return out;
-  }
-
-  function receiptItem(entry) {
-    const r = entry.receipt || {};
-    const error = r.error || null;
-    const action = (r.action && r.action.id) || '?';
-    const status = r.ok
-      ? h('span', { class: 'status ok' }, '✓ ok')
-      : h('span', { class: 'status fail' }, '✗ ' + (error ? error.code + (error.stage ? ' at ' + error.stage : '') : 'failed'));
-    const details = [];
-    if (r.expect && typeof r.verified === 'boolean') details.push(h('li', {}, `expectation ${r.verified ? 'held' : 'did not hold'}: “${r.expect}”`));
-    for (const line of changes(r.changed)) details.push(h('li', {}, line));
-    if (r.fidelity && r.fidelity !== 'high') details.push(h('li', {}, 'fidelity: ' + r.fidelity));
-    if (r.data !== undefined && r.data !== null) details.push(h('li', {}, ['data: ', h('code', {}, short(r.data, 120))]));
-    let message = null;
-    if (error) {
-      let text = error.message || '';
-      if (error.denied_by && !text.includes(error.denied_by)) text += ' (denied by ' + error.denied_by + ')';
-      if (error.reason && !text.includes(error.reason)) text += ' (' + error.reason + ')';
-      if (error.started === true) text += ' The page’s write path may have run.';
-      message = h('p', { class: 'message' }, text);
-    }
-    const sid = state.selected;
-    return h('li', { class: 'receipt ' + (r.ok ? 'ok' : 'fail') + (entry.fresh ? ' fresh' : ''), 'data-seq': entry.seq },
-      h('div', { class: 'r-head' }, status, h('code', {}, action),
-        r.action && r.action.description ? h('span', { class: 'desc' }, r.action.description) : null,
-        h('time', { datetime: new Date(entry.created * 1000).toISOString() }, clock(entry.created))),
-      message,
-      r.warning ? h('p', { class: 'warning' }, '⚠ ' + r.warning) : null,
-      details.length ? h('ul', { class: 'changes', 'aria-label': 'What changed' }, details) : null,
-      r.trace ? h('p', { class: 'trace' },
-        h('a', { href: `sessions/${encodeURIComponent(sid)}/receipts/${entry.seq}/trace`, download: `pling-trace-${entry.seq}.zip` },
-          'Playwright trace', h('span', { class: 'visually-hidden' }, ' of receipt ' + entry.seq + ', ' + action)),
-        ' (open it with ', h('code', {}, 'npx playwright show-trace'), ' or trace.playwright.dev)') : null,
-      h('details', {},
-        h('summary', {}, 'Raw JSON', h('span', { class: 'visually-hidden' }, ' of receipt ' + entry.seq + ', ' + action)),
-        h('pre', {}, JSON.stringify(r, null, 2)),
-        h('a', { href: `sessions/${encodeURIComponent(sid)}/receipts?after=${entry.seq - 1}&limit=1`, target: '_blank', rel: 'noopener' },
-          'as stored (GET /sessions/…/receipts)')));
-  }
-
-  // ---- live view (liveview.js) ---------------------------------------------------------------
+  const receipts = window.PlingReceipts({ api, h, short, clock, selected: () => state.selected });
 
   const { watch, status: viewStatus } = window.PlingLiveView({ api, streamUrl, place, nameOf: sessionName, selected: () => state.selected });
 
