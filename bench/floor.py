@@ -88,6 +88,19 @@ class FloorPage:
             raise RuntimeError("the floor's click did not delete t9")
         return bare, rendered
 
+    async def click_t9_navigating(self) -> float:
+        """On the server-rendered list: the same trusted click, which posts the form; timed until the new
+        document (the 303's list) has loaded and rendered a frame and a task. The caller puts t9 back."""
+        start = time.perf_counter()
+        async with self.page.expect_navigation(wait_until="load"):
+            await self.page.locator(T9_DELETE).click()
+        await self.page.evaluate(RENDERED)
+        return (time.perf_counter() - start) * 1000
+
+    async def reload(self) -> None:
+        await self.page.reload(wait_until="load")
+        await self.settle()
+
     async def add(self, text: str) -> float:
         """addItem(text) and, in the same evaluate, an animation frame and a task: until the page rendered."""
         start = time.perf_counter()

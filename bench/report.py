@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .measure import BARE_FLOORS, FLOORS, NAVIGATING, OPS, STAGES
+from .measure import BARE_FLOORS, FLOORS, NAVIGATING, NAVIGATING_FLOOR, OPS, STAGES
 
 
 
@@ -114,7 +114,8 @@ def render(results: dict[str, Any]) -> str:
         nav = ops.get(NAVIGATING)
         if nav:
             plain = _med(ops.get("pling.remove.ev"))
-            rows.append(["remove@t9, navigating", "form POST + 303", "-", "-", _mp(nav),
+            nav_floor = ops.get(NAVIGATING_FLOOR)
+            rows.append(["remove@t9, navigating", "form POST + 303", f"click+load {_mp(nav_floor)}", "-", _mp(nav),
                          "-" if not plain or nav.get("median") is None else f"{nav['median'] / plain:.1f}x remove",
                          "-", "-", "-"])
         parts.append(_table(["operation", "kind", "floor", "bare", "evidence on", "×floor", "evidence off", "×floor",

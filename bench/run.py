@@ -83,10 +83,11 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--no-concurrency", action="store_true", help="skip the concurrency part")
     parser.add_argument("--no-mcp", action="store_true", help="skip the optional Playwright MCP comparison")
     parser.add_argument("--mcp-reps", type=int, default=12, help="Playwright MCP repetitions per size (default 12)")
-    parser.add_argument("--mcp-sizes", type=_ints, default=[12, 1000, 10000],
-                        help="sizes for Playwright MCP (default 12,1000,10000; 10,000 gets at most 3 reps)")
+    parser.add_argument("--mcp-sizes", type=_ints, default=None,
+                        help="sizes for Playwright MCP (default 12,1000,10000, --quick 12,1000; "
+                             "10,000 gets at most 3 reps)")
     parser.add_argument("--quick", action="store_true",
-                        help="a short run to try a change: 8 reps, 5 opens, 16x10, MCP 4 reps")
+                        help="a short run to try a change: 8 reps, 5 opens, 16x10, MCP 4 reps at 12 and 1,000")
     parser.add_argument("--out", type=Path, default=RESULTS / "latest.json", help="the JSON file to write")
     parser.add_argument("--suite", choices=("latency", "miniwob"), default="latency",
                         help="latency (default: this page against the floor) or miniwob (MiniWoB++ tasks, "
@@ -95,6 +96,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--tasks", type=lambda text: [t for t in text.split(",") if t], default=None,
                         help="miniwob: task names (default all of bench/miniwob/suite.py)")
     args = parser.parse_args(argv)
+    if args.mcp_sizes is None:
+        args.mcp_sizes = [12, 1000] if args.quick else [12, 1000, 10000]
     if args.reps is None:
         args.reps = [8 if args.quick else (30 if n < 10000 else 15) for n in args.sizes]
     if len(args.reps) != len(args.sizes):

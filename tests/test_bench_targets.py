@@ -23,6 +23,7 @@ def _size(n: int, remove: float, click: float, add: float, floor_add: float, nav
            "pling.add.ev": _entry(add, bytes=900, bytes_max=900)}
     if nav is not None:
         ops["pling.remove_nav.ev"] = _entry(nav, bytes=1500, bytes_max=1500)
+        ops["floor.click_nav"] = _entry(nav * 0.8)
     return {"records": n, "reps": 10, "warmup": 2, "ops": ops, "open": {"ms": 100.0, "bytes": 2000},
             "model": {"bytes": 200 * 1024, "status": 200, "ms": _entry(5.0), "ids": 50}}
 
@@ -128,5 +129,6 @@ def test_the_table_shows_pass_and_miss_and_the_bare_floors() -> None:
     assert "400 ms" in opening and "MISS" in opening
     remove = next(line for line in text.splitlines() if line.startswith("remove@t9 with evidence, 12 records"))
     assert "PASS" in remove
-    assert "remove@t9, navigating" in text
+    navigating = next(line for line in text.splitlines() if line.startswith("remove@t9, navigating"))
+    assert "click+load 24.0 / 28.8" in navigating and "1.5x remove" in navigating  # 12 records: 30 ms, 20 ms
     assert "22.5 / 27.0" in text  # the bare click floor of 12 records (45 / 2), beside the rendered one
