@@ -11,6 +11,7 @@ const operations = {
   run: (arg) => promiseThen(runAction(arg), withLeaving),
   synthetic: () => syntheticClick(),
   release: () => releaseTarget(),
+  landed: () => landed(),
   expect: (arg) => promiseThen(expectEffect(arg), withLeaving),
   settle: (arg) => promiseThen(settle(inFlight.since, arg.capMs), (settled) => answerOf({ ok: true, settled })),
   diff: () => diffAgainstBefore(),

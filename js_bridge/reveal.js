@@ -3,6 +3,7 @@
 // invocation in flight (its target, its action, its before snapshot) lives here.
 
 const NATIVE_INPUT_SKIP = { hidden: true };
+const DIRECT_CONTROLS = { button: true, link: true, checkbox: true };  // clicked by the direct path (gesture.js)
 const CLICK_INPUTS = { button: true, submit: true, reset: true, image: true, file: true };
 
 // The invocation in flight: the element to operate and the evidence to diff against.
@@ -77,6 +78,9 @@ function findTarget(action, recordId) {
 // of the action is marked), so an invocation needs no separate call for it.
 async function reveal(args) {
   const answer = await findAndMarkTarget(args);
+  if (answer.ok && args.aim === true && DIRECT_CONTROLS[answer.control] && answer.where === 'document' && !answer.gesture) {
+    answer.aim = aim();  // gesture.js: where a direct trusted click goes, or why it does not
+  }
   if (answer.ok) {
     if (args.evidence === true) takeBefore(); else markStart();
     answer.evidence = args.evidence === true;

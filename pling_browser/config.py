@@ -187,6 +187,9 @@ class Settings(BaseSettings):
     # An action's own `timeoutMs` wins either way.
     action_timeout_s: float | None = _env("PLING_ACTION_TIMEOUT")
     expect_timeout_ms: int = 2_000
+    # Buttons, links and checkboxes get a trusted click at the point the bridge hit-tested, guarded in the
+    # page (core/gestures.py); PLING_DIRECT_INPUT=0 sends every gesture through Playwright's actionability.
+    direct_input: bool = _env("PLING_DIRECT_INPUT", True)
     settle_cap_ms: int = 3_000
     # Extra seconds the service waits beyond a bridge call's own budget before it calls the page stuck.
     bridge_grace_s: float = 5.0

@@ -87,6 +87,31 @@ class Described(_Answer):
 Control = Literal["button", "link", "checkbox", "text", "select", "gesture", "synthetic", "function", "flow", "handoff"]
 
 
+class Aim(BaseModel):
+    """Where the direct path clicks (gesture.js): the centre of the target's first box, in view and
+    hit-tested in the same call as reveal; or ``why`` it is not taken (Playwright's path runs)."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    x: float | None = None
+    y: float | None = None
+    scrolled: bool = False
+    checked: bool | None = None  # a checkbox's state before the click
+    why: str | None = None
+
+
+class Landed(_Answer):
+    """landed: whether the direct click's events reached the target (``landed``), were swallowed by the
+    guard because the first of them hit another element (``missed``: nothing of the page's ran), or
+    reached no element of this document (``nowhere``, ``unarmed``)."""
+
+    landed: Literal["landed", "missed", "nowhere", "unarmed"]
+    events: int = 0
+    clicked: bool = False
+    checked: bool | None = None  # a checkbox's state after the click
+    doc: str | None = None  # the document that answered: another than the action's means the click navigated
+
+
 class Revealed(_Answer):
     """reveal: the action is available and its target (if any) is visible and marked; with
     evidence on, the before snapshot was taken in the same call."""
@@ -103,6 +128,7 @@ class Revealed(_Answer):
     log: list[str] = Field(default_factory=list)
     evidence: bool = False
     doc: str | None = None  # the document's bridge id: another id later means the action left it
+    aim: Aim | None = None  # asked for a button, link or checkbox in this document: the direct path
 
 
 class Ran(_Answer):

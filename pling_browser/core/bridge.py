@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from ..errors import InternalError, PageNavigated, PageUnresponsive, SessionLost
 from .answers import (Adopted, Begun, BridgeCode, Described, Diffed, Done, Expected, HandoffState, Masked, Ran, Refusal,
-                      Restored, Revealed, Settled, Whoami, ran_from)
+                      Landed, Restored, Revealed, Settled, Whoami, ran_from)
 from .playwright import is_navigation_message, translate_playwright_errors
 
 if TYPE_CHECKING:
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("pling_browser.bridge")
 
 BRIDGE_VERSION = "1"
-_PARTS = ("prelude", "protect", "bound", "registry", "webmcp", "webmcp_shim", "webmcp_browser", "webmcp_forms", "records", "observe", "model", "evidence", "resolve", "reveal", "execute", "expect", "handoff", "interaction", "export", "navigate", "adapters", "entry")
+_PARTS = ("prelude", "protect", "bound", "registry", "webmcp", "webmcp_shim", "webmcp_browser", "webmcp_forms", "records", "observe", "model", "evidence", "resolve", "reveal", "gesture", "execute", "expect", "handoff", "interaction", "export", "navigate", "adapters", "entry")
 
 
 def _bridge_dir() -> Path:
@@ -74,14 +74,6 @@ class BridgeError(Exception):
     @property
     def code(self) -> BridgeCode:
         return self.refusal.code
-
-
-class TargetNotOperable(Exception):
-    """Playwright gave up on the target before dispatching anything: nothing ran."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
 
 
 class BridgeBug(InternalError):
@@ -230,10 +222,11 @@ class Bridge:
 
     # ---- one invocation, in lifecycle order ------------------------------------------------------
 
-    async def reveal(self, ref: str, cap_ms: float, evidence: bool) -> Revealed:
+    async def reveal(self, ref: str, cap_ms: float, evidence: bool, aim: bool = False) -> Revealed:
         """Availability, reveal and the target, marked; when everything passed, the before snapshot
-        (evidence on) or the start mark is taken in the same call."""
-        return await self._call("reveal", {"ref": ref, "capMs": cap_ms, "evidence": evidence}, Revealed,
+        (evidence on) or the start mark is taken in the same call. ``aim``: for a button, link or
+        checkbox, also where a direct trusted click goes (core/gestures.py)."""
+        return await self._call("reveal", {"ref": ref, "capMs": cap_ms, "evidence": evidence, "aim": aim}, Revealed,
                                 budget_ms=cap_ms * 2 + 1_000)
 
     async def release(self) -> None:  # unmark the target (harmless when it is gone)
@@ -246,51 +239,16 @@ class Bridge:
     async def answer(self, operation: str, arg: dict[str, Any]) -> None:  # to what the page asked (listeners)
         await self._call(operation, arg, Done)
 
-    async def operate(self, mark: str, control: str, value: Any, timeout_ms: float, where: str = "document",
-                      gesture: Any = None) -> None:
-        """Operate the marked target with Playwright's trusted input, as a person would: click a
-        button or link, set a checkbox (``value`` True/False) or toggle it (``value`` None), fill a
-        text field (and leave it, so the page gets ``change``), select options.
-
-        The target is found where the bridge says it lives: by its mark in this document or in the
-        same-origin frame holding it, or, behind a closed shadow root that no selector enters, by a
-        handle on the element itself (then Playwright's hit-target check cannot see into the root:
-        the bridge has checked visibility and disabled state, and the click is forced).
-
-        Raises ``TargetNotOperable`` when Playwright gave up before dispatching anything (the
-        control never became visible, stable, enabled and unobscured within the timeout): nothing
-        ran. Other Playwright errors come out as Pling errors (core/playwright.py)."""
-        from playwright.async_api import TimeoutError as PlaywrightTimeout
-
-        wait_s = timeout_ms / 1000 + 5
+    async def target_handle(self) -> Any:
+        """A handle on the target the bridge marked, for a closed shadow root no selector enters."""
         async with translate_playwright_errors():
-            target, force = await self._find_target(mark, where)
-            try:
-                await asyncio.wait_for(_gesture(target, control, value, timeout_ms, force, gesture), wait_s)
-            except PlaywrightTimeout as error:
-                if _dispatched(str(error)):  # the gesture went out; the page's handler was still busy
-                    raise PageUnresponsive(f"Playwright dispatched the {control} gesture, then gave up waiting "
-                                           f"within {timeout_ms:.0f} ms") from None
-                raise TargetNotOperable(_why_not_operable(str(error))) from None
-            except asyncio.TimeoutError:
-                raise PageUnresponsive(f"Operating the target did not finish within {timeout_ms:.0f} ms") from None
+            return (await self.page.evaluate_handle("window.__plingBridge.target()")).as_element()
 
-    async def _find_target(self, mark: str, where: str) -> tuple[Any, bool]:
-        selector = f'[data-pling-target="{mark}"]'
-        if where == "closed_shadow":
-            handle = (await self.page.evaluate_handle("window.__plingBridge.target()")).as_element()
-            if handle is None:
-                raise TargetNotOperable("the target is gone")
-            return handle, True
-        if where == "frame":
-            for frame in self.page.frames[1:]:
-                try:
-                    if await frame.locator(selector).count():
-                        return frame.locator(selector), False
-                except Exception:  # a frame that went away or that Playwright cannot enter
-                    continue
-            raise TargetNotOperable("the target is in a frame Playwright cannot reach (cross-origin frames are not supported yet)")
-        return self.page.locator(selector), False
+    async def landed(self) -> Landed:
+        """After a direct click: where its events went; the guard is disarmed (and, landed, the target
+        released) either way."""
+        return await self._call("landed", {}, Landed)
+
     async def synthetic_click(self) -> None:
         await self._call("synthetic", {}, Done)
 
@@ -338,59 +296,6 @@ class Bridge:
 
     async def mark_protected(self, on: bool) -> int:
         return (await self._call("mask", {"on": on}, Masked)).marked
-
-
-async def _gesture(target: Any, control: str, value: Any, timeout_ms: float, force: bool, gesture: Any) -> None:
-    press = gesture.get("press") if isinstance(gesture, dict) else None
-    if gesture == "hover":
-        await target.hover(timeout=timeout_ms, force=force)
-    elif gesture == "dblclick":
-        await target.dblclick(timeout=timeout_ms, force=force)
-    elif press and control != "text":
-        await target.press(press, timeout=timeout_ms)
-    elif control in ("button", "link"):
-        await target.click(timeout=timeout_ms, force=force)
-    elif control == "checkbox":
-        if isinstance(value, bool):
-            await target.set_checked(value, timeout=timeout_ms, force=force)
-        else:
-            await target.click(timeout=timeout_ms, force=force)
-    elif control == "text":
-        await target.fill(str(value), timeout=timeout_ms, force=force)
-        if press:
-            await target.press(press, timeout=timeout_ms)  # e.g. Enter after typing a search
-        # A person's typing ends when they leave the field: the browser fires its own `change` on
-        # blur (Vue's .lazy, onchange handlers). Playwright's fill fires `input` only.
-        await target.evaluate("element => element.blur()")
-    elif control == "select":
-        option = value if isinstance(value, list) else str(value)
-        await target.select_option(option, timeout=timeout_ms, force=force)
-    else:
-        raise ValueError(f"no trusted input operates a {control} control")
-
-
-def _dispatched(message: str) -> bool:
-    """Whether Playwright's call log says the input events were sent ("performing click action",
-    "click action done", "fill action done"…): then the write path may have run."""
-    lines = [line.strip(" -").lower() for line in message.splitlines()]
-    if any("action done" in line for line in lines):
-        return True
-    performing = [i for i, line in enumerate(lines) if line.startswith("performing ")]
-    if not performing:
-        return False
-    # Playwright's hit-target check refuses the events of an attempt whose point another element
-    # covers ("… intercepts pointer events", then "retrying"): that attempt dispatched nothing.
-    after = lines[performing[-1] + 1:]
-    return not any("intercepts pointer events" in line or line.startswith("retrying") for line in after)
-
-
-def _why_not_operable(message: str) -> str:
-    """The last actionability line of Playwright's call log ("element is not enabled", …)."""
-    reasons = [line.strip(" -") for line in message.splitlines() if line.strip().startswith("-")]
-    for line in reversed(reasons):
-        if line.startswith(("element is", "waiting for element", "<")) or "intercepts pointer events" in line:
-            return line[:200]
-    return reasons[-1][:200] if reasons else "it never became operable"
 
 
 class _SettleAnswer(BaseModel):

@@ -61,6 +61,7 @@ class Invocation:
     target_mark: str | None = None
     target_where: str = "document"
     gesture: Any = None
+    aim: Any = None  # core.answers.Aim: where the direct path clicks (core/gestures.py), or why not
     fill_value: Any = None
     evidence_begun: bool = False
     doc: str | None = None  # the bridge id of the document the action starts in

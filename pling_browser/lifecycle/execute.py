@@ -7,7 +7,8 @@ from __future__ import annotations
 import contextlib
 
 from ..core.answers import BridgeCode
-from ..core.bridge import BridgeError, TargetNotOperable
+from ..core.bridge import BridgeError
+from ..core.gestures import CheckboxUnchanged, TargetNotOperable, operate
 from ..errors import ActionUnavailable, ExecutionFailed, PageUnresponsive, PlingError
 from .context import Invocation
 from .handoff import handoff
@@ -81,10 +82,18 @@ async def _operate(inv: Invocation) -> None:
     bridge = inv.session.bridge
     value = inv.args.get("checked") if inv.control == "checkbox" else inv.fill_value
     inv.started = True
+    released = False
     try:
-        await bridge.operate(inv.target_mark, inv.control, value, inv.action_timeout_ms, inv.target_where, inv.gesture)
+        done = await operate(bridge, inv.target_mark, inv.control, value, inv.action_timeout_ms, inv.target_where,
+                             inv.gesture, inv.aim, inv.doc)
+        released = done.released
+    except CheckboxUnchanged as error:
+        released = True
+        raise ExecutionFailed(f"Operating the target failed: {error}") from None
     except TargetNotOperable as error:
         inv.started = False  # Playwright gave up before it dispatched anything
+        inv.note("Playwright's actionability checks gave up" + (f" (direct path not taken: {error.direct_why})"
+                                                               if error.direct_why else ""))
         raise ActionUnavailable(f"{inv.ref}'s target never became operable: {error.reason}", reason=error.reason,
                                 stage="execute") from None
     except PageUnresponsive as error:
@@ -96,12 +105,21 @@ async def _operate(inv: Invocation) -> None:
             return
         raise ExecutionFailed(f"Operating the target failed: {error.message}", cause=error.code) from None
     finally:
-        if not inv.leaving:
+        if not inv.leaving and not released:
             try:
                 await bridge.release()
             except Exception:  # the page may have navigated away with the element
                 pass
-    inv.note(f"{_verb(inv)} the {inv.control} with trusted input")
+    inv.note(f"{_verb(inv)} the {inv.control} with trusted input{_path(done.path, done.why, inv.aim)}")
+
+
+def _path(path: str, why: str | None, aim: object) -> str:
+    """Which path the trusted input took (core/gestures.py), for the receipt's log."""
+    if path == "direct":
+        scrolled = getattr(aim, "scrolled", False)
+        return (" at the point the bridge hit-tested (direct path: visible, enabled, "
+                + ("scrolled into view" if scrolled else "in view") + " and unobscured, checked in one call)")
+    return " through Playwright's actionability checks" + (f" (direct path not taken: {why})" if why else "")
 
 
 def _verb(inv: Invocation) -> str:

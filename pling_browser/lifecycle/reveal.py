@@ -25,7 +25,8 @@ def fill_value(args: dict[str, object]) -> object:
 async def reveal(inv: Invocation) -> None:
     assert inv.decl is not None
     try:
-        answer = await inv.session.bridge.reveal(inv.ref, inv.settings.settle_cap_ms, inv.evidence)
+        answer = await inv.session.bridge.reveal(inv.ref, inv.settings.settle_cap_ms, inv.evidence,
+                                                 aim=inv.settings.direct_input)
     except BridgeError as error:
         for line in error.refusal.log:
             inv.note(line)
@@ -41,6 +42,7 @@ async def reveal(inv: Invocation) -> None:
     inv.target_mark = answer.mark
     inv.target_where = answer.where
     inv.gesture = answer.gesture
+    inv.aim = answer.aim
     if inv.control in ("text", "select"):
         inv.fill_value = fill_value(inv.args)
         if inv.fill_value is None:

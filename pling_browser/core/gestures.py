@@ -1,0 +1,196 @@
+"""Trusted input on the target the bridge marked, by one of two paths; the receipt's log says which.
+
+The direct path (buttons, links and checkboxes in the action's own document): reveal already found
+the target visible and enabled, scrolled it into view and hit-tested the centre of its first box in
+the same bridge call (js_bridge/gesture.js), so the click goes straight to that point as trusted
+mouse input, without Playwright's actionability waits. The page may move between the hit test and
+the click: a guard the bridge put on the window, ahead of every listener of the page's, lets the
+click's events through only when the first of them lands in the target. When it does not (or when the
+direct path does not apply: another gesture, a text field, a frame, a closed shadow root, a covered
+centre) Playwright's own actionability checks run: visible, stable, enabled, receives events.
+
+Errors come out as ``TargetNotOperable`` (nothing was dispatched), ``PageUnresponsive`` (dispatched,
+then the page did not answer) or another Pling error (core/playwright.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from ..errors import PageNavigated, PageUnresponsive
+from .answers import Aim
+from .bridge import Bridge
+from .playwright import translate_playwright_errors
+
+Path = Literal["direct", "playwright"]
+
+
+class TargetNotOperable(Exception):
+    """Playwright gave up on the target before dispatching anything: nothing ran."""
+
+    def __init__(self, reason: str, direct_why: str | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.direct_why = direct_why  # why the direct path was not taken (or refused at the click)
+
+
+class CheckboxUnchanged(Exception):
+    """The direct click reached the checkbox, and its state is not the one asked for."""
+
+
+@dataclass(frozen=True)
+class Operated:
+    path: Path
+    why: str | None = None  # why the direct path was not taken, or was refused at the click
+    released: bool = False  # the bridge already unmarked the target
+
+
+def direct_applies(control: str, value: Any, gesture: Any, aim: Aim | None) -> bool:
+    if aim is None or aim.x is None or aim.y is None or gesture is not None:
+        return False
+    if control in ("button", "link"):
+        return True
+    # A checkbox already in the state asked for is left to Playwright's set_checked (it clicks nothing).
+    return control == "checkbox" and (value is None or (isinstance(value, bool) and aim.checked is not value))
+
+
+async def operate(bridge: Bridge, mark: str, control: str, value: Any, timeout_ms: float, where: str = "document",
+                  gesture: Any = None, aim: Aim | None = None, doc: str | None = None) -> Operated:
+    """Operate the marked target as a person would: click a button or link, set a checkbox (``value``
+    True/False) or toggle it (``value`` None), fill a text field (and leave it, so the page gets
+    ``change``), select options, or the declared gesture (hover, double-click, a key press).
+    ``doc`` is the bridge id of the action's document: another one answering after a direct click
+    means the click navigated (``PageNavigated``, an outcome)."""
+    why = aim.why if aim is not None else None
+    if direct_applies(control, value, gesture, aim):
+        assert aim is not None and aim.x is not None and aim.y is not None
+        landed = await _click_at(bridge, aim.x, aim.y, timeout_ms)
+        if doc is not None and landed.doc is not None and landed.doc != doc:
+            raise PageNavigated("The direct click replaced the document (another document answered after it)")
+        if landed.landed == "landed":
+            if control == "checkbox" and isinstance(value, bool) and landed.checked is not value:
+                raise CheckboxUnchanged(f"clicking the checkbox left it {'checked' if landed.checked else 'unchecked'}")
+            return Operated("direct", released=True)
+        why = {"missed": "the click's first event hit another element (the page moved); its events were swallowed",
+               "nowhere": "the click reached no element of this document",
+               "unarmed": "the guard had lapsed before the click"}[landed.landed]
+    try:
+        await _playwright(bridge, mark, control, value, timeout_ms, where, gesture)
+    except TargetNotOperable as error:
+        error.direct_why = why
+        raise
+    return Operated("playwright", why)
+
+
+async def _click_at(bridge: Bridge, x: float, y: float, timeout_ms: float) -> Any:
+    """A trusted click at a viewport point; then the guard's answer, asked whatever happened, so a
+    guard never outlives its click."""
+    try:
+        async with translate_playwright_errors():
+            try:
+                # The browser answers the click once the page handled its events: a handler that
+                # outlasts the action's budget is a page that did not answer (dispatched: started).
+                await asyncio.wait_for(bridge.page.mouse.click(x, y), timeout_ms / 1000)
+            except asyncio.TimeoutError:
+                raise PageUnresponsive(f"The click was sent and did not finish within {timeout_ms:.0f} ms") from None
+    except BaseException:
+        with contextlib.suppress(Exception):
+            await bridge.landed()
+        raise
+    return await bridge.landed()
+
+
+async def _playwright(bridge: Bridge, mark: str, control: str, value: Any, timeout_ms: float, where: str,
+                      gesture: Any) -> None:
+    """Playwright's trusted input with its full actionability checks. The target is found where the
+    bridge says it lives: by its mark in this document or in the same-origin frame holding it, or,
+    behind a closed shadow root that no selector enters, by a handle on the element itself (then
+    Playwright's hit-target check cannot see into the root: the bridge has checked visibility and
+    disabled state, and the click is forced)."""
+    from playwright.async_api import TimeoutError as PlaywrightTimeout
+
+    wait_s = timeout_ms / 1000 + 5
+    async with translate_playwright_errors():
+        target, force = await _find_target(bridge, mark, where)
+        try:
+            await asyncio.wait_for(_gesture(target, control, value, timeout_ms, force, gesture), wait_s)
+        except PlaywrightTimeout as error:
+            if _dispatched(str(error)):  # the gesture went out; the page's handler was still busy
+                raise PageUnresponsive(f"Playwright dispatched the {control} gesture, then gave up waiting "
+                                       f"within {timeout_ms:.0f} ms") from None
+            raise TargetNotOperable(_why_not_operable(str(error))) from None
+        except asyncio.TimeoutError:
+            raise PageUnresponsive(f"Operating the target did not finish within {timeout_ms:.0f} ms") from None
+
+
+async def _find_target(bridge: Bridge, mark: str, where: str) -> tuple[Any, bool]:
+    selector = f'[data-pling-target="{mark}"]'
+    if where == "closed_shadow":
+        handle = await bridge.target_handle()
+        if handle is None:
+            raise TargetNotOperable("the target is gone")
+        return handle, True
+    if where == "frame":
+        for frame in bridge.page.frames[1:]:
+            try:
+                if await frame.locator(selector).count():
+                    return frame.locator(selector), False
+            except Exception:  # a frame that went away or that Playwright cannot enter
+                continue
+        raise TargetNotOperable("the target is in a frame Playwright cannot reach (cross-origin frames are not supported yet)")
+    return bridge.page.locator(selector), False
+
+
+async def _gesture(target: Any, control: str, value: Any, timeout_ms: float, force: bool, gesture: Any) -> None:
+    press = gesture.get("press") if isinstance(gesture, dict) else None
+    if gesture == "hover":
+        await target.hover(timeout=timeout_ms, force=force)
+    elif gesture == "dblclick":
+        await target.dblclick(timeout=timeout_ms, force=force)
+    elif press and control != "text":
+        await target.press(press, timeout=timeout_ms)
+    elif control in ("button", "link"):
+        await target.click(timeout=timeout_ms, force=force)
+    elif control == "checkbox":
+        if isinstance(value, bool):
+            await target.set_checked(value, timeout=timeout_ms, force=force)
+        else:
+            await target.click(timeout=timeout_ms, force=force)
+    elif control == "text":
+        await target.fill(str(value), timeout=timeout_ms, force=force)
+        if press:
+            await target.press(press, timeout=timeout_ms)  # e.g. Enter after typing a search
+        # A person's typing ends when they leave the field: the browser fires its own `change` on
+        # blur (Vue's .lazy, onchange handlers). Playwright's fill fires `input` only.
+        await target.evaluate("element => element.blur()")
+    elif control == "select":
+        option = value if isinstance(value, list) else str(value)
+        await target.select_option(option, timeout=timeout_ms, force=force)
+    else:
+        raise ValueError(f"no trusted input operates a {control} control")
+
+
+def _dispatched(message: str) -> bool:
+    """Whether Playwright's call log says the input events were sent ("performing click action",
+    "click action done", "fill action done"…): then the write path may have run."""
+    lines = [line.strip(" -").lower() for line in message.splitlines()]
+    if any("action done" in line for line in lines):
+        return True
+    performing = [i for i, line in enumerate(lines) if line.startswith("performing ")]
+    if not performing:
+        return False
+    # Playwright's hit-target check refuses the events of an attempt whose point another element
+    # covers ("… intercepts pointer events", then "retrying"): that attempt dispatched nothing.
+    after = lines[performing[-1] + 1:]
+    return not any("intercepts pointer events" in line or line.startswith("retrying") for line in after)
+
+
+def _why_not_operable(message: str) -> str:
+    """The last actionability line of Playwright's call log ("element is not enabled", …)."""
+    reasons = [line.strip(" -") for line in message.splitlines() if line.strip().startswith("-")]
+    for line in reversed(reasons):
+        if line.startswith(("element is", "waiting for element", "<")) or "intercepts pointer events" in line:
+            return line[:200]
+    return reasons[-1][:200] if reasons else "it never became operable"

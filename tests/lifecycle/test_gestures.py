@@ -1,0 +1,113 @@
+"""Trusted clicks by two paths (pling_browser/core/gestures.py), each named in the receipt's log: the
+direct path clicks the point the bridge hit-tested in the reveal call; when the page moves between
+that test and the click, the bridge's guard swallows the click's events (nothing of the page's runs)
+and Playwright's actionability checks click instead; when the centre is covered from the start, the
+direct path is not taken at all. Every click that reaches an element is counted by the page itself."""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+import httpx
+import pytest
+
+from ..conftest import Pages, ServiceThread, service_settings
+from ..server import FixtureServer
+
+PAGE = "pages/lifecycle/gestures.html"
+DIRECT = "at the point the bridge hit-tested (direct path"
+PLAYWRIGHT = "through Playwright's actionability checks"
+
+
+def state(page: Any) -> dict[str, Any]:
+    return {key: entry["value"] for key, entry in page.model()["state"].items()}
+
+
+def executed(receipt: dict[str, Any]) -> str:
+    lines = [line for line in receipt["log"] if "with trusted input" in line]
+    assert len(lines) == 1, receipt["log"]
+    return lines[0]
+
+
+def test_a_plain_button_is_clicked_by_the_direct_path_once(pages: Pages) -> None:
+    page = pages.open(PAGE)
+    receipt = page.invoke("press_plain")
+    assert receipt["ok"] is True and receipt["verified"] is True, receipt
+    assert DIRECT in executed(receipt) and "in view" in executed(receipt)
+    assert state(page)["clicks"]["plain"] == 1
+
+
+def test_a_click_the_page_moved_away_from_is_swallowed_then_made_by_playwright(pages: Pages) -> None:
+    page = pages.open(PAGE)
+    receipt = page.invoke("press_jumpy")
+    assert receipt["ok"] is True and receipt["verified"] is True, receipt
+    line = executed(receipt)
+    assert PLAYWRIGHT in line and "hit another element" in line, line
+    clicks = state(page)["clicks"]
+    # The cover jumped over the button as the pointer arrived: the direct click's events reached
+    # neither the cover nor the button; Playwright's click, once the cover was gone, the button once.
+    assert state(page)["covers"] == 1
+    assert clicks["cover"] == 0 and clicks["jumpy"] == 1, clicks
+
+
+def test_a_covered_centre_takes_playwrights_path_and_nothing_is_clicked(pages: Pages) -> None:
+    page = pages.open(PAGE)
+    receipt = page.invoke("press_covered")
+    assert receipt["ok"] is False, receipt
+    assert receipt["error"]["code"] == "ACTION_UNAVAILABLE" and receipt["error"]["started"] is False, receipt
+    assert any("direct path not taken: another element covers its centre (div)" in line for line in receipt["log"]), receipt["log"]
+    clicks = state(page)["clicks"]
+    assert clicks["covered"] == 0 and clicks["lid"] == 0, clicks
+
+
+def test_a_target_below_the_fold_is_scrolled_into_view_and_clicked_directly(pages: Pages) -> None:
+    page = pages.open(PAGE)
+    assert state(page)["scrolled"] is False
+    receipt = page.invoke("press_faraway")
+    assert receipt["ok"] is True, receipt
+    assert DIRECT in executed(receipt) and "scrolled into view" in executed(receipt)
+    assert state(page)["clicks"]["faraway"] == 1 and state(page)["scrolled"] is True
+
+
+def test_a_checkbox_is_set_directly_and_left_alone_when_already_set(pages: Pages) -> None:
+    page = pages.open(PAGE)
+    ticked = page.invoke("set_agree", {"checked": True})
+    assert ticked["ok"] is True and DIRECT in executed(ticked), ticked
+    assert state(page)["agree"] is True and state(page)["clicks"]["agree"] == 1
+    again = page.invoke("set_agree", {"checked": True})  # already ticked: Playwright's set_checked clicks nothing
+    assert again["ok"] is True and PLAYWRIGHT in executed(again), again
+    assert state(page)["agree"] is True and state(page)["clicks"]["agree"] == 1
+    toggled = page.invoke("set_agree")  # no value: a toggle
+    assert toggled["ok"] is True and DIRECT in executed(toggled)
+    assert state(page)["agree"] is False and state(page)["clicks"]["agree"] == 2
+
+
+def test_a_click_after_an_invocation_is_not_swallowed(pages: Pages) -> None:
+    """The guard lives for one click: a later click on another element reaches it (here, the next
+    invocation's target through Playwright's path would fail if the guard still swallowed events)."""
+    page = pages.open(PAGE)
+    assert page.invoke("press_plain")["ok"] is True
+    assert page.invoke("press_faraway")["ok"] is True
+    assert page.invoke("press_plain")["ok"] is True
+    clicks = state(page)["clicks"]
+    assert clicks["plain"] == 2 and clicks["faraway"] == 1, clicks
+
+
+@pytest.fixture(scope="module")
+def playwright_only() -> Iterator[httpx.Client]:
+    svc = ServiceThread(service_settings(direct_input=False)).start()
+    with httpx.Client(base_url=svc.url, timeout=60) as client:
+        yield client
+    svc.stop()
+
+
+def test_direct_input_off_sends_every_click_through_playwright(playwright_only: httpx.Client,
+                                                                fixtures: FixtureServer) -> None:
+    pages = Pages(playwright_only, fixtures)
+    try:
+        page = pages.open(PAGE)
+        receipt = page.invoke("press_plain")
+        assert receipt["ok"] is True and PLAYWRIGHT in executed(receipt) and "not taken" not in executed(receipt)
+        assert state(page)["clicks"]["plain"] == 1
+    finally:
+        pages.close_all()
