@@ -116,10 +116,8 @@ async def _operate(inv: Invocation) -> None:
 def _path(path: str, why: str | None, aim: object) -> str:
     """Which path the trusted input took (core/gestures.py), for the receipt's log."""
     if path == "direct":
-        scrolled = getattr(aim, "scrolled", False)
-        return (" at the point the bridge hit-tested (direct path: visible, enabled, "
-                + ("scrolled into view" if scrolled else "in view") + " and unobscured, checked in one call)")
-    return " through Playwright's actionability checks" + (f" (direct path not taken: {why})" if why else "")
+        return " (direct: at the centre the bridge hit-tested" + ("; scrolled into view" if getattr(aim, "scrolled", False) else "") + ")"
+    return " (Playwright's actionability checks" + (f"; direct path not taken: {why}" if why else "") + ")"
 
 
 def _verb(inv: Invocation) -> str:
