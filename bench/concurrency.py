@@ -31,6 +31,7 @@ async def measure_concurrency(fixtures: FixtureServer, api: PlingApi, service_pi
                               per_session: int = 50, records: int = 12, single_reps: int = 30,
                               progress: Any = print) -> dict[str, Any]:
     url = fixtures.page(records)
+    await asyncio.sleep(2)  # processes of sessions closed just before (the opening part) have exited
     idle = procmem.measure(service_pid)
     sids = []
     try:
@@ -95,5 +96,10 @@ async def measure_concurrency(fixtures: FixtureServer, api: PlingApi, service_pi
             "pss_per_session_mb": round(loaded.pss_mb / sessions, 1),
             "rss_added_per_session_mb": round((loaded.rss_mb - idle.rss_mb) / sessions, 1),
             "pss_added_per_session_mb": round((loaded.pss_mb - idle.pss_mb) / sessions, 1),
+            # Of which file-backed (shared with every process mapping the same files, so it moves with
+            # other browsers on the machine) and the rest (anonymous and shared memory: the sessions' own).
+            "pss_file_added_per_session_mb": round((loaded.pss_file_mb - idle.pss_file_mb) / sessions, 1),
+            "pss_anon_shmem_added_per_session_mb": round(
+                (loaded.pss_mb - loaded.pss_file_mb - idle.pss_mb + idle.pss_file_mb) / sessions, 1),
         },
     }

@@ -33,15 +33,20 @@ def _rss_kb(pid: int) -> int:
     return 0
 
 
-def _pss_kb(pid: int) -> int:
+def _pss_kb(pid: int) -> tuple[int, int]:
+    """PSS and the part of it that is file-backed (Pss_File: the executable and libraries, whose pages
+    are shared with every process on the machine that maps the same files, other browsers included)."""
+    pss = pss_file = 0
     try:
         with open(f"/proc/{pid}/smaps_rollup") as f:
             for line in f:
                 if line.startswith("Pss:"):
-                    return int(line.split()[1])
+                    pss = int(line.split()[1])
+                elif line.startswith("Pss_File:"):
+                    pss_file = int(line.split()[1])
     except OSError:
         pass
-    return 0
+    return pss, pss_file
 
 
 @dataclass
@@ -49,6 +54,7 @@ class TreeMemory:
     processes: int = 0
     rss_kb: int = 0
     pss_kb: int = 0
+    pss_file_kb: int = 0
     by_kind: dict[str, dict[str, int]] = field(default_factory=dict)
 
     @property
@@ -59,8 +65,13 @@ class TreeMemory:
     def pss_mb(self) -> float:
         return self.pss_kb / 1024
 
+    @property
+    def pss_file_mb(self) -> float:
+        return self.pss_file_kb / 1024
+
     def as_json(self) -> dict[str, object]:
         return {"processes": self.processes, "rss_mb": round(self.rss_mb, 1), "pss_mb": round(self.pss_mb, 1),
+                "pss_file_mb": round(self.pss_file_mb, 1),
                 "by_kind": {k: {"processes": v["processes"], "rss_mb": round(v["rss_kb"] / 1024, 1),
                                 "pss_mb": round(v["pss_kb"] / 1024, 1)} for k, v in self.by_kind.items()}}
 
@@ -79,7 +90,7 @@ def _kind(pid: int, root: int) -> str:
 def measure(root: int) -> TreeMemory:
     out = TreeMemory()
     for pid in tree(root):
-        rss, pss = _rss_kb(pid), _pss_kb(pid)
+        rss, (pss, pss_file) = _rss_kb(pid), _pss_kb(pid)
         if rss == 0 and pss == 0:
             continue
         kind = _kind(pid, root)
@@ -90,6 +101,7 @@ def measure(root: int) -> TreeMemory:
         out.processes += 1
         out.rss_kb += rss
         out.pss_kb += pss
+        out.pss_file_kb += pss_file
     return out
 
 

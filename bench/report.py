@@ -188,6 +188,9 @@ def render(results: dict[str, Any]) -> str:
                 ["per session: loaded / sessions (RSS; PSS)", f"{mem['rss_per_session_mb']:.1f} MB; {mem['pss_per_session_mb']:.1f} MB"],
                 ["per session: added by a session (RSS; PSS)", f"{mem['rss_added_per_session_mb']:.1f} MB; "
                                                                f"{mem['pss_added_per_session_mb']:.1f} MB"],
+                ["  of the PSS added: file-backed; anonymous + shmem",
+                 f"{mem.get('pss_file_added_per_session_mb', '-')} MB; "
+                 f"{mem.get('pss_anon_shmem_added_per_session_mb', '-')} MB"],
             ], right=set()))
             kinds = mem["loaded"]["by_kind"]
             parts.append("  loaded by process: " + ", ".join(
