@@ -43,6 +43,7 @@ class Session:
     operator_values: tuple[str, ...] = ()
     opened_url: str = ""  # the address the session was opened at (a recorded scenario starts there)
     profile: str | None = None  # the saved profile (its name) the session was opened with
+    _title_task: "asyncio.Future[None] | None" = field(default=None, repr=False)
 
     def masked_values(self) -> list[str]:
         # A restored value under 4 characters is not masked (as in the page's bridge): it would mask
@@ -104,6 +105,19 @@ class Session:
         """The page's title now (best effort: a busy or gone page keeps the last one)."""
         with contextlib.suppress(Exception):
             self.title = await asyncio.wait_for(self.page.title(), 2)
+
+    def refresh_title_soon(self) -> None:
+        """Read the title after the answer went out: one round trip into the page less on an
+        invocation's path. ``current_info()`` waits for it."""
+        if self._title_task is None or self._title_task.done():
+            self._title_task = asyncio.ensure_future(self.refresh_title())
+
+    async def current_info(self) -> SessionInfo:
+        """``info()`` with the title read after the last invocation."""
+        if self._title_task is not None and not self._title_task.done():
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(self._title_task), 3)
+        return self.info()
 
     def touch(self) -> None:
         self.last_used = time.time()

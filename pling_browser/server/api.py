@@ -27,6 +27,21 @@ from .routes import actions, gates, own_origin, profiles, receipts, service, ses
 PROBLEM_STATUSES = (400, 401, 403, 404, 405, 409, 410, 413, 422, 429, 500, 502, 503, 504)
 
 
+class RememberOrigin:
+    """Where this service is reached: its own /demo/ pages are always allowed to open. A plain ASGI
+    middleware: ``@app.middleware("http")`` (Starlette's BaseHTTPMiddleware) runs every request in a
+    task of its own and streams the answer through a memory channel, a millisecond per invocation."""
+
+    def __init__(self, app: Any, runtime: Runtime) -> None:
+        self.app = app
+        self.runtime = runtime
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            self.runtime.own_origin = own_origin(Request(scope))
+        await self.app(scope, receive, send)
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
     runtime = Runtime(settings)
@@ -55,12 +70,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.runtime = runtime
     problems.install(app)
 
-    @app.middleware("http")
-    async def remember_origin(request: Request, call_next: Any) -> Any:
-        # Where this service is reached: its own /demo/ pages are always allowed to open.
-        runtime.own_origin = own_origin(request)
-        return await call_next(request)
-
+    app.add_middleware(RememberOrigin, runtime=runtime)
     for module in (service, sessions, profiles, actions, receipts, gates, static):
         app.include_router(module.router)
     console = ConsoleSessions(settings.console_idle_s, settings.console_lifetime_s)

@@ -333,7 +333,7 @@ def create_mcp(runtime: "Runtime") -> PlingMCP:
 
         async def work() -> dict[str, Any]:
             session = await runtime.open(url or f"{runtime.own_origin}/demo/todos.html", profile=profile)
-            return {"session": session.info().model_dump(mode="json"), "model": json.loads(await runtime.model_json(session))}
+            return {"session": (await session.current_info()).model_dump(mode="json"), "model": json.loads(await runtime.model_json(session))}
 
         return await _guard(work())
 

@@ -20,7 +20,7 @@ from . import CallerDep, GoneDep, RuntimeDep
 router = APIRouter()
 
 
-def _trace_parent(request: Request) -> Any:
+async def _trace_parent(request: Request) -> Any:
     """The caller's trace context (W3C traceparent), continued by the invocation's span."""
     return telemetry.parent_from(request.headers)
 

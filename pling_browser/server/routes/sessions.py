@@ -28,12 +28,12 @@ async def open_session(body: CreateSession, request: Request, runtime: RuntimeDe
 
 @router.get("/sessions", response_model=list[SessionInfo], tags=["sessions"])
 async def list_sessions(runtime: RuntimeDep) -> list[SessionInfo]:
-    return [session.info() for session in runtime.sessions.list()]
+    return [await session.current_info() for session in runtime.sessions.list()]
 
 
 @router.get("/sessions/{sid}", response_model=SessionInfo, tags=["sessions"])
 async def read_session(sid: str, runtime: RuntimeDep) -> SessionInfo:
-    return runtime.sessions.get(sid).info()
+    return await runtime.sessions.get(sid).current_info()
 
 
 @router.delete("/sessions/{sid}", tags=["sessions"])
