@@ -24,6 +24,18 @@ async function checkHolds(check, action, ref, args, capMs) {
   return answerOf({ value: !!value });
 }
 
+// With `diff` asked (evidence on), the after snapshot is taken the moment the page is found settled, in
+// the same task: nothing the page does later (a timer firing while the answer travels) gets into the
+// receipt, and the diff stage needs no call of its own. Not in a document that started to leave: its
+// before snapshot must stay for the next document (navigate.js carries it), which diffs against it.
+function withAfter(answer, args) {
+  if (args.diff === true && !inFlight.leaving && inFlight.before) {
+    const diffed = diffAgainstBefore();
+    if (diffed.ok) answer.diffed = diffed;
+  }
+  return answer;
+}
+
 // Polls the expectation until it holds or time runs out; then waits for the page to settle and
 // checks once more, so an optimistic update that is rolled back is not reported as a success.
 function invokedAction(id) {
@@ -41,7 +53,7 @@ async function expectEffect(args) {
     const since = inFlight.since;
     if (!expect) {
       const settled = await settle(since, settleCap);
-      return answerOf({ ok: true, declared: false, settled });
+      return withAfter(answerOf({ ok: true, declared: false, settled }), args);
     }
     const started = now();
     let polls = 0;
@@ -63,7 +75,7 @@ async function expectEffect(args) {
     if (again.value !== true) {
       return answerOf({ ok: false, code: 'reverted', polls, ms: heldAfter, settled, error: again.error || null });
     }
-    return answerOf({ ok: true, declared: true, polls, ms: heldAfter, settled });
+    return withAfter(answerOf({ ok: true, declared: true, polls, ms: heldAfter, settled }), args);
   } finally {
     stopObserving();
   }

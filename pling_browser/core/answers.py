@@ -141,6 +141,12 @@ class Ran(_Answer):
     doc: str | None = None  # the document that answered
 
 
+class Diffed(_Answer):
+    """diff: what changed since the before snapshot, keyed on business ids."""
+
+    changed: Changed
+
+
 class Expected(_Answer):
     """expect: the expectation held (``declared``) or none was declared; then how the page settled."""
 
@@ -150,12 +156,7 @@ class Expected(_Answer):
     settled: Settled | None = None
     leaving: bool = False  # the document started to leave: the expectation is checked on the next one
     doc: str | None = None  # the document that answered
-
-
-class Diffed(_Answer):
-    """diff: what changed since the before snapshot, keyed on business ids."""
-
-    changed: Changed
+    diffed: Diffed | None = None  # asked with `diff`: the after snapshot, taken the moment the page settled
 
 
 class Whoami(_Answer):

@@ -252,8 +252,11 @@ class Bridge:
     async def synthetic_click(self) -> None:
         await self._call("synthetic", {}, Done)
 
-    async def expect(self, ref: str, args: dict[str, Any], timeout_ms: float, settle_ms: float) -> Expected:
-        arg = {"ref": ref, "args": args, "timeoutMs": timeout_ms, "settleMs": settle_ms}
+    async def expect(self, ref: str, args: dict[str, Any], timeout_ms: float, settle_ms: float,
+                     diff: bool = False) -> Expected:
+        """The expectation polled, then the page settled; with ``diff``, the after snapshot against
+        the before one, taken in the same task as the page was found settled (expect.js)."""
+        arg = {"ref": ref, "args": args, "timeoutMs": timeout_ms, "settleMs": settle_ms, "diff": diff}
         return await self._call("expect", arg, Expected, budget_ms=timeout_ms + settle_ms + 1_000)
 
     async def settle(self, cap_ms: float, budget_ms: float | None = None, terminate: bool = True) -> Settled:

@@ -62,6 +62,7 @@ class Invocation:
     target_where: str = "document"
     gesture: Any = None
     aim: Any = None  # core.answers.Aim: where the direct path clicks (core/gestures.py), or why not
+    diffed: Any = None  # core.answers.Diffed: the after snapshot the expect call took as the page settled
     fill_value: Any = None
     evidence_begun: bool = False
     doc: str | None = None  # the bridge id of the document the action starts in

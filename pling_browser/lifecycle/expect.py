@@ -94,7 +94,11 @@ async def _check(inv: Invocation, on_new_document: bool = False) -> Expected:
     timeout = inv.expect_timeout_ms
     where = " on the new document" if on_new_document else ""
     try:
-        return await inv.session.bridge.expect(inv.ref, inv.args, timeout, inv.settings.settle_cap_ms)
+        answer = await inv.session.bridge.expect(inv.ref, inv.args, timeout, inv.settings.settle_cap_ms,
+                                                 diff=inv.evidence_begun)
+        # Kept only from the action's own document, not leaving (the diff stage takes it from there).
+        inv.diffed = answer.diffed if not answer.leaving and answer.doc == inv.doc else None
+        return answer
     except BridgeError as error:
         refusal = error.refusal
         if not on_new_document and moved(inv, refusal.doc, refusal.leaving):
