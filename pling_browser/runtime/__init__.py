@@ -303,7 +303,8 @@ class Runtime:
         assert self.store is not None
         # A key is its caller's across sessions (SPEC): the session is part of the request it stands for,
         # so the same key sent to another session is another request (422), never run again.
-        fingerprint = hashlib.sha256(json.dumps([sid, request], sort_keys=True, default=str).encode()).hexdigest()
+        fingerprint = "" if key is None else hashlib.sha256(
+            json.dumps([sid, request], sort_keys=True, default=str).encode()).hexdigest()  # only a key needs it
         future: asyncio.Future[tuple[str, dict[str, Any]]] | None = None
         if key is not None:
             running = self._inflight.get(key)
