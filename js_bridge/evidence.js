@@ -3,6 +3,10 @@
 // page costs two passes over its records and one small message.
 
 const DIFF_LIMITS = { ids: 20, updated: 10, state: 20, feedback: 20, actions: 20 };
+// A family whose availability depends on the record (`available(id)`) is read per record, for at most
+// this many (record, action) pairs per snapshot, in list order: enough for a page's visible records,
+// bounded on a 10,000-record page. Families without `available` cost nothing here.
+const MEMBER_CHECKS = 500;
 
 function captureEvidence() {
   const records = create(null);
@@ -18,9 +22,18 @@ function captureEvidence() {
     records[decl.type] = { ids: set.ids, signatures };
   }
   const actions = create(null);
+  let checks = MEMBER_CHECKS;
   for (let i = 0; i < registry.actions.length; i++) {
     const action = registry.actions[i];
-    if (action.record) { actions[action.id] = { family: action.record }; continue; }
+    if (action.record) {
+      actions[action.id] = { family: action.record };
+      const members = action.available && records[action.record];
+      for (let m = 0; members && m < members.ids.length && checks > 0; m++, checks--) {
+        const availability = callAvailable(action, members.ids[m]);
+        actions[action.id + '@' + members.ids[m]] = { member: true, available: availability.available ? true : availability.reason === null ? false : availability.reason };
+      }
+      continue;
+    }
     const availability = callAvailable(action);
     actions[action.id] = { available: availability.available ? true : availability.reason === null ? false : availability.reason };
   }
@@ -120,8 +133,8 @@ function diffActions(before, after, out) {
     const id = afterIds[i];
     const was = before[id];
     const is = after[id];
-    if (was === undefined) { if (!is.family) actionChange(out, 'added', id); continue; }
-    if (is.family || was.family) continue;
+    if (was === undefined) { if (!is.family && !is.member) actionChange(out, 'added', id); continue; }
+    if (is.family || was.family) continue;  // a member's availability is compared below; its record's coming and going is the family's
     if (was.available !== is.available) {
       if (keys(out.availability).length < DIFF_LIMITS.actions) out.availability[id] = { from: was.available, to: is.available };
       else out.omitted.availability += 1;
@@ -129,7 +142,8 @@ function diffActions(before, after, out) {
   }
   const beforeIds = keys(before);
   for (let i = 0; i < beforeIds.length; i++) {
-    if (after[beforeIds[i]] === undefined && !before[beforeIds[i]].family) actionChange(out, 'removed', beforeIds[i]);
+    const was = before[beforeIds[i]];
+    if (after[beforeIds[i]] === undefined && !was.family && !was.member) actionChange(out, 'removed', beforeIds[i]);
   }
 }
 
