@@ -88,6 +88,15 @@ def service() -> Iterator[ServiceThread]:
 
 
 @pytest.fixture(scope="session")
+def shim_service() -> Iterator[ServiceThread]:
+    """The service with the bridge's WebMCP shim (PLING_BROWSER_WEBMCP=0) instead of the browser's own:
+    one for the run, as `service` is (tests/webmcp_fixtures.py's `where` takes either)."""
+    svc = ServiceThread(service_settings(browser_webmcp=False)).start()
+    yield svc
+    svc.stop()
+
+
+@pytest.fixture(scope="session")
 def client(service: ServiceThread) -> Iterator[httpx.Client]:
     with httpx.Client(base_url=service.url, timeout=60) as c:
         yield c

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .conftest import Pages, ServiceThread
-from .webmcp_fixtures import shim_service, where  # noqa: F401
+from .webmcp_fixtures import where  # noqa: F401
 
 
 def test_webmcp_tools_become_function_actions(where: tuple[ServiceThread, Pages]) -> None:

@@ -1,11 +1,14 @@
 """WebMCP pages written elsewhere and first tried after the WebMCP work was done: three demos of
-GoogleChromeLabs/webmcp-tools, vendored unchanged (fixtures/pages/webmcp/chromelabs/README.md), with
-the browser's WebMCP and with the shim. What they showed is in docs/webmcp.md."""
+GoogleChromeLabs/webmcp-tools, vendored unchanged (fixtures/pages/webmcp/chromelabs/README.md).
+pizza-maker with the browser's WebMCP and with the shim (its polyfill steps aside for whichever
+`document.modelContext` there is); ticket-booking's tools are the current API's registerTool, which
+tests/test_webmcp_spec.py runs in both, and order-tracking's are declarative forms, which the bridge reads
+itself in both: they run with the browser's WebMCP. What they showed is in docs/webmcp.md."""
 
 from __future__ import annotations
 
 from .conftest import Pages, ServiceThread
-from .webmcp_fixtures import shim_service, where  # noqa: F401
+from .webmcp_fixtures import mode_independent, where  # noqa: F401
 
 DEMOS = "pages/webmcp/chromelabs/"
 # ticket-booking links Tailwind and fonts on the internet; resolving those names takes seconds here.
@@ -25,6 +28,7 @@ def test_pizza_maker(where: tuple[ServiceThread, Pages]) -> None:
     assert wrong["error"]["code"] == "INVALID_PARAMS" and wrong["error"]["started"] is False
 
 
+@mode_independent
 def test_ticket_booking(where: tuple[ServiceThread, Pages]) -> None:
     _svc, pages = where
     page = pages.open(DEMOS + "ticket-booking/index.html", **SLOW_LOAD)
@@ -41,6 +45,7 @@ def test_ticket_booking(where: tuple[ServiceThread, Pages]) -> None:
     assert refused["error"]["code"] == "INVALID_PARAMS" and refused["error"]["issues"][0]["path"] == "time"
 
 
+@mode_independent
 def test_order_tracking(where: tuple[ServiceThread, Pages]) -> None:
     _svc, pages = where
     page = pages.open(DEMOS + "order-tracking/index.html", **SLOW_LOAD)

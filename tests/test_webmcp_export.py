@@ -5,7 +5,7 @@ imported back as a WebMCP action; calling one runs the pling action through the 
 from __future__ import annotations
 
 from .conftest import Pages, ServiceThread
-from .webmcp_fixtures import browser_call, browser_tools, in_page, shim_service, where  # noqa: F401
+from .webmcp_fixtures import browser_call, browser_tools, in_page, where  # noqa: F401
 
 PLING_ACTIONS = {"add_note", "count_notes", "delete_note"}
 WEBMCP_TOOLS = {"summarize", "rename_note", "ask_agent"}

@@ -1,13 +1,14 @@
 """A page that declares itself twice (pling declarations and WebMCP tools), and the WebMCP events a
-tool run fires (toolactivated, toolcancel, the execute's signal) and exposedTo's check, with the
-browser's WebMCP and with the shim."""
+tool run fires (toolactivated, toolcancel, the execute's signal) and exposedTo's check, the events with
+the browser's WebMCP and with the shim (each fires them at its own object)."""
 
 from __future__ import annotations
 
 from .conftest import Pages, ServiceThread
-from .webmcp_fixtures import shim_service, where  # noqa: F401
+from .webmcp_fixtures import mode_independent, where  # noqa: F401
 
 
+@mode_independent  # the diff and the warning are the lifecycle's, whichever WebMCP registered the tool
 def test_a_mixed_page_runs_both_kinds_with_one_diff(where: tuple[ServiceThread, Pages]) -> None:
     _svc, pages = where
     page = pages.open("pages/webmcp/mixed.html")

@@ -1,7 +1,8 @@
 """WebMCP tools that need a person, through the real HTTP API with a test playing the person
 (PLING_CONFIRM=http): `client.requestUserInteraction(cb)` and its page dialogs, and a consequential
-tool (annotations.consequentialHint). Each runs with the browser's own WebMCP and with the bridge's
-shim (PLING_BROWSER_WEBMCP=0)."""
+tool (annotations.consequentialHint). They run with the browser's own WebMCP only: Pling calls a tool
+itself in both WebMCPs (with its own client), and the gates are the lifecycle's; an export called
+through each WebMCP's executeTool is tests/test_webmcp_export.py's, in both."""
 
 from __future__ import annotations
 
@@ -14,13 +15,12 @@ import httpx
 import pytest
 
 from .conftest import FixtureServer, PageSession, Pages, ServiceThread, service_settings
-from .webmcp_fixtures import in_page, shim_service, where  # noqa: F401
+from .webmcp_fixtures import in_page, mode_independent, where  # noqa: F401
 
 
-@pytest.fixture(scope="module", params=["browser", "shim"])
-def person_service(request: pytest.FixtureRequest) -> Iterator[ServiceThread]:
-    svc = ServiceThread(service_settings(confirm="http", confirm_timeout_s=60.0,
-                                         browser_webmcp=request.param == "browser")).start()
+@pytest.fixture(scope="module")
+def person_service() -> Iterator[ServiceThread]:
+    svc = ServiceThread(service_settings(confirm="http", confirm_timeout_s=60.0)).start()
     yield svc
     svc.stop()
 
@@ -112,6 +112,7 @@ def test_a_person_who_denies_the_interaction_is_never_asked_in_the_page(person_p
     assert page.invoke("purchases")["data"] == {"bought": [], "callbacks": 0}  # the callback never ran
 
 
+@mode_independent
 def test_with_no_confirmation_channel_the_interaction_is_denied(where: tuple[ServiceThread, Pages]) -> None:
     # The default test services: PLING_CONFIRM=none. Nobody answers for the person, and nothing is automatic.
     _svc, pages = where

@@ -5,9 +5,10 @@ gets no 'nothing it declares changed' warning, as there is nothing declared to o
 from __future__ import annotations
 
 from .conftest import Pages, ServiceThread
-from .webmcp_fixtures import shim_service, where  # noqa: F401
+from .webmcp_fixtures import mode_independent, where  # noqa: F401
 
 
+@mode_independent  # the receipt is the lifecycle's; registering in each document is tested in both
 def test_a_tools_url_changes_and_navigations_are_reported(where: tuple[ServiceThread, Pages]) -> None:
     _svc, pages = where
     page = pages.open("pages/webmcp/route.html")

@@ -1,6 +1,8 @@
 """WebMCP of the current specification, the same page twice: in Chromium with its own WebMCP on (the
 service's default, `--enable-features=WebMCP`: the bridge wraps the browser's document.modelContext), and
-with it off (PLING_BROWSER_WEBMCP=0: the bridge's own document.modelContext, the shim)."""
+with it off (PLING_BROWSER_WEBMCP=0: the bridge's own document.modelContext, the shim). What Pling does
+with a tool it knows (forms, annotations, budgets) is the same in both and runs once
+(tests/webmcp_fixtures.py). The legacy navigator.modelContext is tests/test_webmcp.py's notes page."""
 
 from __future__ import annotations
 
@@ -8,10 +10,9 @@ import asyncio
 from typing import Any
 
 import httpx
-import pytest
 
 from .conftest import FixtureServer, Pages, ServiceThread, service_settings
-from .webmcp_fixtures import shim_service, where  # noqa: F401
+from .webmcp_fixtures import mode_independent, where  # noqa: F401
 
 
 def _native(svc: ServiceThread, sid: str) -> Any:
@@ -62,13 +63,7 @@ def test_the_current_specification(where: tuple[ServiceThread, Pages]) -> None:
         assert listed is None
 
 
-def test_legacy_navigator_model_context(where: tuple[ServiceThread, Pages]) -> None:
-    _svc, pages = where
-    page = pages.open("pages/webmcp/notes.html")
-    assert {a["id"] for a in page.first_model["actions"]} == {"add_note", "list_notes"}
-    assert page.invoke("add_note", {"text": "Call mum"})["data"] == {"content": [{"type": "text", "text": "Added note 2"}]}
-
-
+@mode_independent  # the bridge reads the forms itself, whichever WebMCP there is
 def test_declarative_forms_and_an_imperative_tool(where: tuple[ServiceThread, Pages]) -> None:
     _svc, pages = where
     page = pages.open("pages/webmcp/bistro.html")
@@ -92,6 +87,7 @@ def test_declarative_forms_and_an_imperative_tool(where: tuple[ServiceThread, Pa
     assert state == {"bookings": ["Ada, 2 at 20:00, terrace"], "searched": 0, "q": "soup"}
 
 
+@mode_independent
 def test_annotations_become_risk_and_the_export_claims_only_them(where: tuple[ServiceThread, Pages]) -> None:
     _svc, pages = where
     page = pages.open("pages/webmcp/shop.html")
@@ -109,6 +105,7 @@ def test_annotations_become_risk_and_the_export_claims_only_them(where: tuple[Se
     assert tools["add_tea"]["annotations"] == {"readOnlyHint": False}  # no destructive or open-world claim
 
 
+@mode_independent  # the budget is the lifecycle's (entry.webmcp), whichever WebMCP registered the tool
 def test_webmcp_tools_get_the_browsers_budget(where: tuple[ServiceThread, Pages]) -> None:
     # The test services give a page's actions 3 s (action_timeout_ms) and no PLING_ACTION_TIMEOUT.
     _svc, pages = where
@@ -118,9 +115,8 @@ def test_webmcp_tools_get_the_browsers_budget(where: tuple[ServiceThread, Pages]
     assert "did not finish" in page.invoke("slow_but_bounded")["error"]["message"]  # its own timeoutMs
 
 
-@pytest.mark.parametrize("browser_webmcp", [True, False], ids=["browser", "shim"])
-def test_the_operators_action_timeout_bounds_webmcp_tools(fixtures: FixtureServer, browser_webmcp: bool) -> None:
-    svc = ServiceThread(service_settings(action_timeout_s=2.0, browser_webmcp=browser_webmcp)).start()  # PLING_ACTION_TIMEOUT=2
+def test_the_operators_action_timeout_bounds_webmcp_tools(fixtures: FixtureServer) -> None:
+    svc = ServiceThread(service_settings(action_timeout_s=2.0)).start()  # PLING_ACTION_TIMEOUT=2
     try:
         with httpx.Client(base_url=svc.url, timeout=60) as client:
             pages = Pages(client, fixtures)
@@ -131,6 +127,7 @@ def test_the_operators_action_timeout_bounds_webmcp_tools(fixtures: FixtureServe
         svc.stop()
 
 
+@mode_independent  # a declarative form and a signal's abort, tested in both above
 def test_a_webmcp_demo_written_elsewhere(where: tuple[ServiceThread, Pages]) -> None:
     # GoogleChromeLabs/webmcp-tools demos/doors, vendored unchanged (fixtures/pages/webmcp/doors/README.md).
     _svc, pages = where
@@ -146,11 +143,10 @@ def test_a_webmcp_demo_written_elsewhere(where: tuple[ServiceThread, Pages]) -> 
     assert back["ok"] is True and sorted(back["changed"]["actions"]["added"]) == ["openDoor1", "openDoor2", "openDoor3"]
 
 
-@pytest.mark.parametrize("browser_webmcp", [True, False], ids=["browser", "shim"])
-def test_a_12_s_tool_finishes_under_the_default_budgets(fixtures: FixtureServer, browser_webmcp: bool) -> None:
+def test_a_12_s_tool_finishes_under_the_default_budgets(fixtures: FixtureServer) -> None:
     # The service's defaults (no PLING_ACTION_TIMEOUT; a page's actions 10 s): a WebMCP tool gets 30 s,
     # so the 12 s tool answers its result instead of failing at 10 s with its effect landing afterwards.
-    svc = ServiceThread(service_settings(action_timeout_ms=10_000, browser_webmcp=browser_webmcp)).start()
+    svc = ServiceThread(service_settings(action_timeout_ms=10_000)).start()
     try:
         with httpx.Client(base_url=svc.url, timeout=90) as client:
             pages = Pages(client, fixtures)

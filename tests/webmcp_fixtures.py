@@ -1,6 +1,12 @@
 """Fixtures for the WebMCP tests: the same test with the browser's own WebMCP (the service's default,
 `--enable-features=WebMCP`) and with the bridge's shim (PLING_BROWSER_WEBMCP=0). Import them into a
-test module."""
+test module.
+
+`where` runs a test in both: for what the two WebMCPs do differently (registering, unregistering and
+listing tools, the legacy API, the tool events, exposedTo, Pling's exports registered and called,
+pages written against either). A test of what Pling does once it knows a tool (validation, risk and
+the gates, budgets, receipts and diffs, declarative forms, which the bridge reads itself in both) is
+`@mode_independent`: the browser's own WebMCP only, the service's default."""
 
 from __future__ import annotations
 
@@ -11,14 +17,7 @@ from typing import Any
 import httpx
 import pytest
 
-from .conftest import FixtureServer, Pages, ServiceThread, service_settings
-
-
-@pytest.fixture(scope="module")
-def shim_service() -> Iterator[ServiceThread]:
-    svc = ServiceThread(service_settings(browser_webmcp=False)).start()
-    yield svc
-    svc.stop()
+from .conftest import FixtureServer, Pages, ServiceThread
 
 
 @pytest.fixture(params=["browser", "shim"])
@@ -28,6 +27,10 @@ def where(request: pytest.FixtureRequest, service: ServiceThread, fixtures: Fixt
         opened = Pages(client, fixtures)
         yield svc, opened
         opened.close_all()
+
+
+# The mode does not change what is under test: `where` with the browser's own WebMCP only.
+mode_independent = pytest.mark.parametrize("where", ["browser"], indirect=True)
 
 
 def in_page(svc: ServiceThread, sid: str, script: str, arg: Any = None) -> Any:
