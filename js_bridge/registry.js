@@ -222,6 +222,7 @@ function declareFeedback(source) {
   const entry = { source };
   entry.seq = ++declarationSeq;
   push(registry.feedback, entry);
+  if (feedbackWatch) pollFeedback(feedbackWatch);  // declared while an invocation is watched (observe.js)
   return remover(registry.feedback, entry);
 }
 

@@ -117,3 +117,13 @@ def test_feedback_the_action_took_away_is_removed(pages: Pages) -> None:
     assert receipt["changed"]["feedback"]["removed"] == [{"kind": "warning", "text": "Unsaved changes"}]
     assert receipt["changed"]["feedback"]["added"] == []
     assert receipt["changed"]["observed"] is True and "warning" not in receipt
+
+
+def test_feedback_from_a_source_declared_during_the_action_is_watched(pages: Pages) -> None:
+    # The page declares no feedback until run() does, and its message never touches the DOM: the
+    # watch's timer (started only while a source is declared) is what sees it.
+    page = pages.open("pages/lifecycle/late_feedback.html")
+    receipt = page.invoke("announce")
+    assert receipt["ok"] is True, receipt
+    assert receipt["changed"]["feedback"]["added"] == [{"kind": "info", "text": "Announced"}], receipt["changed"]
+    assert page.model()["feedback"] == []
