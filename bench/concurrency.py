@@ -27,6 +27,14 @@ def _problem(call: Any) -> str | None:
     return None
 
 
+def _cpu_per_invocation(before: dict[str, float], after: dict[str, float], total: int, own_s: float) -> dict[str, float]:
+    used = {kind: (after[kind] - before.get(kind, 0.0)) / total for kind in sorted(after)}
+    out = {kind: round(ms, 2) for kind, ms in used.items() if ms >= 0.005}
+    out["chromium (all)"] = round(sum(ms for kind, ms in used.items() if kind.startswith("chromium ")), 2)
+    out["bench client"] = round(own_s * 1000 / total, 2)
+    return out
+
+
 async def measure_concurrency(fixtures: FixtureServer, api: PlingApi, service_pid: int, *, sessions: int = 16,
                               per_session: int = 50, records: int = 12, single_reps: int = 30,
                               progress: Any = print) -> dict[str, Any]:
@@ -85,10 +93,9 @@ async def measure_concurrency(fixtures: FixtureServer, api: PlingApi, service_pi
         "p95_over_single_median": round(p95 / single_median, 2) if single_median else None,
         # Where the machine's CPU went during the concurrent part, per invocation (2 CPUs give at most
         # 2 x wall time): the service's Python, Playwright's driver, Chromium, and the bench's own client.
-        "cpu_ms_per_invocation": {
-            **{kind: round((cpu_after.get(kind, 0.0) - cpu_before.get(kind, 0.0)) / total, 2) for kind in cpu_after},
-            "bench client": round((own_after - own_before) * 1000 / total, 2),
-        },
+        # Chromium by process type (browser, renderer, gpu-process: the display compositor, utility);
+        # types that took no measurable time (the zygotes, idle utilities) are left out.
+        "cpu_ms_per_invocation": _cpu_per_invocation(cpu_before, cpu_after, total, own_after - own_before),
         "cpu_capacity_ms_per_invocation": round(wall * 1000 * (os.cpu_count() or 1) / total, 2),
         "memory": {
             "idle": idle.as_json(), "loaded": loaded.as_json(),

@@ -107,13 +107,27 @@ def measure(root: int) -> TreeMemory:
 
 
 
+def _chromium_type(pid: int) -> str:
+    """A Chromium process's --type (renderer, gpu-process, utility, zygote), 'browser' without one.
+    Chromium rewrites its children's titles, so their arguments come as one string in /proc/PID/cmdline."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            words = f.read().replace(b"\0", b" ").decode(errors="replace").split()
+    except OSError:
+        return "?"
+    return next((w[len("--type="):] for w in words if w.startswith("--type=")), "browser")
+
+
 def cpu_ms(root: int) -> dict[str, float]:
-    """CPU time (user + system) so far of every live process in the tree, in ms, by kind."""
+    """CPU time (user + system) so far of every live process in the tree, in ms, by kind; Chromium's
+    by process type ('chromium renderer', 'chromium gpu-process', 'chromium browser', …)."""
     out: dict[str, float] = {}
     for pid in tree(root):
         used = processes.cpu_ms(pid)
         if used is None:
             continue
         kind = _kind(pid, root)
+        if kind == "chromium":
+            kind = f"chromium {_chromium_type(pid)}"
         out[kind] = out.get(kind, 0.0) + used
     return out
