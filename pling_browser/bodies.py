@@ -13,6 +13,15 @@ from .models import PageModel, Receipt, Risk
 # ---- HTTP bodies --------------------------------------------------------------------------------
 
 
+# How much of the receipt the answer carries; the receipt log keeps it whole either way.
+Detail = Literal["full", "brief"]
+
+
+def _detail() -> Any:
+    return Field(default="full", description="`brief` answers the receipt without `log` and `timings_ms`; the "
+                 "receipt log (GET /sessions/{sid}/receipts) keeps the whole receipt.")
+
+
 # A profile's name: its file's name too, so no separator, no leading dot (no path traversal).
 PROFILE_NAME = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
 
@@ -52,6 +61,7 @@ class InvokeRequest(BaseModel):
     action: str = Field(description="An action id, or ACTION@RECORD for a family.")
     args: Any = Field(default=None, description="A JSON object, or JSON text of one (anything else is INVALID_ARGS).")
     evidence: bool = Field(default=True, description="Take before/after snapshots and report `changed`.")
+    detail: Detail = _detail()
     trace: bool = Field(default=False, description="Record a Playwright trace of this invocation (refused, with a "
                         "warning, in a session whose pages were given restored secrets).")
     tab: str | None = Field(default=None, description="The tab to act on (`t1`, `t2`…); default the active tab.")
@@ -74,6 +84,7 @@ class ToolCall(BaseModel):
     model_config = ConfigDict(extra="forbid")
     arguments: dict[str, Any] = Field(default_factory=dict)
     evidence: bool = True
+    detail: Detail = _detail()
 
 
 class LoggedReceipt(BaseModel):
@@ -92,6 +103,7 @@ class ResumeRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
     handle: str
     evidence: bool = True
+    detail: Detail = _detail()
     repeat_started_step: bool = Field(default=False, description=(
         "Run the failed step again although it started (its effect may have landed); without it, "
         "such a resume answers 409 STEP_STARTED naming the step."))

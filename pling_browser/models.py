@@ -257,3 +257,15 @@ class Receipt(_Data):
 
     def as_json(self) -> dict[str, Any]:
         return self.model_dump(mode="json", exclude_none=True)
+
+
+# What a brief answer leaves out of a receipt (`detail: "brief"`): the call log and the stage timings,
+# 30-60% of a receipt's bytes. The receipt log keeps the whole receipt.
+BRIEF_LEAVES_OUT = ("log", "timings_ms")
+
+
+def answered(receipt: dict[str, Any], detail: str) -> dict[str, Any]:
+    """The receipt as the caller asked for it: whole (`full`), or without its log and timings (`brief`)."""
+    if detail != "brief":
+        return receipt
+    return {key: value for key, value in receipt.items() if key not in BRIEF_LEAVES_OUT}

@@ -1,5 +1,6 @@
 """The agent's side of Pling: its HTTP API only (open a session, read the model, invoke, read the
-receipt). Every call is one step: its answer's bytes (what the agent reads) and its wall time."""
+receipt, asked for brief: without its log and timings). Every call is one step: its answer's bytes (what
+the agent reads) and its wall time."""
 
 from __future__ import annotations
 
@@ -52,7 +53,10 @@ class PlingAgent:
 
     async def invoke(self, action: str, args: dict[str, Any] | None = None) -> dict[str, Any]:
         start = time.perf_counter()
-        answer = await self.client.post(f"/sessions/{self.sid}/invoke", json={"action": action, "args": args or {}})
+        # A brief receipt: the policy reads ok, error, changed and data, never the call log or the stage
+        # timings (the receipt log keeps them).
+        answer = await self.client.post(f"/sessions/{self.sid}/invoke",
+                                        json={"action": action, "args": args or {}, "detail": "brief"})
         answer.raise_for_status()
         result = answer.json()["result"]
         self._step(f"invoke {action}", answer, start, bool(result.get("ok")))

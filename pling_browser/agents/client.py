@@ -98,10 +98,14 @@ class PageSession:
         self.model = PageModel.model_validate(self.client.request("GET", f"/sessions/{self.id}/model", params=params))
         return self.model
 
-    def invoke(self, action: str, args: Any = None, *, evidence: bool = True, idempotency_key: str | None = None) -> Receipt:
+    def invoke(self, action: str, args: Any = None, *, evidence: bool = True, detail: Literal["full", "brief"] = "full",
+               idempotency_key: str | None = None) -> Receipt:
+        """Run one action. ``detail="brief"``: the receipt comes without its log and timings (empty here)."""
         headers = {"Idempotency-Key": idempotency_key} if idempotency_key else {}
-        data = self.client.request("POST", f"/sessions/{self.id}/invoke", headers=headers,
-                                   json={"action": action, "args": args, "evidence": evidence})
+        body: dict[str, Any] = {"action": action, "args": args, "evidence": evidence}
+        if detail != "full":
+            body["detail"] = detail
+        data = self.client.request("POST", f"/sessions/{self.id}/invoke", headers=headers, json=body)
         return Receipt.model_validate(data["result"])
 
     def tools(self, format: Literal["openai", "openai-responses", "anthropic", "mcp"] = "openai") -> list[dict[str, Any]]:

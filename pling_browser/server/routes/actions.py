@@ -1,5 +1,6 @@
 """Actions: invoke one, resume a flow, and the page's actions as agent tools. Every call answers
-``{"result": receipt}``; a key in ``Idempotency-Key`` makes a retry answer the first receipt."""
+``{"result": receipt}`` (without its log and timings for ``detail: "brief"``; the receipt log keeps them);
+a key in ``Idempotency-Key`` makes a retry answer the first receipt."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from ...agents.tools import names, resolve_call, tools
 from ...core.sessions import Session
 from ...errors import ToolNotFound
 from ... import telemetry
-from ...models import Receipt
+from ...models import Receipt, answered
 from ...bodies import InvokeAnswer, InvokeRequest, ResumeRequest, ToolCall, ToolList
 from ...callers import caller_key, named
 from . import CallerDep, GoneDep, RuntimeDep
@@ -35,9 +36,10 @@ async def invoke_action(sid: str, body: InvokeRequest, runtime: RuntimeDep, call
         return named(await runtime.invoke(session, body.action, body.args, evidence=body.evidence, gone=gone,
                                           trace=body.trace, tab=body.tab), caller)
 
-    receipt = await runtime.run_keyed(sid, caller_key(caller, idempotency_key), ["invoke", body.model_dump()], work,
-                                      parent=parent)
-    return JSONResponse({"result": receipt})
+    # `detail` shapes only the answer: a retry asking for another detail is the same request.
+    receipt = await runtime.run_keyed(sid, caller_key(caller, idempotency_key), ["invoke", body.model_dump(exclude={"detail"})],
+                                      work, parent=parent)
+    return JSONResponse({"result": answered(receipt, body.detail)})
 
 
 @router.post("/sessions/{sid}/resume", response_model=InvokeAnswer, tags=["actions"])
@@ -48,7 +50,7 @@ async def resume_flow(sid: str, body: ResumeRequest, runtime: RuntimeDep, caller
                                           repeat_started_step=body.repeat_started_step, gone=gone), caller)
 
     receipt = await runtime.run_keyed(sid, None, ["resume", body.handle], work, parent=parent)
-    return JSONResponse({"result": receipt})
+    return JSONResponse({"result": answered(receipt, body.detail)})
 
 
 @router.get("/sessions/{sid}/tools", response_model=ToolList, tags=["agents"])
@@ -67,6 +69,6 @@ async def call_tool(sid: str, name: str, body: ToolCall, runtime: RuntimeDep, ca
             raise ToolNotFound(f"No tool {name!r} in this session's model")
         return named(await runtime.invoke(session, call[0], call[1], evidence=body.evidence, gone=gone), caller)
 
-    receipt = await runtime.run_keyed(sid, caller_key(caller, idempotency_key), ["tool", name, body.model_dump()], work,
-                                      parent=parent)
-    return JSONResponse({"result": receipt})
+    receipt = await runtime.run_keyed(sid, caller_key(caller, idempotency_key), ["tool", name, body.model_dump(exclude={"detail"})],
+                                      work, parent=parent)
+    return JSONResponse({"result": answered(receipt, body.detail)})
