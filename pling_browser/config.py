@@ -95,6 +95,7 @@ ACCEPTS: dict[str, str] = {
     "PLING_MAX_SESSIONS": "a whole number of at least 1",
     "PLING_MAX_CONNECTIONS": "a whole number of at least 1",
     "PLING_QUEUE": "a whole number of at least 0",
+    "PLING_WARM_CONTEXTS": "a whole number of at least 0",
     "PLING_QUEUE_TIMEOUT": "a number of seconds greater than 0",
     "PLING_INVOKE_WAIT": "a number of seconds, 0 or more",
     "PLING_IDLE_TIMEOUT": "a number of seconds greater than 0",
@@ -165,6 +166,9 @@ class Settings(BaseSettings):
     # A console sign-in ends after this long unused, and after console_lifetime_s in any case.
     console_idle_s: float = 3600.0
     console_lifetime_s: float = 12 * 3600.0
+    # Browser contexts prepared ahead, each with a blank page, so a session opens by navigating
+    # (core/warm.py); 0: every session's context is made when it opens.
+    warm_contexts: int = _env("PLING_WARM_CONTEXTS", 2)
     queue: int | None = _env("PLING_QUEUE")  # requests that may wait for a session slot; default max_sessions
     queue_timeout_s: float = _env("PLING_QUEUE_TIMEOUT", 30.0)
     # How long an invocation may wait for its session while another runs there (then 409 SESSION_BUSY).
@@ -304,7 +308,7 @@ class Settings(BaseSettings):
             raise ValueError("below 1")
         return value
 
-    @field_validator("queue")
+    @field_validator("queue", "warm_contexts")
     @classmethod
     def _not_negative(cls, value: int | None) -> int | None:
         if value is not None and value < 0:

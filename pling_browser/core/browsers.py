@@ -14,10 +14,12 @@ from typing import TYPE_CHECKING, Any, AsyncIterator, Callable
 from . import dialogs, processes
 from ..adapters import load_adapters
 from .adapting import AdapterScripts
-from .bridge import document_script
+from .bridge import Bridge, document_script
 from ..config import Settings
 from .egress import EgressProxy, Policy
 from .playwright import translate, translate_playwright_errors
+from .remote import WEBRTC_POLICY, endpoint_problem, require_webrtc_policy
+from .warm import Prepared, WarmContexts
 from ..errors import (BrowserUnavailable, NavigationRefused, PageLoadTimeout, PageUnreachable, PageUnresponsive,
                      PlingError, SessionLost)
 
@@ -28,12 +30,10 @@ log = logging.getLogger("pling_browser")
 
 # Chromium needs these on a closed network: no GPU, and none of the background connections that the
 # machine's network would refuse many times a second. As root, Chromium's sandbox cannot start, so
-# `--no-sandbox` is added then (SECURITY.md says what that means). WebRTC would otherwise send UDP
-# (STUN/TURN, host candidates) straight from the browser, around the egress proxy: only proxied
-# traffic is allowed, and the proxy carries no UDP. Headless Chromium 156 still builds each window's
-# omnibox popup as WebUI (chrome://omnibox-popup.top-chrome, a renderer of its own per context, about
-# 43 MB PSS): nobody sees it, so those features are off (docs/decisions.md, "Memory per session").
-WEBRTC_POLICY = "--webrtc-ip-handling-policy=disable_non_proxied_udp"
+# `--no-sandbox` is added then (SECURITY.md says what that means). WEBRTC_POLICY: see core/remote.py.
+# Headless Chromium 156 still builds each window's omnibox popup as WebUI (chrome://omnibox-popup.top-chrome,
+# a renderer of its own per context, about 43 MB PSS): nobody sees it, so those features are off
+# (docs/decisions.md, "Memory per session").
 CHROMIUM_ARGS = (
     "--disable-gpu",
     "--disable-quic",
@@ -103,6 +103,7 @@ class Controller:
         self.on_browser_lost: Callable[[str, str | None], None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self.adapters = AdapterScripts(load_adapters(settings.adapters))  # read once, at startup
+        self.warm = WarmContexts(settings.warm_contexts, self._prepare, self._warm_endpoint)
 
     @property
     def launches(self) -> int:
@@ -117,6 +118,7 @@ class Controller:
             "executable": self.settings.chromium or "playwright's chromium",
             "launches": self.launches,
             "processes": len(self.browser_pids()),
+            "warm_contexts": len(self.warm),
             "endpoints": [endpoint.status() for endpoint in self.endpoints],
         }
 
@@ -133,10 +135,12 @@ class Controller:
             raise errors[0]
         for error in errors:
             log.error("%s", error.message)
+        self.warm.refill(0)
 
     async def stop(self) -> None:
         for task in list(self._tasks):
             task.cancel()
+        await self.warm.close()
         for endpoint in self.endpoints:
             browser, endpoint.browser = endpoint.browser, None
             if browser is not None:
@@ -192,7 +196,7 @@ class Controller:
                     message = str(error).splitlines()[0] if str(error) else type(error).__name__
                     endpoint.last_error = message[:300]
                     if endpoint.url is not None:
-                        raise BrowserUnavailable(_endpoint_problem(endpoint.url, message)) from error
+                        raise BrowserUnavailable(endpoint_problem(endpoint.url, message)) from error
                     # A dead driver fails every call: start a new one and try once more.
                     await self._stop_playwright()
                     if attempt == 2:
@@ -213,7 +217,7 @@ class Controller:
         if endpoint.url is not None:
             browser = await playwright.chromium.connect(endpoint.url, timeout=30_000)
             try:
-                await _require_webrtc_policy(browser, endpoint.url)
+                await require_webrtc_policy(browser, endpoint.url)
             except BaseException:
                 with contextlib.suppress(Exception):
                     await browser.close()
@@ -261,18 +265,22 @@ class Controller:
         now = time.monotonic()
         return sorted(self.endpoints, key=lambda e: (not e.up and e.retry_at > now, e.sessions))
 
-    async def new_context(self, storage_state: dict[str, Any] | None = None) -> tuple["BrowserContext", EgressProxy, Endpoint]:
-        """A fresh context on the least busy endpoint (with a profile's cookies and storage when given);
+    async def new_context(self, storage_state: dict[str, Any] | None = None) -> Prepared:
+        """A context of its own for a session, on the least busy endpoint: one prepared ahead when there
+        is one (core/warm.py), else a fresh one (with a profile's cookies and storage: always fresh);
         its every connection goes through its own proxy."""
         problem: BrowserUnavailable | None = None
         for endpoint in self._pick():
+            prepared = await self.warm.take(endpoint) if storage_state is None else None
+            if prepared is not None:
+                return self._count(prepared)
             try:
                 try:
-                    return await self._new_context(endpoint, storage_state)
+                    return self._count(await self._prepare(endpoint, storage_state, blank=False))
                 except SessionLost:
                     # The browser or its driver died without telling us: start over once.
                     await self._reset(endpoint, "the browser or its driver stopped answering")
-                    return await self._new_context(endpoint, storage_state)
+                    return self._count(await self._prepare(endpoint, storage_state, blank=False))
             except BrowserUnavailable as error:
                 problem = error
                 self._retry_later(endpoint)
@@ -286,10 +294,19 @@ class Controller:
         _forget_sessions(endpoint)
         await processes.reap(endpoint.pids, endpoint.profiles)
 
-    async def _new_context(self, endpoint: Endpoint,
-                           storage_state: dict[str, Any] | None = None) -> tuple["BrowserContext", EgressProxy, Endpoint]:
+    def _warm_endpoint(self) -> Endpoint | None:
+        """Where the next context is prepared ahead: the endpoint a session would go to now, if it is up."""
+        endpoint = self._pick()[0]
+        return endpoint if endpoint.up else None
+
+    async def _prepare(self, endpoint: Endpoint, storage_state: dict[str, Any] | None = None,
+                       blank: bool = True) -> Prepared:
+        """A new context on `endpoint`, with its own egress proxy; with `blank`, also its first page
+        (about:blank, its renderer started) and that page's bridge, as the pool prepares them."""
         browser = await self._ensure(endpoint)
+        generation = endpoint.generation
         proxy = await EgressProxy(self.policy, bind=self.settings.egress_bind).start()
+        context: "BrowserContext | None" = None
         try:
             async with translate_playwright_errors():
                 context = await asyncio.wait_for(browser.new_context(
@@ -297,27 +314,42 @@ class Controller:
                     proxy={"server": f"http://{self.settings.egress_advertise or '127.0.0.1'}:{proxy.port}",
                            "bypass": "<-loopback>", "username": proxy.username, "password": proxy.password},
                     storage_state=storage_state), 30)
+                context.on("close", lambda _: self._spawn(proxy.stop()))
+                # Popups are not followed: a page that floods window.open gets them closed at once.
+                context.on("page", _close_popup)
                 await context.add_init_script(document_script(dict(self.settings.risks)))
                 await self.adapters.install(context)  # after the bridge: adapters declare through it
+                prepared = Prepared(context, proxy, endpoint, generation)
+                if blank:
+                    prepared.page = await asyncio.wait_for(context.new_page(), 30)
+                    # The bridge's binding now reaches every document this page loads before its scripts run.
+                    prepared.bridge = await Bridge.attach(prepared.page, self.settings.bridge_grace_s,
+                                                          max(5_000, self.settings.action_timeout_ms))
         except BaseException:
+            if context is not None:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(context.close(), 5)
             await proxy.stop()
             raise
+        return prepared
+
+    def _count(self, prepared: Prepared) -> Prepared:
+        """The context is a session's from now on: it counts on its endpoint until it closes."""
+        endpoint, generation = prepared.endpoint, prepared.generation
         endpoint.sessions += 1
-        generation = endpoint.generation
 
         def closed(_: object) -> None:
             if endpoint.generation == generation:
                 endpoint.sessions = max(0, endpoint.sessions - 1)
-            self._spawn(proxy.stop())
 
-        context.on("close", closed)
-        # Popups are not followed: a page that floods window.open gets them closed at once.
-        context.on("page", _close_popup)
-        return context, proxy, endpoint
+        prepared.context.on("close", closed)
+        return prepared
 
-    async def open_page(self, context: "BrowserContext", url: str, timeout_ms: int) -> "Page":
-        async with translate_playwright_errors():
-            page = await context.new_page()
+    async def open_page(self, context: "BrowserContext", url: str, timeout_ms: int, page: "Page | None" = None) -> "Page":
+        """Load `url` in the context's page (`page`, prepared ahead, or a new one)."""
+        if page is None:
+            async with translate_playwright_errors():
+                page = await context.new_page()
         page.set_default_timeout(self.settings.action_timeout_ms)
         page.on("dialog", dialogs.on_dialog)
         from playwright.async_api import Error as PlaywrightError
@@ -339,40 +371,11 @@ class Controller:
         return page
 
 
-async def _require_webrtc_policy(browser: "Browser", url: str) -> None:
-    """A remote browser server is launched by someone else: use it only when its command line has the
-    WebRTC policy (read from chrome://version in a context of its own, without the egress proxy, that
-    opens nothing else), so no page of ours can send UDP around its egress proxy."""
-    context = await browser.new_context()
-    try:
-        page = await context.new_page()
-        await page.goto("chrome://version", timeout=10_000)
-        command_line = await page.locator("#command_line").inner_text(timeout=5_000)
-    finally:
-        with contextlib.suppress(Exception):
-            await context.close()
-    if WEBRTC_POLICY not in command_line.split():
-        raise BrowserUnavailable(
-            f"The browser server at {url} was launched without {WEBRTC_POLICY}: its pages could send UDP "
-            "(WebRTC) around the egress proxy. Add that argument to the server's launch arguments "
-            "(docker/browser-server.json has it).")
-
-
 def _forget_sessions(endpoint: Endpoint) -> None:
     """The browser is gone, and every context on it: none counts any longer (their close events may
     never come when the driver died with them)."""
     endpoint.sessions = 0
     endpoint.generation += 1
-
-
-def _endpoint_problem(url: str, message: str) -> str:
-    from importlib.metadata import version
-
-    ours = version("playwright")
-    if "428" in message or "version" in message.lower():
-        return (f"The browser server at {url} runs a different Playwright version than this service "
-                f"(client {ours}; major.minor must match): {message}")
-    return f"The browser server at {url} cannot be reached: {message}"
 
 
 def adopt_popups(context: "BrowserContext", on_page: Callable[["Page"], None]) -> None:

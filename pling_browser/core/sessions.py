@@ -189,16 +189,18 @@ class Sessions:
         self._opening += 1
         try:
             with profiles.unusable(profile[0]) if profile else contextlib.nullcontext():
-                context, proxy, endpoint = await self.controller.new_context(
-                    profiles.storage_state(profile[1]) if profile else None)
+                prepared = await self.controller.new_context(profiles.storage_state(profile[1]) if profile else None)
+            context, proxy, endpoint = prepared.context, prepared.proxy, prepared.endpoint
             try:
                 if profile is not None:
                     with profiles.unusable(profile[0]):
                         await profiles.restore_session_storage(context, profile[1])
-                page = await self.controller.open_page(context, url, timeout_ms)
+                page = await self.controller.open_page(context, url, timeout_ms, prepared.page)
                 settings = self.controller.settings
-                # Calls that are not an action's own (the model, snapshots) get at least 5 s.
-                bridge = await Bridge.attach(page, settings.bridge_grace_s, max(5_000, settings.action_timeout_ms))
+                # Calls that are not an action's own (the model, snapshots) get at least 5 s. A context
+                # prepared ahead has its page's bridge attached already (core/warm.py).
+                bridge = prepared.bridge or await Bridge.attach(page, settings.bridge_grace_s,
+                                                                max(5_000, settings.action_timeout_ms))
                 session = Session(id=self._new_id(), context=context, page=page, bridge=bridge, proxy=proxy,
                                   endpoint=endpoint.name, operator_values=self.operator_values, opened_url=url,
                                   profile=profile[0] if profile else None)
@@ -220,6 +222,7 @@ class Sessions:
         finally:
             self._opening -= 1
             await self._notify()
+            self.controller.warm.refill()  # now: preparing the next one does not slow this open down
 
     async def close(self, sid: str, reason: str = "closed by a DELETE request") -> None:
         session = self._sessions.pop(sid, None)
