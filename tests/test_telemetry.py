@@ -72,3 +72,20 @@ def test_the_callers_traceparent_is_continued(spans: InMemorySpanExporter, pages
 def test_otel_variables_decide_whether_anything_is_exported() -> None:
     assert telemetry.configure_from_env({}) is False
     assert telemetry.configure_from_env({"OTEL_TRACES_EXPORTER": "none", "OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:9"}) is False
+
+
+def test_a_stage_span_is_made_only_under_a_recorded_invocation(spans: InMemorySpanExporter,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    # No span is recording (no provider, or a trace not sampled): a stage's span would not be recorded
+    # either, so it is not made (it cost ~20 us each, nine times per invocation).
+    import contextlib
+
+    made: list[str] = []
+    monkeypatch.setattr(telemetry.TRACER, "start_as_current_span",
+                        lambda name, **_: made.append(name) or contextlib.nullcontext())
+    with telemetry.stage_span("resolve"):
+        pass
+    assert made == []
+    with trace.get_tracer("test").start_as_current_span("parent"), telemetry.stage_span("resolve"):
+        pass
+    assert made == ["pling.resolve"]
