@@ -23,6 +23,8 @@ from .conftest import FixtureServer, Pages, ServiceThread
 @pytest.fixture(params=["browser", "shim"])
 def where(request: pytest.FixtureRequest, service: ServiceThread, fixtures: FixtureServer) -> Iterator[tuple[ServiceThread, Pages]]:
     svc = service if request.param == "browser" else request.getfixturevalue("shim_service")
+    # The tests branch on this setting: a fixture handing the wrong service would pass in the wrong mode.
+    assert svc.app.state.runtime.settings.browser_webmcp is (request.param == "browser")
     with httpx.Client(base_url=svc.url, timeout=60) as client:
         opened = Pages(client, fixtures)
         yield svc, opened
