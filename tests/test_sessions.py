@@ -8,6 +8,9 @@ import threading
 import time
 
 import httpx
+import pytest
+
+from pling_browser.core.sessions import Session
 
 from .conftest import Pages, ServiceThread
 from .server import FixtureServer
@@ -27,6 +30,26 @@ def _closed_port() -> int:
     port = sock.getsockname()[1]
     sock.close()
     return port
+
+
+def test_the_title_is_read_when_asked_not_after_every_invocation(client: httpx.Client, pages: Pages,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    # Each read is a round trip through Playwright's driver into the page: not one per invocation.
+    reads: list[str] = []
+    original = Session.refresh_title
+
+    async def counted(self: Session) -> None:
+        reads.append(self.id)
+        await original(self)
+
+    monkeypatch.setattr(Session, "refresh_title", counted)
+    page = pages.open("demo/todos.html")
+    for i in range(3):
+        assert page.invoke("add_todo", {"text": f"task {i}"})["ok"] is True
+    assert reads == []
+    assert client.get(f"/sessions/{page.id}").json()["title"] == "Tasks"
+    assert client.get(f"/sessions/{page.id}").json()["title"] == "Tasks"
+    assert reads == [page.id]  # read once since the last invocation, for both
 
 
 def test_open_list_read_close(client: httpx.Client, pages: Pages) -> None:
