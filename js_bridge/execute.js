@@ -35,6 +35,7 @@ async function runAction(args) {
     inFlight.toolCancel = null;
     return answerOf({ ok: false, code: 'threw', error: errorText(e) });
   }
+  frameAfterAction();  // observe.js: the frame that renders run()'s effect
   const cancel = inFlight.toolCancel;
   inFlight.toolCancel = null;
   if (result.timedOut) {

@@ -45,7 +45,10 @@ function guardEvent(event) {
     eventStopImmediate(event);
     eventPreventDefault(event);
   }
-  if (eventType(event) === 'click') armed.clicked = true;
+  if (eventType(event) === 'click') {
+    armed.clicked = true;
+    if (armed.decided === 'landed') frameAfterAction();  // observe.js: the frame that renders its effect
+  }
 }
 
 for (let i = 0; i < GUARDED.length; i++) {

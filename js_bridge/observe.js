@@ -105,7 +105,24 @@ function notifyMutationListeners() {
   }
 }
 
-function onMutations() {
+const mutationType = getterOf(MutationRecord.prototype, 'type');
+const mutationAttributeName = getterOf(MutationRecord.prototype, 'attributeName');
+
+// The bridge's own marks (the target's one-time attribute, set by reveal and taken off after the
+// gesture) are not the page changing.
+function onlyOurMarks(records) {
+  try {
+    for (let i = 0; i < records.length; i++) {
+      if (mutationType(records[i]) !== 'attributes' || mutationAttributeName(records[i]) !== TARGET_ATTRIBUTE) return false;
+    }
+    return records.length > 0;
+  } catch (e) {
+    return false;
+  }
+}
+
+function onMutations(records) {
+  if (onlyOurMarks(records)) return;
   mutationCount += 1;
   if (feedbackWatch) watchFeedback(feedbackWatch);
   notifyMutationListeners();
@@ -236,6 +253,30 @@ function queuedSince(since) {
 
 const QUEUED_ROUNDS = 3;
 
+// The first frame after an action's effect (a direct click reaching its target, run() answering),
+// asked for at once: when it has rendered, with a task after it, before settling begins and nothing
+// changed since, that frame is the quiet one settling waits for, and no other is awaited. Only while
+// the observer that counts mutations has been on all along (evidence on), so none went uncounted.
+let afterAction = null;
+function frameAfterAction() {
+  if (!observer) return;
+  const mark = { observer, at: -1, count: -1, rendered: false };
+  afterAction = mark;
+  try {
+    ReflectApply(nativeRequestAnimationFrame, G, [() => {
+      mark.at = now();
+      mark.count = mutationCount;
+      promiseThen(tick(), () => { mark.rendered = true; });
+    }]);
+  } catch (e) { afterAction = null; }
+}
+
+function renderedAfterAction(since) {
+  const mark = afterAction;
+  afterAction = null;
+  return !!mark && mark.rendered && mark.at >= since && mark.observer === observer && mark.count === mutationCount;
+}
+
 // Settled: no request started since `since` is still waiting for its answer, a rendering frame plus a
 // task went by without a DOM mutation, no timer queued since `since` is still due, and no frame
 // either (waited for at most a few rounds). Capped; the answer says whether it settled and, if not,
@@ -246,6 +287,12 @@ async function settle(since, capMs) {
   let rounds = 0;
   let frames = 0;
   try {
+    if (renderedAfterAction(since)) {
+      const queued = queuedSince(since);
+      if (pendingSince(since) === 0 && queued.timers === 0 && queued.frames === 0) {
+        return answerOf({ settled: true, ms: 0, frames: 1, early: true });
+      }
+    }
     for (;;) {
       const before = mutationCount;
       await animationFrame(20);

@@ -63,6 +63,7 @@ class Invocation:
     gesture: Any = None
     aim: Any = None  # core.answers.Aim: where the direct path clicks (core/gestures.py), or why not
     diffed: Any = None  # core.answers.Diffed: the after snapshot the expect call took as the page settled
+    after_unreadable: bool = False  # that call hung reading the page: the after snapshot is not asked again
     fill_value: Any = None
     evidence_begun: bool = False
     doc: str | None = None  # the bridge id of the document the action starts in

@@ -36,6 +36,10 @@ def _summary(changed: Changed) -> str:
 async def diff(inv: Invocation) -> None:
     if not inv.evidence_begun:
         return
+    if inv.after_unreadable and not inv.navigated:
+        inv.note("the diff could not be taken: reading the page's records and state after the action hung")
+        inv.warnings.append("What changed could not be read after the action.")
+        return
     if inv.leaving and not inv.followed:
         await follow(inv)  # the action failed while its document was leaving: diff the new one
     try:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ..core.answers import BridgeCode, Expected, Settled
 from ..core.bridge import BridgeError
-from ..errors import ExpectationFailed, PageNavigated, PlingError
+from ..errors import ExpectationFailed, PageNavigated, PageUnresponsive, PlingError
 from .context import Invocation
 from .navigation import follow, moved, navigation_error
 
@@ -15,7 +15,9 @@ from .navigation import follow, moved, navigation_error
 def _settled(inv: Invocation, settled: Settled | None) -> None:
     if settled is None:
         return
-    if settled.settled:
+    if settled.early:
+        inv.note("page settled: the frame after the action had already rendered, nothing changed since")
+    elif settled.settled:
         inv.note(f"page settled in {settled.ms:.0f} ms")
     else:
         pending = f"{settled.pending} requests" + (f", {settled.timers} timers" if settled.timers else "")
@@ -93,9 +95,20 @@ async def _check(inv: Invocation, on_new_document: bool = False) -> Expected:
     description = inv.decl.expect.description if inv.decl.expect else None
     timeout = inv.expect_timeout_ms
     where = " on the new document" if on_new_document else ""
+    bridge = inv.session.bridge
+    diff = inv.evidence_begun and not on_new_document and not inv.after_unreadable
     try:
-        answer = await inv.session.bridge.expect(inv.ref, inv.args, timeout, inv.settings.settle_cap_ms,
-                                                 diff=inv.evidence_begun)
+        try:
+            answer = await bridge.expect(inv.ref, inv.args, timeout, inv.settings.settle_cap_ms, diff=diff)
+        except PageUnresponsive:
+            if not diff:
+                raise
+            # The call that also takes the after snapshot did not answer: the page's records or state
+            # hang when read (its script was stopped). The expectation is asked again on its own; what
+            # changed is not read again (diff.py says it could not be).
+            inv.after_unreadable = True
+            inv.note("the page did not answer the expectation with its after snapshot in time; asked again without it")
+            answer = await bridge.expect(inv.ref, inv.args, timeout, inv.settings.settle_cap_ms)
         # Kept only from the action's own document, not leaving (the diff stage takes it from there).
         inv.diffed = answer.diffed if not answer.leaving and answer.doc == inv.doc else None
         return answer

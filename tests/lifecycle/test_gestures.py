@@ -93,6 +93,18 @@ def test_a_click_after_an_invocation_is_not_swallowed(pages: Pages) -> None:
     assert clicks["plain"] == 2 and clicks["faraway"] == 1, clicks
 
 
+@pytest.mark.parametrize("action", ["press_slowcheck", "write_slowcheck"])
+def test_the_frame_after_the_action_counts_when_it_rendered_before_settling(pages: Pages, action: str) -> None:
+    """The bridge asks for the first frame after a direct click reached its target (or run() answered);
+    an expectation that takes 250 ms to answer outlasts that frame, and settling, finding it rendered
+    and nothing changed since, waits for no other (observe.js, frameAfterAction)."""
+    page = pages.open(PAGE)
+    receipt = page.invoke(action)
+    assert receipt["ok"] is True and receipt["verified"] is True, receipt
+    assert "page settled: the frame after the action had already rendered, nothing changed since" in receipt["log"], receipt["log"]
+    assert receipt["changed"]["state"]["changed"]["clicks"]["to"]["slowcheck"] == 1, receipt["changed"]
+
+
 @pytest.fixture(scope="module")
 def playwright_only() -> Iterator[httpx.Client]:
     svc = ServiceThread(service_settings(direct_input=False)).start()
