@@ -290,7 +290,7 @@ async function settle(since, capMs) {
     if (renderedAfterAction(since)) {
       const queued = queuedSince(since);
       if (pendingSince(since) === 0 && queued.timers === 0 && queued.frames === 0) {
-        return answerOf({ settled: true, ms: 0, frames: 1, early: true });
+        return answerOf({ settled: true, ms: 0, frames: 0 });
       }
     }
     for (;;) {

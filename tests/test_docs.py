@@ -59,11 +59,12 @@ def _block(start: str) -> str:
 _SECRET = re.compile(r"<secret>[^<]+</secret>")
 _SESSION = re.compile(r"\bs_[A-Za-z0-9_-]{8,}")
 _MS = re.compile(r"\b\d+ ms\b")
+_FRAMES = re.compile(r"frames waited: \d+")  # 0 when the frame after the action had rendered before settling
 NUMBERS_THAT_VARY = {"created", "last_used"}
 
 
 def _text(value: str) -> str:
-    return _MS.sub("N ms", _SESSION.sub("s_…", _SECRET.sub("<secret>…</secret>", value)))
+    return _FRAMES.sub("frames waited: N", _MS.sub("N ms", _SESSION.sub("s_…", _SECRET.sub("<secret>…</secret>", value))))
 
 
 def _key(item: dict[str, Any]) -> Any:

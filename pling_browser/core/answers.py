@@ -55,7 +55,7 @@ class Settled(BaseModel):
     ms: float = 0
     pending: int = 0  # requests the action started, still unanswered
     timers: int = 0  # timers (at most 500 ms) it queued, still due
-    early: bool = False  # the frame after the action had rendered, quiet, before settling began
+    frames: int = 0  # frames waited for; 0: the frame after the action had rendered, quiet, before settling began
 
 
 class Refusal(BaseModel):

@@ -15,10 +15,9 @@ from .navigation import follow, moved, navigation_error
 def _settled(inv: Invocation, settled: Settled | None) -> None:
     if settled is None:
         return
-    if settled.early:
-        inv.note("page settled: the frame after the action had already rendered, nothing changed since")
-    elif settled.settled:
-        inv.note(f"page settled in {settled.ms:.0f} ms")
+    if settled.settled:
+        # "frames waited: 0": the frame after the action had rendered, quiet, before settling began.
+        inv.note(f"page settled in {settled.ms:.0f} ms (frames waited: {settled.frames})")
     else:
         pending = f"{settled.pending} requests" + (f", {settled.timers} timers" if settled.timers else "")
         inv.note(f"page had not settled after {settled.ms:.0f} ms ({pending} pending)")
