@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from ..errors import PageNavigated, PageUnresponsive
-from .answers import Aim
+from .answers import Aim, Landed
 from .bridge import Bridge
 from .playwright import translate_playwright_errors
 
@@ -84,7 +84,7 @@ async def operate(bridge: Bridge, mark: str, control: str, value: Any, timeout_m
     return Operated("playwright", why)
 
 
-async def _click_at(bridge: Bridge, x: float, y: float, timeout_ms: float) -> Any:
+async def _click_at(bridge: Bridge, x: float, y: float, timeout_ms: float) -> Landed:
     """A trusted click at a viewport point; then the guard's answer, asked whatever happened, so a
     guard never outlives its click."""
     try:

@@ -107,7 +107,7 @@ class Session:
         with contextlib.suppress(Exception):
             self.title = await asyncio.wait_for(self.page.title(), 2)
 
-    def refresh_title_soon(self) -> None:
+    def mark_title_stale(self) -> None:
         """The page may have another title now: it is read when someone asks (``current_info()``),
         not after every invocation. Each read is a round trip through the driver into the page, ~1 ms
         of CPU across the service, the driver and Chromium, which 16 busy sessions on 2 cores feel."""

@@ -194,7 +194,7 @@ class Runtime:
                 session.touch()
                 if traced is not None:
                     traced = await self._stop_trace(session, traced)
-                session.refresh_title_soon()
+                session.mark_title_stale()
             if trace and traced is None:
                 reason = ("No trace was recorded: this session's pages were given restored secrets, and a trace "
                           "records the page." if session.masked_values() else "No trace was recorded: this session "
@@ -228,7 +228,7 @@ class Runtime:
             try:
                 return await resume(session, state, settings=self.settings, evidence=evidence, **self._lifecycle_options())
             finally:
-                session.refresh_title_soon()
+                session.mark_title_stale()
 
     @contextlib.asynccontextmanager
     async def _turn(self, session: Session, what: str, gone: CallerCheck | None) -> AsyncIterator[None]:
