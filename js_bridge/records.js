@@ -139,6 +139,8 @@ function stateValue(entry, tally) {
 }
 
 function callAvailable(action, recordId) {
+  // A gesture the page declared and the bridge cannot read is never replaced by another one.
+  if (action.gestureProblem) return { available: false, reason: 'Its gesture is malformed: ' + action.gestureProblem };
   const declared = declaredAvailability(action, recordId);
   if (!declared.available || action.record || !action.target || action.kind !== 'action') return declared;
   // A plain element action whose control is disabled, aria-disabled or inert is unavailable, with

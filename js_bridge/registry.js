@@ -152,22 +152,63 @@ function commonAction(decl, kind) {
     reveal: fn(decl, 'reveal'),
     run: null,
     target: null,
+    gesture: null,
+    gestureProblem: null,
     expect: null,
     steps: null,
     done: null,
   };
 }
 
-// `gesture`: 'hover', 'dblclick', or { press: KEY } (alone, or after a fill); null: the control's own.
+// `gesture` (SPEC, "The page side"; the grammar is docs/adapters.md's gestures table):
+//   'click' | 'dblclick' | 'focus' | 'hover'            the element itself, whatever control it is
+//   { press: KEY }                                       a key on it (on a text field after the fill when a value is given)
+//   { type: true, press?: KEY, commit?: C }              keystrokes one by one (needs a value)
+//   { commit: C, press?: KEY }                           a fill that ends with C: 'blur' (default) | 'enter' | 'none'
+//   { drag: ID | '{param}', record?: TYPE }              onto another record's element
+// Normalised to { act, press, type, commit, drag, dragType }; null: the control's own gesture. A
+// malformed one is a declaration problem and makes the action unavailable with that reason (never
+// the control's own gesture in its place: the page asked for something else).
 const KEY_NAME = /^[A-Za-z0-9+]{1,40}$/;
-function gestureOf(decl, id) {
+const GESTURE_ACTS = { click: true, dblclick: true, focus: true, hover: true };
+const GESTURE_KEYS = { press: true, type: true, commit: true, drag: true, record: true };
+const COMMITS = { blur: true, enter: true, none: true };
+
+function gestureOf(decl) {
   const gesture = own(decl, 'gesture');
-  if (gesture === undefined || gesture === null) return null;
-  if (gesture === 'hover' || gesture === 'dblclick') return gesture;
-  const key = gesture && typeof gesture === 'object' ? own(gesture, 'press') : undefined;
-  if (typeof key === 'string' && regexTest(KEY_NAME, key)) return { press: key };
-  warn('action ' + id, "gesture must be 'hover', 'dblclick' or { press: 'Enter' }; the control's own gesture is used");
-  return null;
+  if (gesture === undefined || gesture === null) return { gesture: null };
+  if (typeof gesture === 'string') {
+    return hasOwn(GESTURE_ACTS, gesture) ? { gesture: normalGesture({ act: gesture }) }
+      : { problem: "gesture '" + cut(gesture, 40) + "' is not one of 'click', 'dblclick', 'focus', 'hover' or an object" };
+  }
+  if (typeof gesture !== 'object' || isArray(gesture)) return { problem: "gesture must be 'click', 'dblclick', 'focus', 'hover' or an object ({ press }, { type }, { commit }, { drag })" };
+  let names;
+  try { names = keys(gesture); } catch (e) { return { problem: 'gesture could not be read: ' + errorText(e) }; }
+  for (let i = 0; i < names.length; i++) {
+    if (!hasOwn(GESTURE_KEYS, names[i])) return { problem: 'gesture has an unknown key ' + cut(StringCtor(names[i]), 40) + ' (known: press, type, commit, drag, record)' };
+  }
+  const press = own(gesture, 'press');
+  const type = own(gesture, 'type');
+  const commit = own(gesture, 'commit');
+  const drag = own(gesture, 'drag');
+  const record = own(gesture, 'record');
+  if (press !== undefined && !(typeof press === 'string' && regexTest(KEY_NAME, press))) return { problem: "gesture's press must be a key name such as 'Enter', 'ArrowUp' or 'Control+A'" };
+  if (type !== undefined && type !== true) return { problem: "gesture's type must be true (keystrokes one by one)" };
+  if (commit !== undefined && !(typeof commit === 'string' && hasOwn(COMMITS, commit))) return { problem: "gesture's commit must be 'blur', 'enter' or 'none'" };
+  if (drag !== undefined) {
+    if (!(typeof drag === 'string' && drag && drag.length <= 256)) return { problem: "gesture's drag must be a record id, or '{param}' naming the argument that holds one" };
+    if (press !== undefined || type !== undefined || commit !== undefined) return { problem: 'a drag gesture takes no press, type or commit' };
+    if (record !== undefined && !validId(record)) return { problem: "gesture's record must be a record type" };
+  } else if (record !== undefined) {
+    return { problem: "gesture's record names the type of the drag's destination: it goes with drag" };
+  }
+  if (press === undefined && type === undefined && commit === undefined && drag === undefined) return { problem: 'gesture is an empty object' };
+  return { gesture: normalGesture({ press, type, commit, drag, dragType: record }) };
+}
+
+function normalGesture(g) {
+  return { act: g.act || null, press: g.press || null, type: g.type === true, commit: g.commit || null,
+           drag: g.drag || null, dragType: g.dragType || null };
 }
 
 function expectOf(decl, id) {
@@ -188,7 +229,15 @@ function declareAction(decl) {
   entry.run = fn(decl, 'run');
   entry.target = fn(decl, 'target');
   if (!entry.run && !entry.target) { warn('action ' + entry.id, 'an action needs run() or target()'); return noop; }
-  entry.gesture = gestureOf(decl, entry.id);
+  const gesture = gestureOf(decl);
+  if (!entry.target && (gesture.gesture || gesture.problem)) {
+    warn('action ' + entry.id, 'a gesture operates a target: this action has run() and no target(), so its gesture is ignored');
+  } else if (gesture.problem) {
+    warn('action ' + entry.id, gesture.problem + '; the action is unavailable until it is fixed');
+    entry.gestureProblem = gesture.problem;
+  } else {
+    entry.gesture = gesture.gesture;
+  }
   entry.expect = expectOf(decl, entry.id);
   return add(registry.actions, entry, 'id');
 }

@@ -7,7 +7,7 @@ const DIRECT_CONTROLS = { button: true, link: true, checkbox: true };  // clicke
 const CLICK_INPUTS = { button: true, submit: true, reset: true, image: true, file: true };
 
 // The invocation in flight: the element to operate and the evidence to diff against.
-const inFlight = { target: null, action: null, before: null, watch: null, since: 0, leaving: false, carried: false, toolCancel: null };
+const inFlight = { target: null, drop: null, action: null, before: null, watch: null, since: 0, leaving: false, carried: false, toolCancel: null };
 
 function isElement(value) {
   try { return nodeType(value) === 1; } catch (e) { return false; }
@@ -96,6 +96,7 @@ async function findAndMarkTarget(args) {
   if (!action) return answerOf({ ok: false, code: 'gone', reason: 'The action ' + ref.id + ' is no longer declared' });
   const capMs = args.capMs;
   inFlight.target = null;
+  inFlight.drop = null;
   // Kept for this invocation: an action may undeclare itself as its effect (a dialog's button).
   inFlight.action = action;
   const availability = callAvailable(action, ref.record);
@@ -142,6 +143,14 @@ async function findAndMarkTarget(args) {
     const disabled = disabledReason(el);
     if (disabled) return answerOf({ ok: false, code: 'unavailable', reason: 'The target of ' + args.ref + ' (a ' + strToLowerCase(elementTagName(el)) + ') ' + disabled, log });
   }
+  if (action.gesture && action.gesture.commit && control !== 'text' && !action.gesture.type) {
+    return answerOf({ ok: false, code: 'unavailable', reason: 'Its gesture ends a fill (commit), and its target (a ' + strToLowerCase(elementTagName(el)) + ') is not a text field; declare { type: true, commit } to type into it', log });
+  }
+  let drop = null;
+  if (action.gesture && action.gesture.drag) {
+    drop = await dropTarget(action, ref.record, args.args, capMs, log);
+    if (drop.reason) return answerOf({ ok: false, code: 'unavailable', reason: drop.reason, log });
+  }
   inFlight.target = el;
   // The controller finds the element by a one-time attribute, so it can operate it from Playwright's
   // own isolated world: nothing the page patched in its world can get in the way. `where` says how:
@@ -149,16 +158,67 @@ async function findAndMarkTarget(args) {
   // shadow root (only a handle to the element itself reaches it).
   const mark = randomName();
   try { elementSetAttribute(el, TARGET_ATTRIBUTE, mark); } catch (e) { return answerOf({ ok: false, code: 'unavailable', reason: 'The target cannot be marked: ' + errorText(e), log }); }
-  return answerOf({ ok: true, control, fidelity, tag: strToLowerCase(elementTagName(el)), mark, where: whereIs(el), gesture: action.gesture || null, log });
+  const where = whereIs(el);
+  const answer = answerOf({ ok: true, control, fidelity, tag: strToLowerCase(elementTagName(el)), mark, where, gesture: action.gesture || null, log });
+  if (drop) {
+    // The destination carries a mark of its own, with the same attribute (observe.js: not a page change).
+    if (where === 'closed_shadow' || whereIs(drop.el) !== where || nodeOwnerDocument(drop.el) !== nodeOwnerDocument(el)) {
+      releaseTarget();
+      return answerOf({ ok: false, code: 'unavailable', reason: 'The drag goes from and to elements Playwright cannot reach together (another frame, or a closed shadow root)', log });
+    }
+    inFlight.drop = drop.el;
+    answer.drop = randomName();
+    answer.dropId = drop.id;
+    try { elementSetAttribute(drop.el, TARGET_ATTRIBUTE, answer.drop); } catch (e) { releaseTarget(); return answerOf({ ok: false, code: 'unavailable', reason: 'The drag destination cannot be marked: ' + errorText(e), log }); }
+  }
+  return answer;
+}
+
+// Where a drag gesture goes: the element of another record, `drag` naming its id, or '{param}' the
+// argument that holds it; the record type is the gesture's `record`, else the action's own.
+async function dropTarget(action, recordId, args, capMs, log) {
+  let id = action.gesture.drag;
+  if (id.length > 2 && strSlice(id, 0, 1) === '{' && strSlice(id, -1) === '}') {
+    const name = strSlice(id, 1, -1);
+    // '{record}' in a family: the record the invocation names (as in a flow's 'edit@{record}').
+    const value = name === 'record' && recordId !== null ? recordId : own(args, name);
+    if (typeof value === 'number' && isFiniteNumber(value)) id = StringCtor(value);
+    else if (typeof value === 'string' && value) id = value;
+    else return { reason: 'The drag goes onto the record named by the argument ' + name + ', and none was given' };
+  }
+  const type = action.gesture.dragType || action.record;
+  if (!type) return { reason: 'Its drag gesture names no record type ({ drag, record: TYPE }) and the action acts on none' };
+  const decl = findRecords(type);
+  if (!decl || !decl.element) return { reason: 'The drag goes onto a ' + type + ' record, and no records of that type declare element(id)' };
+  if (readRecordIds(decl).index[id] === undefined) return { reason: 'There is no ' + type + ' record ' + cut(id, 100) + ' to drag onto' };
+  let el = recordElement(decl, id);
+  if ((!el || !isVisible(el)) && decl.reveal) {
+    try { await callWithin(decl.reveal, [id], capMs); await settle(now(), capMs); push(log, 'called reveal(' + id + ') for the drag destination'); } catch (e) { /* looked at again below */ }
+    el = recordElement(decl, id);
+  }
+  if (!el) return { reason: 'The element of ' + type + ' ' + cut(id, 100) + ' (the drag destination) is not on the page' };
+  if (!isVisible(el)) return { reason: 'The element of ' + type + ' ' + cut(id, 100) + ' (the drag destination) is hidden' };
+  return { el, id };
+}
+
+function recordElement(decl, id) {
+  try {
+    const el = decl.element(id);
+    return isElement(el) ? el : null;
+  } catch (e) {
+    return null;
+  }
 }
 
 const TARGET_ATTRIBUTE = 'data-pling-target';
 
 function releaseTarget() {
-  const el = inFlight.target;
+  const marked = [inFlight.target, inFlight.drop];
   inFlight.target = null;
-  if (el) {
-    try { elementRemoveAttribute(el, TARGET_ATTRIBUTE); } catch (e) { /* gone with a re-render */ }
+  inFlight.drop = null;
+  for (let i = 0; i < 2; i++) {
+    if (!marked[i]) continue;
+    try { elementRemoveAttribute(marked[i], TARGET_ATTRIBUTE); } catch (e) { /* gone with a re-render */ }
   }
   return answerOf({ ok: true });
 }

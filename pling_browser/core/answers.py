@@ -113,6 +113,32 @@ class Landed(_Answer):
     doc: str | None = None  # the document that answered: another than the action's means the click navigated
 
 
+class Gesture(BaseModel):
+    """A declared gesture as the bridge normalised it (js_bridge/registry.js has the grammar): one of
+    ``act`` (the element itself), ``drag`` (onto another record's element), or keys: ``type`` (the
+    value keystroke by keystroke), ``press`` (a key, after the typing when there is any) and
+    ``commit`` (how typing ends: ``blur``, ``enter`` or ``none``; unset: ``blur``)."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    act: Literal["click", "dblclick", "focus", "hover"] | None = None
+    press: str | None = Field(default=None, max_length=40, pattern=r"^[A-Za-z0-9+]+$")
+    type: bool = False
+    commit: Literal["blur", "enter", "none"] | None = None
+    drag: str | None = Field(default=None, max_length=256)
+    dragType: str | None = None
+
+    def declared(self) -> str:
+        """The declaration, written back as the page wrote it, for the receipt's log."""
+        if self.act:
+            return repr(self.act)
+        if self.drag:
+            return "{drag: %r%s}" % (self.drag, f", record: {self.dragType!r}" if self.dragType else "")
+        parts = [part for part in ("type: true" if self.type else "", f"press: {self.press!r}" if self.press else "",
+                                   f"commit: {self.commit!r}" if self.commit else "") if part]
+        return "{" + ", ".join(parts) + "}"
+
+
 class Revealed(_Answer):
     """reveal: the action is available and its target (if any) is visible and marked; with
     evidence on, the before snapshot was taken in the same call."""
@@ -124,8 +150,10 @@ class Revealed(_Answer):
     # where the marked target lives: this document (open shadow roots too), a same-origin frame, or
     # behind a closed shadow root (reached only through a handle on the element itself)
     where: Literal["document", "frame", "closed_shadow"] = "document"
-    # the gesture the declaration names instead of the control's own: "hover", "dblclick", {"press": KEY}
-    gesture: Literal["hover", "dblclick"] | dict[str, str] | None = None
+    # the gesture the declaration names instead of the control's own (None: the control's own)
+    gesture: Gesture | None = None
+    drop: str | None = None  # a drag's destination, marked as the target is
+    dropId: str | None = None  # the record it belongs to
     log: list[str] = Field(default_factory=list)
     evidence: bool = False
     doc: str | None = None  # the document's bridge id: another id later means the action left it

@@ -222,11 +222,14 @@ class Bridge:
 
     # ---- one invocation, in lifecycle order ------------------------------------------------------
 
-    async def reveal(self, ref: str, cap_ms: float, evidence: bool, aim: bool = False) -> Revealed:
+    async def reveal(self, ref: str, cap_ms: float, evidence: bool, aim: bool = False,
+                     args: dict[str, Any] | None = None) -> Revealed:
         """Availability, reveal and the target, marked; when everything passed, the before snapshot
         (evidence on) or the start mark is taken in the same call. ``aim``: for a button, link or
-        checkbox, also where a direct trusted click goes (core/gestures.py)."""
-        return await self._call("reveal", {"ref": ref, "capMs": cap_ms, "evidence": evidence, "aim": aim}, Revealed,
+        checkbox, also where a direct trusted click goes (core/gestures.py). ``args``: the
+        invocation's, where a drag gesture finds the record it goes onto (``{drag: '{param}'}``)."""
+        arg = {"ref": ref, "capMs": cap_ms, "evidence": evidence, "aim": aim, "args": args or {}}
+        return await self._call("reveal", arg, Revealed,
                                 budget_ms=cap_ms * 2 + 1_000)
 
     async def release(self) -> None:  # unmark the target (harmless when it is gone)

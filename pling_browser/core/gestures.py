@@ -9,6 +9,12 @@ click's events through only when the first of them lands in the target. When it 
 direct path does not apply: another gesture, a text field, a frame, a closed shadow root, a covered
 centre) Playwright's own actionability checks run: visible, stable, enabled, receives events.
 
+A declared gesture (``Gesture``: the element itself clicked, double-clicked, focused or hovered; a
+drag onto another record's element; the value typed key by key, a key pressed, a fill that ends
+with blur, Enter or nothing) always takes Playwright's path, with the actionability each of its
+calls checks. A gesture of several steps (type, then press, then commit) has started once its first
+step went out: a later step that gives up is the page not answering, never "nothing ran".
+
 Errors come out as ``TargetNotOperable`` (nothing was dispatched), ``PageUnresponsive`` (dispatched,
 then the page did not answer) or another Pling error (core/playwright.py)."""
 
@@ -20,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from ..errors import PageNavigated, PageUnresponsive
-from .answers import Aim, Landed
+from .answers import Aim, Gesture, Landed
 from .bridge import Bridge
 from .playwright import translate_playwright_errors
 
@@ -47,6 +53,22 @@ class Operated:
     released: bool = False  # the bridge already unmarked the target
 
 
+ValueNeed = Literal["required", "optional", "no"]
+
+
+def value_need(control: str, gesture: Gesture | None) -> ValueNeed:
+    """Whether operating the target types or selects a value: the control's own gesture fills a text
+    field and selects in a select; a declared one types when it says ``type`` or ``commit`` (a fill),
+    and a lone key press on a text field is after the fill when a value is given."""
+    if gesture is None:
+        return "required" if control in ("text", "select") else "no"
+    if gesture.act or gesture.drag:
+        return "no"
+    if gesture.type or gesture.commit:
+        return "required"
+    return "optional" if control == "text" else "no"
+
+
 def direct_applies(control: str, value: Any, gesture: Any, aim: Aim | None) -> bool:
     if aim is None or aim.x is None or aim.y is None or gesture is not None:
         return False
@@ -57,10 +79,11 @@ def direct_applies(control: str, value: Any, gesture: Any, aim: Aim | None) -> b
 
 
 async def operate(bridge: Bridge, mark: str, control: str, value: Any, timeout_ms: float, where: str = "document",
-                  gesture: Any = None, aim: Aim | None = None, doc: str | None = None) -> Operated:
+                  gesture: Gesture | None = None, aim: Aim | None = None, doc: str | None = None,
+                  drop: str | None = None) -> Operated:
     """Operate the marked target as a person would: click a button or link, set a checkbox (``value``
     True/False) or toggle it (``value`` None), fill a text field (and leave it, so the page gets
-    ``change``), select options, or the declared gesture (hover, double-click, a key press).
+    ``change``), select options, or the declared gesture (``drop``: the mark on a drag's destination).
     ``doc`` is the bridge id of the action's document: another one answering after a direct click
     means the click navigated (``PageNavigated``, an outcome)."""
     why = aim.why if aim is not None else None
@@ -77,7 +100,7 @@ async def operate(bridge: Bridge, mark: str, control: str, value: Any, timeout_m
                "nowhere": "the click reached no element of this document",
                "unarmed": "the guard had lapsed before the click"}[landed.landed]
     try:
-        await _playwright(bridge, mark, control, value, timeout_ms, where, gesture)
+        await _playwright(bridge, mark, control, value, timeout_ms, where, gesture, drop)
     except TargetNotOperable as error:
         error.direct_why = why
         raise
@@ -102,8 +125,19 @@ async def _click_at(bridge: Bridge, x: float, y: float, timeout_ms: float) -> La
     return await bridge.landed()
 
 
+class _Steps:
+    """How far a gesture of several Playwright calls got: once one finished, the write path may have run."""
+
+    def __init__(self) -> None:
+        self.done = 0
+
+    async def __call__(self, call: Any) -> None:
+        await call
+        self.done += 1
+
+
 async def _playwright(bridge: Bridge, mark: str, control: str, value: Any, timeout_ms: float, where: str,
-                      gesture: Any) -> None:
+                      gesture: Gesture | None, drop: str | None) -> None:
     """Playwright's trusted input with its full actionability checks. The target is found where the
     bridge says it lives: by its mark in this document or in the same-origin frame holding it, or,
     behind a closed shadow root that no selector enters, by a handle on the element itself (then
@@ -112,12 +146,15 @@ async def _playwright(bridge: Bridge, mark: str, control: str, value: Any, timeo
     from playwright.async_api import TimeoutError as PlaywrightTimeout
 
     wait_s = timeout_ms / 1000 + 5
+    steps = _Steps()
     async with translate_playwright_errors():
-        target, force = await _find_target(bridge, mark, where)
+        scope, target, force = await _find_target(bridge, mark, where)
+        destination = scope.locator(f'[data-pling-target="{drop}"]') if drop and scope is not None else None
         try:
-            await asyncio.wait_for(_gesture(target, control, value, timeout_ms, force, gesture), wait_s)
+            await asyncio.wait_for(_gesture(steps, target, control, value, timeout_ms, force, gesture, destination),
+                                   wait_s)
         except PlaywrightTimeout as error:
-            if _dispatched(str(error)):  # the gesture went out; the page's handler was still busy
+            if steps.done or _dispatched(str(error)):  # the gesture went out; the page's handler was still busy
                 raise PageUnresponsive(f"Playwright dispatched the {control} gesture, then gave up waiting "
                                        f"within {timeout_ms:.0f} ms") from None
             raise TargetNotOperable(_why_not_operable(str(error))) from None
@@ -125,51 +162,141 @@ async def _playwright(bridge: Bridge, mark: str, control: str, value: Any, timeo
             raise PageUnresponsive(f"Operating the target did not finish within {timeout_ms:.0f} ms") from None
 
 
-async def _find_target(bridge: Bridge, mark: str, where: str) -> tuple[Any, bool]:
+async def _find_target(bridge: Bridge, mark: str, where: str) -> tuple[Any, Any, bool]:
+    """The scope (page or frame) holding the marked target, the target, and whether to force past a
+    hit-target check that cannot see it."""
     selector = f'[data-pling-target="{mark}"]'
     if where == "closed_shadow":
         handle = await bridge.target_handle()
         if handle is None:
             raise TargetNotOperable("the target is gone")
-        return handle, True
+        return None, handle, True
     if where == "frame":
         for frame in bridge.page.frames[1:]:
             try:
                 if await frame.locator(selector).count():
-                    return frame.locator(selector), False
+                    return frame, frame.locator(selector), False
             except Exception:  # a frame that went away or that Playwright cannot enter
                 continue
         raise TargetNotOperable("the target is in a frame Playwright cannot reach (cross-origin frames are not supported yet)")
-    return bridge.page.locator(selector), False
+    return bridge.page, bridge.page.locator(selector), False
 
 
-async def _gesture(target: Any, control: str, value: Any, timeout_ms: float, force: bool, gesture: Any) -> None:
-    press = gesture.get("press") if isinstance(gesture, dict) else None
-    if gesture == "hover":
-        await target.hover(timeout=timeout_ms, force=force)
-    elif gesture == "dblclick":
-        await target.dblclick(timeout=timeout_ms, force=force)
-    elif press and control != "text":
-        await target.press(press, timeout=timeout_ms)
-    elif control in ("button", "link"):
-        await target.click(timeout=timeout_ms, force=force)
+async def _gesture(step: _Steps, target: Any, control: str, value: Any, timeout_ms: float, force: bool,
+                   gesture: Gesture | None, destination: Any) -> None:
+    if gesture is None:
+        await _own(step, target, control, value, timeout_ms, force)
+    elif gesture.act == "hover":
+        await step(target.hover(timeout=timeout_ms, force=force))
+    elif gesture.act == "dblclick":
+        await step(target.dblclick(timeout=timeout_ms, force=force))
+    elif gesture.act == "click":
+        await step(target.click(timeout=timeout_ms, force=force))
+    elif gesture.act == "focus":
+        await step(target.focus(timeout=timeout_ms))
+    elif gesture.drag:
+        if destination is None:
+            raise TargetNotOperable("a drag needs its destination where Playwright can locate it")
+        await step(target.drag_to(destination, timeout=timeout_ms, force=force))
+    else:
+        await _keys(step, target, control, value, timeout_ms, force, gesture)
+
+
+async def _own(step: _Steps, target: Any, control: str, value: Any, timeout_ms: float, force: bool) -> None:
+    """The control's own gesture: click a button or link, set or toggle a checkbox, fill a text field
+    (and leave it), select options."""
+    if control in ("button", "link", "gesture"):
+        await step(target.click(timeout=timeout_ms, force=force))
     elif control == "checkbox":
         if isinstance(value, bool):
-            await target.set_checked(value, timeout=timeout_ms, force=force)
+            await step(target.set_checked(value, timeout=timeout_ms, force=force))
         else:
-            await target.click(timeout=timeout_ms, force=force)
+            await step(target.click(timeout=timeout_ms, force=force))
     elif control == "text":
-        await target.fill(str(value), timeout=timeout_ms, force=force)
-        if press:
-            await target.press(press, timeout=timeout_ms)  # e.g. Enter after typing a search
-        # A person's typing ends when they leave the field: the browser fires its own `change` on
-        # blur (Vue's .lazy, onchange handlers). Playwright's fill fires `input` only.
-        await target.evaluate("element => element.blur()")
+        await step(target.fill(str(value), timeout=timeout_ms, force=force))
+        await _commit(step, target, "blur", timeout_ms)
     elif control == "select":
         option = value if isinstance(value, list) else str(value)
-        await target.select_option(option, timeout=timeout_ms, force=force)
+        await step(target.select_option(option, timeout=timeout_ms, force=force))
     else:
         raise ValueError(f"no trusted input operates a {control} control")
+
+
+async def _keys(step: _Steps, target: Any, control: str, value: Any, timeout_ms: float, force: bool,
+                gesture: Gesture) -> None:
+    """Typing, a key, and how the typing ends. ``type`` sends the value as keystrokes (over what the
+    field held: its text is selected first); otherwise a text field is filled when a value is given
+    (always with ``commit``). Then the key, then the commit (default ``blur``: the browser fires
+    ``change`` as after a person's typing)."""
+    typed = False
+    if gesture.type:
+        text = _text(value)
+        if control == "text":
+            await step(target.select_text(timeout=timeout_ms, force=force))
+        if text:
+            await step(target.press_sequentially(text, timeout=timeout_ms))
+        elif control == "text":  # nothing to type: the selected text is deleted, as a person would
+            await step(target.press("Backspace", timeout=timeout_ms))
+        else:
+            await step(target.focus(timeout=timeout_ms))
+        typed = True
+    elif fills(control, gesture, value):
+        await step(target.fill(_text(value), timeout=timeout_ms, force=force))
+        typed = True
+    if gesture.press:
+        await step(target.press(gesture.press, timeout=timeout_ms))
+    if typed:
+        await _commit(step, target, gesture.commit or "blur", timeout_ms)
+
+
+async def _commit(step: _Steps, target: Any, commit: str, timeout_ms: float) -> None:
+    if commit == "enter":
+        await step(target.press("Enter", timeout=timeout_ms))
+    elif commit == "blur":
+        # A person's typing ends when they leave the field: the browser fires its own `change` on
+        # blur (Vue's .lazy, onchange handlers). Playwright's fill fires `input` only.
+        await step(target.evaluate("element => element.blur()"))
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, bool) or value is None:
+        return "" if value is None else str(value).lower()
+    return str(value)
+
+
+def fills(control: str, gesture: Gesture, value: Any) -> bool:
+    """Whether a key gesture (not ``type``) fills the text field first: always with ``commit``, and
+    with a lone ``press`` when a value is given."""
+    return control == "text" and not gesture.type and (gesture.commit is not None or value is not None)
+
+
+def words(control: str, gesture: Gesture | None, value: Any = None, drop_id: str | None = None) -> str:
+    """What ran, for the receipt's log: ``<verb> the <control>`` then, for a declared gesture, its
+    steps and the declaration itself (values are never written: they may be secrets)."""
+    verb = {"button": "clicked", "link": "clicked", "checkbox": "toggled", "text": "filled",
+            "select": "selected an option in", "gesture": "clicked"}.get(control, "operated")
+    if gesture is None:
+        return f"{verb} the {control}"
+    control = "element" if control == "gesture" else control  # not a native control: the element itself
+    act = {"hover": "hovered over", "dblclick": "double-clicked", "click": "clicked", "focus": "focused"}
+    typed = not gesture.act and not gesture.drag and fills(control, gesture, value)
+    if gesture.act:
+        head = f"{act[gesture.act]} the {control}"
+    elif gesture.drag:
+        head = f"dragged the {control} onto {gesture.dragType + ' ' if gesture.dragType else 'record '}{drop_id}"
+    elif gesture.type:
+        head = f"typed the value key by key into the {control}"
+    elif typed:
+        head = f"filled the {control}"
+    else:
+        head = f"pressed {gesture.press} on the {control}"
+    tail = []
+    if (gesture.type or typed) and gesture.press:
+        tail.append(f"then pressed {gesture.press}")
+    if gesture.type or typed:
+        tail.append({"blur": "then left it (blur)", "enter": "then pressed Enter (commit)",
+                     "none": "and kept the focus (commit 'none')"}[gesture.commit or "blur"])
+    return head + (", " + ", ".join(tail) if tail else "") + f" (declared gesture {gesture.declared()})"
 
 
 def _dispatched(message: str) -> bool:

@@ -60,7 +60,9 @@ class Invocation:
     fidelity: str = "high"
     target_mark: str | None = None
     target_where: str = "document"
-    gesture: Any = None
+    gesture: Any = None  # core.answers.Gesture: the declared gesture, None for the control's own
+    drop: str | None = None  # a drag's destination, marked
+    drop_id: str | None = None  # the record that destination belongs to
     aim: Any = None  # core.answers.Aim: where the direct path clicks (core/gestures.py), or why not
     diffed: Any = None  # core.answers.Diffed: the after snapshot the expect call took as the page settled
     after_unreadable: bool = False  # that call hung reading the page: the after snapshot is not asked again

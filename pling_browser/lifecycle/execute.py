@@ -8,15 +8,12 @@ import contextlib
 
 from ..core.answers import BridgeCode
 from ..core.bridge import BridgeError
-from ..core.gestures import CheckboxUnchanged, TargetNotOperable, operate
+from ..core.gestures import CheckboxUnchanged, TargetNotOperable, operate, words
 from ..errors import ActionUnavailable, ExecutionFailed, PageUnresponsive, PlingError
 from .context import Invocation
 from .handoff import handoff
 from .interaction import person_interactions
 from .navigation import moved, navigation_error
-
-_VERB = {"button": "clicked", "link": "clicked", "checkbox": "toggled", "text": "filled", "select": "selected an option in"}
-
 
 async def execute(inv: Invocation) -> None:
     """The before snapshot was taken by the reveal stage's last call, after every pre-check.
@@ -85,7 +82,7 @@ async def _operate(inv: Invocation) -> None:
     released = False
     try:
         done = await operate(bridge, inv.target_mark, inv.control, value, inv.action_timeout_ms, inv.target_where,
-                             inv.gesture, inv.aim, inv.doc)
+                             inv.gesture, inv.aim, inv.doc, inv.drop)
         released = done.released
     except CheckboxUnchanged as error:
         released = True
@@ -101,7 +98,7 @@ async def _operate(inv: Invocation) -> None:
     except PlingError as error:
         if navigation_error(error):  # the gesture navigated: an outcome, not a failure
             inv.leaving = True
-            inv.note(f"{_verb(inv)} the {inv.control} with trusted input; the document was replaced")
+            inv.note(f"{_verb(inv)} with trusted input; the document was replaced")
             return
         raise ExecutionFailed(f"Operating the target failed: {error.message}", cause=error.code) from None
     finally:
@@ -110,7 +107,7 @@ async def _operate(inv: Invocation) -> None:
                 await bridge.release()
             except Exception:  # the page may have navigated away with the element
                 pass
-    inv.note(f"{_verb(inv)} the {inv.control} with trusted input{_path(done.path, done.why, inv.aim)}")
+    inv.note(f"{_verb(inv)} with trusted input{_path(done.path, done.why, inv.aim)}")
 
 
 def _path(path: str, why: str | None, aim: object) -> str:
@@ -121,12 +118,4 @@ def _path(path: str, why: str | None, aim: object) -> str:
 
 
 def _verb(inv: Invocation) -> str:
-    verb = _VERB.get(inv.control or "", "operated")
-    if inv.gesture == "hover":
-        return "hovered over"
-    if inv.gesture == "dblclick":
-        return "double-clicked"
-    if isinstance(inv.gesture, dict):
-        key = inv.gesture.get("press")
-        return f"{verb} (then pressed {key})" if inv.control == "text" else f"pressed {key} on"
-    return verb
+    return words(inv.control or "", inv.gesture, inv.fill_value, inv.drop_id)

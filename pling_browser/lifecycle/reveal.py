@@ -6,6 +6,7 @@ passed, the bridge takes the before snapshot in the same call: only now, after e
 from __future__ import annotations
 
 from ..core.bridge import BridgeError
+from ..core.gestures import value_need
 from ..errors import ActionUnavailable, InvalidParams
 from .context import Invocation
 
@@ -26,7 +27,7 @@ async def reveal(inv: Invocation) -> None:
     assert inv.decl is not None
     try:
         answer = await inv.session.bridge.reveal(inv.ref, inv.settings.settle_cap_ms, inv.evidence,
-                                                 aim=inv.settings.direct_input)
+                                                 aim=inv.settings.direct_input, args=inv.args)
     except BridgeError as error:
         for line in error.refusal.log:
             inv.note(line)
@@ -42,11 +43,17 @@ async def reveal(inv: Invocation) -> None:
     inv.target_mark = answer.mark
     inv.target_where = answer.where
     inv.gesture = answer.gesture
+    inv.drop = answer.drop
+    inv.drop_id = answer.dropId
     inv.aim = answer.aim
-    if inv.control in ("text", "select"):
+    # What the gesture types decides whether a value is needed, never the kind of control alone: a
+    # declared click, focus, hover, drag or lone key press on a text field types nothing.
+    typing = value_need(inv.control or "", inv.gesture)
+    if typing != "no":
         inv.fill_value = fill_value(inv.args)
-        if inv.fill_value is None:
+        if inv.fill_value is None and typing == "required":
             await inv.session.bridge.release()
-            raise InvalidParams(f"{inv.ref} types into a {answer.tag}: pass the value as `value` or as its one argument",
+            what = "types into" if inv.control == "text" or (inv.gesture and inv.gesture.type) else "selects in"
+            raise InvalidParams(f"{inv.ref} {what} a {answer.tag}: pass the value as `value` or as its one argument",
                                 stage="reveal", issues=[{"path": "value", "problem": "is required"}])
     inv.note("available" + ("" if inv.control == "function" else f"; target is a visible {answer.tag} ({inv.control})"))
