@@ -171,18 +171,19 @@ class SessionClosed(BaseModel):
     closed: str = Field(description="The id of the session that was closed.")
 
 
-class ProblemDetail(BaseModel):
-    code: str
-    status: int
-    message: str
-    hint: str | None = None
+class ProblemDetails(BaseModel):
+    """Every HTTP error (RFC 9457, `application/problem+json`): the request or the session, never an
+    action (actions answer receipts). The error's details (`issues`, `available`, `retry_after`…) are
+    members too."""
+
     model_config = ConfigDict(extra="allow")
-
-
-class HTTPProblem(BaseModel):
-    """Every HTTP error: the request or the session, never an action (actions answer receipts)."""
-
-    error: ProblemDetail
+    type: str = Field(description="`/errors#CODE`, resolved against the request's URL: the page the service "
+                      "serves about the code.", json_schema_extra={"format": "uri-reference"})
+    title: str = Field(description="The code in words; the same every time the code occurs.")
+    status: int = Field(description="The HTTP status, as in the answer.")
+    detail: str = Field(description="What happened this time.")
+    code: str = Field(description="The Pling error code (the README's table).")
+    hint: str | None = Field(default=None, description="The next step.")
 
 
 class InvokeAnswer(BaseModel):

@@ -102,6 +102,21 @@ def client(service: ServiceThread) -> Iterator[httpx.Client]:
         yield c
 
 
+PROBLEM_MEMBERS = ("type", "title", "status", "detail", "code")
+
+
+def problem(answer: httpx.Response) -> dict[str, Any]:
+    """The problem details of an HTTP error answer, checked for the RFC 9457 shape every error has
+    (media type, `type` /errors#CODE, `status` as answered): read `problem(answer)["code"]`,
+    `["detail"]`, `["hint"]` and the error's own members (`issues`, `available`…)."""
+    assert answer.status_code >= 400, (answer.status_code, answer.text[:300])
+    assert answer.headers.get("content-type") == "application/problem+json", (answer.headers.get("content-type"), answer.text[:300])
+    body: dict[str, Any] = answer.json()
+    assert all(member in body for member in PROBLEM_MEMBERS), body
+    assert body["status"] == answer.status_code and body["type"] == f"/errors#{body['code']}", body
+    return body
+
+
 class Pages:
     """Opens sessions on fixture pages and closes them when the test ends."""
 

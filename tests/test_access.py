@@ -10,7 +10,7 @@ from typing import Any, Iterator
 import httpx
 import pytest
 
-from .conftest import ServiceThread, service_settings
+from .conftest import ServiceThread, problem, service_settings
 from .server import FixtureServer
 
 TOKEN = "s3cret-token-for-tests"
@@ -24,7 +24,7 @@ def guarded() -> Iterator[ServiceThread]:
 
 
 def _code(answer: httpx.Response) -> tuple[int, str]:
-    return answer.status_code, answer.json()["error"]["code"]
+    return answer.status_code, problem(answer)["code"]
 
 
 def test_a_token_guards_every_route_but_health_and_the_demo(guarded: ServiceThread) -> None:
@@ -118,8 +118,8 @@ def test_idle_sessions_and_old_sessions_are_closed_by_the_service(fixtures: Fixt
                 client.post(f"/sessions/{busy}/invoke", json={"action": "set_filter", "args": {"filter": "all"}})
                 time.sleep(0.2)
             idle_answer = client.get(f"/sessions/{idle}")
-            assert _code(idle_answer) == (410, "SESSION_LOST") and "idle" in idle_answer.json()["error"]["message"]
+            assert _code(idle_answer) == (410, "SESSION_LOST") and "idle" in problem(idle_answer)["detail"]
             busy_answer = client.get(f"/sessions/{busy}")
-            assert _code(busy_answer) == (410, "SESSION_LOST") and "lifetime" in busy_answer.json()["error"]["message"]
+            assert _code(busy_answer) == (410, "SESSION_LOST") and "lifetime" in problem(busy_answer)["detail"]
     finally:
         svc.stop()

@@ -17,7 +17,7 @@ import httpx
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from .conftest import ServiceThread, service_settings
+from .conftest import ServiceThread, problem, service_settings
 from .server import FixtureServer
 
 
@@ -130,8 +130,8 @@ def test_a_wait_past_invoke_wait_is_session_busy(impatient: ServiceThread, fixtu
             _release(impatient, sid)
             holder.join(60)
         assert busy.status_code == 409, busy.text
-        error = busy.json()["error"]
-        assert error["code"] == "SESSION_BUSY" and error["status"] == 409 and "PLING_INVOKE_WAIT" in error["message"]
+        error = problem(busy)
+        assert error["code"] == "SESSION_BUSY" and error["status"] == 409 and "PLING_INVOKE_WAIT" in error["detail"]
         assert int(busy.headers["Retry-After"]) >= 1
         assert result["hold"].json()["result"]["ok"]
         # It never started: the same key runs now, once, as the first write.

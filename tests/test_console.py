@@ -23,7 +23,7 @@ from pling_browser.server.access import AccessGuard, cookie_name
 from pling_browser.config import find_chromium
 from pling_browser.core.browsers import chromium_args
 
-from .conftest import Pages, PageSession, ServiceThread, service_settings
+from .conftest import PageSession, Pages, ServiceThread, problem, service_settings
 from .server import FixtureServer
 from .signin_app import SignInApp, signed_in
 
@@ -466,8 +466,8 @@ def test_the_persons_keys_reach_the_page_and_an_unknown_key_is_the_persons_mista
     # Playwright's "Unknown key" error, translated at the boundary, answers 400 naming the key.
     answer = client.post(url, json={"type": "key", "key": "NoSuchKey"})
     assert answer.status_code == 400, answer.text
-    error = answer.json()["error"]
-    assert error["code"] == "BAD_REQUEST" and "NoSuchKey" in error["message"]
+    error = problem(answer)
+    assert error["code"] == "BAD_REQUEST" and "NoSuchKey" in error["detail"]
     assert error["issues"] == [{"path": "key", "problem": "not a key name Playwright knows"}]
 
 

@@ -15,7 +15,7 @@ import pytest
 
 from pling_browser.core import processes
 
-from .conftest import ServiceThread, service_settings
+from .conftest import ServiceThread, problem, service_settings
 from .server import FixtureServer
 
 
@@ -68,7 +68,7 @@ def _crash_and_recover(svc: ServiceThread, fixtures: FixtureServer, victim: str)
         assert error["code"] == "EXECUTION_FAILED" and error["started"] is True and error["outcome"] == "unknown"
         assert answered_in < 10  # at once, not after the action's 20 s timeout (timings: make bench)
         lost = client.get(f"/sessions/{idle}/model")
-        assert lost.status_code == 410 and lost.json()["error"]["code"] == "SESSION_LOST"
+        assert lost.status_code == 410 and problem(lost)["code"] == "SESSION_LOST"
         # A new browser serves new sessions.
         started = time.monotonic()
         while True:
@@ -135,7 +135,7 @@ def test_a_crash_that_frees_every_slot_serves_a_queued_open(fixtures: FixtureSer
             opened = result["open"]
             assert opened.status_code == 201, opened.text
             lost = client.get(f"/sessions/{holder.json()['session']['id']}/model")
-            assert lost.status_code == 410 and lost.json()["error"]["code"] == "SESSION_LOST"
+            assert lost.status_code == 410 and problem(lost)["code"] == "SESSION_LOST"
             sid = opened.json()["session"]["id"]
             added = client.post(f"/sessions/{sid}/invoke", json={"action": "add_todo", "args": {"text": "after"}})
             assert added.json()["result"]["ok"] is True

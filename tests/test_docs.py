@@ -194,6 +194,14 @@ def test_one_real_call(demo: ServiceThread) -> None:
     httpx.delete(f"{demo.url}/sessions/{real['session']['id']}", timeout=60)
 
 
+def test_the_problem_details_example(demo: ServiceThread) -> None:
+    shown = json.loads(next(code for lang, code in BLOCKS if lang == "json" and '"/errors#SESSION_NOT_FOUND"' in code))
+    sid = shown["detail"].split("'")[1]
+    answer = httpx.get(f"{demo.url}/sessions/{sid}", timeout=60)
+    assert answer.headers["content-type"] == "application/problem+json"
+    assert drift(shown, answer.json()) == []
+
+
 def test_the_command_line_invoke(demo: ServiceThread, tmp_path: Path) -> None:
     command = next(line for line in _block("pling-browser invoke ").splitlines() if "pling-browser invoke" in line)
     words = shlex.split(_here(command, demo))

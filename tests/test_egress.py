@@ -11,7 +11,7 @@ import pytest
 from pling_browser.core.egress import Policy
 from pling_browser.errors import NavigationRefused
 
-from .conftest import Pages
+from .conftest import Pages, problem
 from .server import FixtureServer
 
 # A published SSRF bypass table, ported: every spelling of an internal address, refused before any
@@ -47,8 +47,8 @@ def test_listed_hosts_are_allowed_with_or_without_a_port() -> None:
 def test_a_redirect_to_an_internal_address_is_refused(client: httpx.Client, fixtures: FixtureServer) -> None:
     url = fixtures.url("redirect?to=http://169.254.169.254/latest/meta-data/")
     answer = client.post("/sessions", json={"url": url})
-    assert answer.status_code == 400 and answer.json()["error"]["code"] == "URL_REFUSED"
-    assert "169.254.169.254" in answer.json()["error"]["message"]
+    assert answer.status_code == 400 and problem(answer)["code"] == "URL_REFUSED"
+    assert "169.254.169.254" in problem(answer)["detail"]
 
 
 def test_the_page_cannot_reach_internal_addresses(client: httpx.Client, pages: Pages, fixtures: FixtureServer) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import httpx
 
-from .conftest import Pages
+from .conftest import Pages, problem
 
 ORDERS = "pages/flows/orders.html"
 
@@ -53,7 +53,7 @@ def test_resume_continues_from_the_failed_step_once(pages: Pages, client: httpx.
     state = page.model()["state"]
     assert state["saves"]["value"] == 1 and state["published"]["value"] is True  # not saved twice
     again = client.post(f"/sessions/{page.id}/resume", json={"handle": error["resume"]})
-    assert again.status_code == 404 and again.json()["error"]["code"] == "RESUME_NOT_FOUND"
+    assert again.status_code == 404 and problem(again)["code"] == "RESUME_NOT_FOUND"
 
 
 def test_the_demo_rename_flow(pages: Pages) -> None:

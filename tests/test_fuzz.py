@@ -25,6 +25,10 @@ from pling_browser.lifecycle.validate import apply_defaults
 from .conftest import ServiceThread, service_settings
 
 EXAMPLES = {"positive": 60, "negative": 30}  # per operation: 13 operations give over 1,000 requests
+# The service runs with a token, as the document's bearer scheme says: schemathesis also checks that a
+# request without it, or with a wrong one, is refused.
+TOKEN = "fuzz-t0ken"
+AUTH = {"Authorization": f"Bearer {TOKEN}"}
 
 
 def test_the_api_answers_every_generated_request_as_documented() -> None:
@@ -33,7 +37,7 @@ def test_the_api_answers_every_generated_request_as_documented() -> None:
     from schemathesis.generation import GenerationMode
 
     # Few sessions and no queue: past the limit, 429 at once instead of waiting for a slot.
-    service = ServiceThread(service_settings(max_sessions=3, queue=0, navigation_timeout_ms=3000)).start()
+    service = ServiceThread(service_settings(max_sessions=3, queue=0, navigation_timeout_ms=3000, token=TOKEN)).start()
     try:
         _fuzz(service, GenerationMode)
     finally:
@@ -41,7 +45,7 @@ def test_the_api_answers_every_generated_request_as_documented() -> None:
 
 
 def _fuzz(service: ServiceThread, GenerationMode: Any) -> None:
-    document = httpx.get(f"{service.url}/openapi.json").json()
+    document = httpx.get(f"{service.url}/openapi.json", headers=AUTH).json()
     api = schemathesis.openapi.from_dict(document)
     count: dict[str, Any] = {"requests": 0, "by_status": {}}
     http = requests.Session()  # one connection pool, closed at the end (no sockets left to the GC)
@@ -54,7 +58,7 @@ def _fuzz(service: ServiceThread, GenerationMode: Any) -> None:
             @settings(max_examples=EXAMPLES[mode.value], deadline=None, database=None,
                       suppress_health_check=list(HealthCheck))
             def run(case: Case) -> None:
-                response = case.call(base_url=service.url, session=http, timeout=60)
+                response = case.call(base_url=service.url, session=http, timeout=60, headers=AUTH)
                 count["requests"] += 1
                 count["by_status"][response.status_code] = count["by_status"].get(response.status_code, 0) + 1
                 if response.status_code >= 500 and response.status_code not in (502, 503, 504):
@@ -77,7 +81,7 @@ def _fuzz(service: ServiceThread, GenerationMode: Any) -> None:
     http.close()
     print(f"\n  schemathesis: {count['requests']} requests, statuses {dict(sorted(count['by_status'].items()))}")
     # Close what the generated requests opened.
-    with httpx.Client(base_url=service.url, timeout=60) as client:
+    with httpx.Client(base_url=service.url, timeout=60, headers=AUTH) as client:
         for session in client.get("/sessions").json():
             client.delete(f"/sessions/{session['id']}")
     assert count["requests"] >= 1000

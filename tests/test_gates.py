@@ -12,7 +12,7 @@ from typing import Any, Iterator
 import httpx
 import pytest
 
-from .conftest import Pages, PageSession, ServiceThread, service_settings
+from .conftest import PageSession, Pages, ServiceThread, problem, service_settings
 from .server import FixtureServer
 
 CARD = "4111111111111111"
@@ -87,7 +87,7 @@ def test_a_person_approves_and_the_action_runs(gpages: Pages, person: httpx.Clie
     assert any("confirmed by a person" in line for line in receipt["log"])
     # A second answer to the same request is refused.
     again = person.post(f"/sessions/{page.id}/confirmations/{request['id']}", json={"approve": False})
-    assert again.status_code == 409 and again.json()["error"]["code"] == "ALREADY_ANSWERED"
+    assert again.status_code == 409 and problem(again)["code"] == "ALREADY_ANSWERED"
 
 
 def test_a_person_denies_and_nothing_runs(gpages: Pages, person: httpx.Client) -> None:
@@ -109,7 +109,7 @@ def test_an_unanswered_confirmation_times_out_as_a_denial(gpages: Pages, person:
     receipt = agent.join()  # the gated service waits 4 s
     assert receipt["error"]["code"] == "PERMISSION_DENIED" and "timeout" in receipt["error"]["denied_by"]
     late = person.post(f"/sessions/{page.id}/confirmations/{request['id']}", json={"approve": True})
-    assert late.status_code == 410 and late.json()["error"]["code"] == "ANSWER_TOO_LATE"
+    assert late.status_code == 410 and problem(late)["code"] == "ANSWER_TOO_LATE"
     assert _state(page, "wiped") is False
     assert person.get(f"/sessions/{page.id}/pending").json()["pending"] == []
 
@@ -122,7 +122,7 @@ def test_two_sessions_wait_at_once_and_each_answer_reaches_its_own(gpages: Pages
     assert request_a["id"] != request_b["id"]
     # An answer names its own session: another session's id is not found there.
     crossed = person.post(f"/sessions/{first.id}/confirmations/{request_b['id']}", json={"approve": True})
-    assert crossed.status_code == 404 and crossed.json()["error"]["code"] == "PENDING_NOT_FOUND"
+    assert crossed.status_code == 404 and problem(crossed)["code"] == "PENDING_NOT_FOUND"
     person.post(f"/sessions/{second.id}/confirmations/{request_b['id']}", json={"approve": False})
     person.post(f"/sessions/{first.id}/confirmations/{request_a['id']}", json={"approve": True})
     assert a.join()["ok"] is True and b.join()["error"]["code"] == "PERMISSION_DENIED"
@@ -132,7 +132,7 @@ def test_two_sessions_wait_at_once_and_each_answer_reaches_its_own(gpages: Pages
 def test_the_agent_cannot_approve_its_own_confirmation(gpages: Pages, person: httpx.Client) -> None:
     page = gpages.open(CHECKOUT)
     sneaky = person.post(f"/sessions/{page.id}/invoke", json={"action": "wipe", "approve": True})
-    assert sneaky.status_code == 400 and sneaky.json()["error"]["code"] == "BAD_REQUEST"
+    assert sneaky.status_code == 400 and problem(sneaky)["code"] == "BAD_REQUEST"
     receipt = page.invoke("wipe", {"approve": True})
     assert receipt["ok"] is False and receipt["error"]["code"] == "INVALID_PARAMS"
     unknown = person.post(f"/sessions/{page.id}/confirmations/c_nope", json={"approve": True})

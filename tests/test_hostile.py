@@ -10,7 +10,7 @@ from typing import Any, Iterator
 import httpx
 import pytest
 
-from .conftest import Pages, ServiceThread, service_settings
+from .conftest import Pages, ServiceThread, problem, service_settings
 from .server import FixtureServer
 
 
@@ -68,7 +68,7 @@ def test_endless_loop_in_list(hostile: Pages, client_for: Any = None) -> None:
     armed = page.invoke("go")
     assert armed["ok"] is True and "could not be read" in armed["warning"]
     model = page.client.get(f"/sessions/{page.id}/model")
-    assert model.status_code == 504 and model.json()["error"]["code"] == "PAGE_UNRESPONSIVE"
+    assert model.status_code == 504 and problem(model)["code"] == "PAGE_UNRESPONSIVE"
     assert page.invoke("disarm", evidence=False)["ok"] is True
     assert page.model()["records"]["item"]["ids"] == ["a"]
 

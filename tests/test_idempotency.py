@@ -8,7 +8,7 @@ from typing import Any
 
 import httpx
 
-from .conftest import Pages, ServiceThread, service_settings
+from .conftest import Pages, ServiceThread, problem, service_settings
 from .server import FixtureServer
 
 
@@ -28,7 +28,7 @@ def test_the_same_key_twice_runs_once(client: httpx.Client, pages: Pages) -> Non
     assert first["ok"] is True and second == first
     assert _total(page) == 15
     other = _invoke(client, page.id, "k-1", {"action": "add_todo", "args": {"text": "Something else"}})
-    assert other.status_code == 422 and other.json()["error"]["code"] == "IDEMPOTENCY_MISMATCH"
+    assert other.status_code == 422 and problem(other)["code"] == "IDEMPOTENCY_MISMATCH"
     assert _total(page) == 15
 
 
@@ -92,7 +92,7 @@ def test_a_key_is_the_callers_across_sessions(client: httpx.Client, pages: Pages
     body = {"action": "add_todo", "args": {"text": "Once per key"}}
     assert _invoke(client, first.id, "across-1", body).json()["result"]["ok"] is True
     again = _invoke(client, second.id, "across-1", body)
-    assert again.status_code == 422 and again.json()["error"]["code"] == "IDEMPOTENCY_MISMATCH", again.text
+    assert again.status_code == 422 and problem(again)["code"] == "IDEMPOTENCY_MISMATCH", again.text
     assert _total(first) == 15 and _total(second) == 14
     # In its own session the key still answers the first receipt.
     assert _invoke(client, first.id, "across-1", body).json()["result"]["ok"] is True

@@ -8,7 +8,7 @@ from typing import Any
 
 import httpx
 
-from .conftest import ServiceThread
+from .conftest import ServiceThread, problem
 from .server import FixtureServer
 
 
@@ -47,7 +47,7 @@ def test_mcp_rejects_a_foreign_host_header(service: ServiceThread) -> None:
             "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
     answer = httpx.post(f"{service.url}/mcp", json=body, headers={"Host": "evil.example:80",
                                                                  "Accept": "application/json, text/event-stream"})
-    assert answer.status_code == 403 and answer.json()["error"]["code"] == "FORBIDDEN"
+    assert answer.status_code == 403 and problem(answer)["code"] == "FORBIDDEN"
 
 
 # ---- typed results, errors as problems, page tools and list_changed (issue 18) -----------------------
@@ -66,13 +66,14 @@ def test_a_failure_is_a_tool_error_carrying_the_rest_problem(service: ServiceThr
 
     with caplog.at_level("INFO"):
         out = _run(conversation())
-    rest = client.get("/sessions/s_nope/model").json()
+    rest = problem(client.get("/sessions/s_nope/model"))
     for name, code in [("missing", "SESSION_NOT_FOUND"), ("bad_args", "BAD_REQUEST"), ("unknown", "TOOL_NOT_FOUND"),
                        ("refused", "URL_REFUSED")]:
         result = out[name]
         assert result.is_error is True, name
-        problem = json.loads(result.content[0].text)  # the text is the JSON problem itself
-        assert problem["error"]["code"] == code and problem["error"]["message"] and "hint" in problem["error"], problem
+        details = json.loads(result.content[0].text)  # the text is the problem details themselves
+        assert details["code"] == code and details["detail"] and "hint" in details, details
+        assert details["type"] == f"/errors#{code}" and details["title"] and details["status"] >= 400, details
     assert json.loads(out["missing"].content[0].text) == rest  # the same problem REST answers
     assert not [r for r in caplog.records if r.levelname == "ERROR"], [r.getMessage() for r in caplog.records]
 

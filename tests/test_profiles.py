@@ -20,7 +20,7 @@ from cryptography.fernet import Fernet
 from pling_browser.errors import ProfileUnreadable
 from pling_browser.runtime.profiles import Profiles
 
-from .conftest import ServiceThread, service_settings
+from .conftest import ServiceThread, problem, service_settings
 from .signin_app import SignInApp, signed_in
 
 KEY = Fernet.generate_key().decode()
@@ -181,12 +181,12 @@ def test_an_agent_can_neither_save_nor_delete_a_profile(
         keyed: ServiceThread, agent: httpx.Client, person: httpx.Client, app: SignInApp) -> None:
     sid = _open(agent, app.url("/signin"))["session"]["id"]
     refused = agent.post(f"/sessions/{sid}/profile", json={"name": "bot"})
-    assert refused.status_code == 403 and refused.json()["error"]["code"] == "FORBIDDEN", refused.text
-    assert "agent role" in refused.json()["error"]["message"]
+    assert refused.status_code == 403 and problem(refused)["code"] == "FORBIDDEN", refused.text
+    assert "agent role" in problem(refused)["detail"]
     assert not (keyed.settings.data_dir / "profiles" / "bot.profile").exists()
     assert person.post(f"/sessions/{sid}/profile", json={"name": "bot"}).status_code == 201
     deleting = agent.delete("/profiles/bot")
-    assert deleting.status_code == 403 and deleting.json()["error"]["code"] == "FORBIDDEN"
+    assert deleting.status_code == 403 and problem(deleting)["code"] == "FORBIDDEN"
     assert (keyed.settings.data_dir / "profiles" / "bot.profile").exists()
     assert person.delete("/profiles/bot").status_code == 200
 
@@ -202,10 +202,10 @@ def test_delete_removes_the_file_and_an_unknown_profile_is_a_clear_404(
     assert not path.exists()
     assert "gone" not in [p["name"] for p in agent.get("/profiles").json()["profiles"]]
     again = person.delete("/profiles/gone")
-    assert again.status_code == 404 and again.json()["error"]["code"] == "PROFILE_NOT_FOUND"
+    assert again.status_code == 404 and problem(again)["code"] == "PROFILE_NOT_FOUND"
     unknown = agent.post("/sessions", json={"url": app.url("/app"), "profile": "gone"})
-    assert unknown.status_code == 404 and unknown.json()["error"]["code"] == "PROFILE_NOT_FOUND", unknown.text
-    assert "GET /profiles" in unknown.json()["error"]["hint"]
+    assert unknown.status_code == 404 and problem(unknown)["code"] == "PROFILE_NOT_FOUND", unknown.text
+    assert "GET /profiles" in problem(unknown)["hint"]
 
 
 @pytest.mark.parametrize("name", ["../escape", ".hidden", "a/b", "a\\b", "", "x" * 65, "-flag"])
@@ -213,9 +213,9 @@ def test_a_profile_name_cannot_leave_the_profiles_folder(
         keyed: ServiceThread, agent: httpx.Client, person: httpx.Client, app: SignInApp, name: str) -> None:
     sid = _open(agent, app.url("/app"))["session"]["id"]
     answer = person.post(f"/sessions/{sid}/profile", json={"name": name})
-    assert answer.status_code == 400 and answer.json()["error"]["code"] == "BAD_REQUEST", answer.text
+    assert answer.status_code == 400 and problem(answer)["code"] == "BAD_REQUEST", answer.text
     opening = agent.post("/sessions", json={"url": app.url("/app"), "profile": name})
-    assert opening.status_code == 400 and opening.json()["error"]["code"] == "BAD_REQUEST", opening.text
+    assert opening.status_code == 400 and problem(opening)["code"] == "BAD_REQUEST", opening.text
     data = keyed.settings.data_dir
     assert not list(data.glob("*.profile"))
     with pytest.raises(Exception):
@@ -236,7 +236,7 @@ def test_a_tampered_profile_is_a_clear_error_not_a_500(
     for name in ("tampered", "copied"):
         answer = agent.post("/sessions", json={"url": app.url("/app"), "profile": name})
         assert answer.status_code == 409, answer.text
-        error = answer.json()["error"]
+        error = problem(answer)
         assert error["code"] == "PROFILE_UNREADABLE" and "PLING_PROFILES_KEY" in error["hint"]
         _no_value_in(answer.text, app)
     assert [s["id"] for s in agent.get("/sessions").json()] == [sid]  # nothing was opened half-signed-in
@@ -270,9 +270,9 @@ def test_without_the_key_saving_is_refused_with_a_clear_error(
             sid = _open(agent, app.url("/signin"))["session"]["id"]
             answer = person.post(f"/sessions/{sid}/profile", json={"name": "ada"})
             assert answer.status_code == 409, answer.text
-            error = answer.json()["error"]
+            error = problem(answer)
             assert error["code"] == "PROFILES_KEY_MISSING"
-            assert "PLING_PROFILES_KEY" in error["message"] and "Set PLING_PROFILES_KEY" in error["hint"]
+            assert "PLING_PROFILES_KEY" in error["detail"] and "Set PLING_PROFILES_KEY" in error["hint"]
             assert not (svc.settings.data_dir / "profiles").exists()
             assert agent.get("/profiles").json() == {"profiles": []}
     finally:
@@ -305,7 +305,7 @@ def test_over_mcp_open_page_takes_a_profile(
     opened = out["opened"].structured_content
     assert signed_in(agent, opened) == {"cookie": "ada", "local": True, "session": True, "indexeddb": True}
     assert out["unknown"].is_error is True
-    assert json.loads(out["unknown"].content[0].text)["error"]["code"] == "PROFILE_NOT_FOUND"
+    assert json.loads(out["unknown"].content[0].text)["code"] == "PROFILE_NOT_FOUND"
     _no_value_in(str(out["opened"].content), app)
     person.delete("/profiles/mcp")
 

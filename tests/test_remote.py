@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 
 from .spawn import BrowserServer
-from .conftest import ServiceThread, service_settings
+from .conftest import ServiceThread, problem, service_settings
 from .server import FixtureServer
 
 
@@ -42,7 +42,7 @@ def test_sessions_spread_fail_over_and_come_back(fixtures: FixtureServer) -> Non
             assert _endpoints(client)[first.url]["up"] is False
             for sid in on_first:
                 lost = client.get(f"/sessions/{sid}/model")
-                assert lost.status_code == 410 and lost.json()["error"]["code"] == "SESSION_LOST"
+                assert lost.status_code == 410 and problem(lost)["code"] == "SESSION_LOST"
             for sid in on_second:
                 assert client.post(f"/sessions/{sid}/invoke", json={"action": "toggle@t1"}).json()["result"]["ok"]
             fresh = client.post("/sessions", json={"url": page}).json()["session"]
@@ -67,8 +67,8 @@ def test_a_version_mismatch_or_dead_endpoint_is_said_clearly(fixtures: FixtureSe
     try:
         svc.start()
         answer = httpx.post(f"{svc.url}/sessions", json={"url": fixtures.url("demo/todos.html")}, timeout=60)
-        assert answer.status_code == 503 and answer.json()["error"]["code"] == "BROWSER_UNAVAILABLE"
-        assert "ws://127.0.0.1:9/nothing" in answer.json()["error"]["message"]
+        assert answer.status_code == 503 and problem(answer)["code"] == "BROWSER_UNAVAILABLE"
+        assert "ws://127.0.0.1:9/nothing" in problem(answer)["detail"]
         health = httpx.get(f"{svc.url}/healthz").json()
         assert health["ok"] is False and health["browser"]["endpoints"][0]["last_error"]
     finally:

@@ -15,7 +15,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 import httpx
 import pytest
 
-from .conftest import Pages, ServiceThread, service_settings
+from .conftest import Pages, ServiceThread, problem, service_settings
 from .server import FixtureServer
 
 CARD = "4111111111111111"
@@ -146,7 +146,7 @@ def test_a_remote_browser_without_the_webrtc_policy_is_not_used(fixtures: Fixtur
         with httpx.Client(base_url=svc.url, timeout=60) as client:
             answer = client.post("/sessions", json={"url": fixtures.url("pages/security/webrtc.html")})
             assert answer.status_code == 503, answer.text
-            assert answer.json()["error"]["code"] == "BROWSER_UNAVAILABLE"
+            assert problem(answer)["code"] == "BROWSER_UNAVAILABLE"
             endpoint = client.get("/healthz").json()["browser"]["endpoints"][0]
             assert endpoint["up"] is False and WEBRTC_POLICY in endpoint["last_error"]
     finally:
@@ -572,8 +572,8 @@ def test_an_agent_cannot_answer_its_own_confirmation(roles_service: ServiceThrea
             threading.Event().wait(0.05)
         cid = pending[0]["id"]
         mine = agent.post(f"/sessions/{page.id}/confirmations/{cid}", json={"approve": True})
-        assert mine.status_code == 403 and mine.json()["error"]["code"] == "FORBIDDEN", mine.text
-        assert "agent role" in mine.json()["error"]["message"]
+        assert mine.status_code == 403 and problem(mine)["code"] == "FORBIDDEN", mine.text
+        assert "agent role" in problem(mine)["detail"]
         assert agent.post(f"/sessions/{page.id}/handoffs/h_x", json={"outcome": "done"}).status_code == 403
         assert agent.post(f"/sessions/{page.id}/profile", json={"name": "p"}).status_code == 403
         assert httpx.get(f"{roles_service.url}/console?token={AGENT_TOKEN}").status_code == 403

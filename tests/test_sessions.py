@@ -12,15 +12,15 @@ import pytest
 
 from pling_browser.core.sessions import Session
 
-from .conftest import Pages, ServiceThread
+from .conftest import Pages, ServiceThread, problem
 from .server import FixtureServer
 
 
 def _problem(answer: httpx.Response, status: int, code: str) -> dict:
     assert answer.status_code == status, answer.text
-    error = answer.json()["error"]
+    error = problem(answer)
     assert error["code"] == code and error["status"] == status
-    assert error["message"] and error["hint"]
+    assert error["detail"] and error["hint"]
     return error
 
 
@@ -60,7 +60,7 @@ def test_open_list_read_close(client: httpx.Client, pages: Pages) -> None:
     assert info["title"] == "Tasks" and info["url"].endswith("/demo/todos.html")
     assert client.delete(f"/sessions/{page.id}").json() == {"closed": page.id}
     # A closed session says why, and a session that never existed is not found.
-    assert "DELETE" in _problem(client.get(f"/sessions/{page.id}"), 410, "SESSION_LOST")["message"]
+    assert "DELETE" in _problem(client.get(f"/sessions/{page.id}"), 410, "SESSION_LOST")["detail"]
     _problem(client.get(f"/sessions/{page.id}/model"), 410, "SESSION_LOST")
     _problem(client.post(f"/sessions/{page.id}/invoke", json={"action": "add_todo"}), 410, "SESSION_LOST")
     _problem(client.get("/sessions/s_never"), 404, "SESSION_NOT_FOUND")

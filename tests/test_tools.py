@@ -11,7 +11,7 @@ from jsonschema import Draft202012Validator
 
 from pling_browser.agents.tools import tool_name
 
-from .conftest import Pages
+from .conftest import Pages, problem
 
 NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 STRICT_KEYWORDS = {"type", "properties", "required", "additionalProperties", "items", "enum", "const", "anyOf",
@@ -106,6 +106,6 @@ def test_tool_calls_map_record_back_to_the_family(client: httpx.Client, pages: P
     assert receipt["data"] == {"note": ""}  # null meant "left out": the declared default applied
     assert receipt["changed"]["records"]["row"]["updated"] == [{"id": "row-77", "changes": {"flagged": {"from": False, "to": True}}}]
     missing = client.post(f"/sessions/{page.id}/tools/nope", json={"arguments": {}})
-    assert missing.status_code == 404 and missing.json()["error"]["code"] == "TOOL_NOT_FOUND"
+    assert missing.status_code == 404 and problem(missing)["code"] == "TOOL_NOT_FOUND"
     unknown_record = client.post(f"/sessions/{page.id}/tools/flag", json={"arguments": {"record": "row-999"}})
     assert unknown_record.json()["result"]["error"]["code"] == "ACTION_NOT_FOUND"

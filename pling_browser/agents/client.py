@@ -27,12 +27,13 @@ def _raise_for_problem(answer: httpx.Response) -> None:
     if answer.status_code < 400:
         return
     try:
-        error = answer.json()["error"]
+        problem = answer.json()
+        code, detail = problem["code"], problem["detail"]
     except Exception:
         raise ServiceError(f"HTTP {answer.status_code}: {answer.text[:300]}") from None
-    cls = SERVICE_CODES.get(error.get("code"), ServiceError)
-    details = {k: v for k, v in error.items() if k not in ("code", "message", "hint", "status", "stage", "started")}
-    raise cls(error.get("message", ""), hint=error.get("hint"), **details)
+    cls = SERVICE_CODES.get(code, ServiceError)
+    details = {k: v for k, v in problem.items() if k not in ("type", "title", "status", "detail", "code", "hint")}
+    raise cls(detail, hint=problem.get("hint"), **details)
 
 
 class Client:

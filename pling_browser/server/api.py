@@ -1,6 +1,6 @@
 """The HTTP API: ``create_app()``. The lifespan owns the runtime (browser and sessions); the routes
 live in ``routes/`` (one module per resource), the operator console in ``console/``, MCP in
-``mcp.py``; ``problems.py`` renders every error as ``{"error": {code, status, message, hint, …}}``.
+``mcp.py``; ``problems.py`` renders every error as RFC 9457 problem details; ``openapi.py`` completes the document.
 
 Requests pass, from the outside in: ``Problems`` (anything that escapes is answered as a problem),
 ``AccessGuard`` (host, origin, token, size), the origin note, then the routes."""
@@ -16,13 +16,14 @@ from mcp.server.transport_security import TransportSecuritySettings
 from .. import __version__
 from ..callers import load_callers
 from ..config import Settings
-from ..bodies import HTTPProblem
+from ..bodies import ProblemDetails
 from ..runtime import Runtime
 from . import problems
 from .access import AccessGuard, ConsoleSessions
 from .console import console_router
 from .mcp import create_mcp
-from .routes import actions, gates, own_origin, profiles, receipts, service, sessions, static
+from .openapi import document
+from .routes import actions, errors, gates, own_origin, profiles, receipts, service, sessions, static
 
 PROBLEM_STATUSES = (400, 401, 403, 404, 405, 409, 410, 413, 422, 429, 500, 502, 503, 504)
 
@@ -60,7 +61,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             await runtime.stop()
 
-    problem = {"model": HTTPProblem, "description": "A problem with the request or the session"}
+    problem = {"model": ProblemDetails, "description": "A problem with the request or the session (RFC 9457)"}
     # Operation ids are the route functions' names (open_session, invoke_action, …), so generated
     # clients get readable method names.
     app = FastAPI(title="Pling browser", version=__version__, lifespan=lifespan,
@@ -68,10 +69,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                   description="Operate web pages through their declared capability model.",
                   responses={status: problem for status in PROBLEM_STATUSES})
     app.state.runtime = runtime
+    app.openapi = lambda: document(app, ProblemDetails.__name__)  # type: ignore[method-assign]
     problems.install(app)
 
     app.add_middleware(RememberOrigin, runtime=runtime)
-    for module in (service, sessions, profiles, actions, receipts, gates, static):
+    for module in (service, errors, sessions, profiles, actions, receipts, gates, static):
         app.include_router(module.router)
     console = ConsoleSessions(settings.console_idle_s, settings.console_lifetime_s)
     app.state.console_sessions = console

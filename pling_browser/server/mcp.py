@@ -3,8 +3,8 @@
 Tools: `open_page`, `read_model`, `invoke`, `resume` and `close_page`, each typed by an
 `outputSchema` derived from the pydantic models (`SessionOpened`, `PageModel`, `Receipt`,
 `SessionClosed`), answering the structured content and the same JSON as compact text. A failure
-is the SDK's `ToolError` carrying the same JSON problem as REST (`{"error": {code, status, message,
-hint, …}}`), logged at INFO; only a bug in the service is an ERROR with a traceback.
+is the SDK's `ToolError` whose text is the problem details REST answers (RFC 9457: `type`, `title`,
+`status`, `detail`, `code`, `hint`, …), logged at INFO; only a bug in the service is an ERROR with a traceback.
 
 Page tools: every open session's declared actions are tools of their own, named
 `P_TOOL` (`p1_add_todo`, `p1_remove`): `P` is a short page tag given to a session the first time MCP
@@ -68,10 +68,10 @@ def compact(value: Any) -> str:
 
 
 def problem(error: PlingError) -> dict[str, Any]:
-    """The JSON problem REST answers for the same error."""
+    """The problem details REST answers for the same error."""
     from .problems import problem_body
 
-    return {"error": problem_body(error) if isinstance(error, ServiceError) else error.to_dict()}
+    return problem_body(error)
 
 
 class Problem(ToolError):

@@ -1,9 +1,19 @@
-"""Every HTTP problem is rendered here, in one shape: ``{"error": {code, status, message, hint, …}}``.
+"""Every HTTP problem is rendered here, as RFC 9457 problem details (``application/problem+json``):
+
+    {"type": "/errors#SESSION_NOT_FOUND", "title": "Session not found", "status": 404,
+     "detail": "No session 's_x'", "code": "SESSION_NOT_FOUND", "hint": "List sessions with …", …details}
+
+``type`` is a URI reference resolved against the request's URL: the service serves the page it points at
+(``GET /errors``, one anchor per code; routes/errors.py), and the same problem has the same ``type`` on
+every deployment. ``title`` is the same for every occurrence of a code; ``detail`` says what happened
+this time; ``code`` and ``hint`` (the next step) are extensions, and so is every detail of the error
+(``issues``, ``available``, ``retry_after`` …).
 
 Three ways in, one renderer (``problem``):
 - a ``ServiceError`` raised by a route (FastAPI's exception handler);
-- what the framework refuses by itself: an unknown path (404), a method the path does not take
-  (405, keeping the ``Allow`` header), a body or parameters that do not validate (400);
+- what the framework refuses by itself: an unknown path (404), a method the path does not take (405,
+  with ``Allow`` naming every method of the path, from every route that matches it), a body or
+  parameters that do not validate (400);
 - anything that escapes the routes or the middlewares (``Problems``, the outermost middleware): a
   ``ServiceError`` raised by a middleware such as ``AccessGuard`` with its own status, and any other
   exception as 500 ``INTERNAL_ERROR``, logged with its traceback, never a plain-text 500.
@@ -12,14 +22,16 @@ Three ways in, one renderer (``problem``):
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any, Awaitable, Callable, Mapping
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match, Mount, Route
 
-from ..errors import BadRequest, InternalError, MethodNotAllowed, NotFound, ServiceError, Unauthorized
+from ..errors import BadRequest, InternalError, MethodNotAllowed, NotFound, PlingError, ServiceError, Unauthorized
 from ..runtime import CallerGone
 
 log = logging.getLogger("pling_browser.api")
@@ -28,32 +40,72 @@ Scope = dict[str, Any]
 Receive = Callable[[], Awaitable[dict[str, Any]]]
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
+MEDIA_TYPE = "application/problem+json"
+TYPE_BASE = "/errors#"  # the page GET /errors serves, one anchor per code
+METHOD_ORDER = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
 
-def problem_body(error: ServiceError) -> dict[str, Any]:
-    """The problem's JSON body inside ``{"error": …}`` (REST's, and the text of an MCP tool error)."""
-    body = error.to_dict()
-    body.pop("stage", None)
-    body.pop("started", None)
-    body["status"] = error.status
+
+def title(error: type[PlingError]) -> str:
+    """The same for every occurrence of a code: the class name in words (SessionNotFound -> "Session not found")."""
+    words = re.findall(r"[A-Z][a-z]*", error.__name__)
+    return " ".join([words[0], *(w.lower() for w in words[1:])]) if words else error.code
+
+
+def problem_type(code: str) -> str:
+    return TYPE_BASE + code
+
+
+def problem_body(error: PlingError) -> dict[str, Any]:
+    """The problem details of an error: REST's body, and the text of an MCP tool error. An invocation
+    error (no HTTP status of its own) keeps its ``stage`` and ``started`` instead of a ``status``."""
+    body: dict[str, Any] = {"type": problem_type(error.code), "title": title(type(error))}
+    if isinstance(error, ServiceError):
+        body["status"] = error.status
+    else:
+        body["stage"], body["started"] = error.stage, error.started
+    body["detail"] = error.message
+    body["code"] = error.code
+    if error.hint:
+        body["hint"] = error.hint
+    for key, value in error.details.items():
+        body.setdefault(key, value)  # a detail never overwrites a member of the problem itself
     return body
 
 
-def problem(error: ServiceError, headers: Mapping[str, str] | None = None) -> JSONResponse:
+class ProblemResponse(JSONResponse):
+    media_type = MEDIA_TYPE
+
+
+def problem(error: ServiceError, headers: Mapping[str, str] | None = None) -> ProblemResponse:
     """The one rendering of a service error: its body, its status and the headers its kind needs."""
-    body = problem_body(error)
     out = dict(headers or {})
     if "retry_after" in error.details:
         out["Retry-After"] = str(error.details["retry_after"])
     if isinstance(error, Unauthorized):
         out["WWW-Authenticate"] = "Bearer"
-    return JSONResponse({"error": body}, status_code=error.status, headers=out)
+    return ProblemResponse(problem_body(error), status_code=error.status, headers=out)
+
+
+def allowed_methods(request: Request, also: str = "") -> str:
+    """Every method some route takes on the request's path (Starlette's 405 names one route's only):
+    each method is asked of every route as the router would. A mount (the demo's static files) and the
+    MCP endpoint take any method at routing and refuse in their own 405, whose `also` is kept."""
+    methods = {m.strip().upper() for m in also.split(",") if m.strip()}
+    for route in request.app.router.routes:
+        if isinstance(route, Mount) or (isinstance(route, Route) and not route.methods):
+            continue
+        for method in METHOD_ORDER:
+            if method not in methods and route.matches({**request.scope, "method": method})[0] == Match.FULL:
+                methods.add(method)
+    known = [m for m in METHOD_ORDER if m in methods]
+    return ", ".join(known + sorted(methods - set(known)))
 
 
 def install(app: FastAPI) -> None:
     """Register the handlers for errors raised inside the routes."""
 
     @app.exception_handler(ServiceError)
-    async def service_error(request: Request, error: ServiceError) -> JSONResponse:
+    async def service_error(request: Request, error: ServiceError) -> Response:
         return problem(error)
 
     @app.exception_handler(CallerGone)
@@ -63,17 +115,19 @@ def install(app: FastAPI) -> None:
         return Response(status_code=499)
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:
+    async def http_error(request: Request, error: StarletteHTTPException) -> Response:
         # Refusals by the framework itself (an unknown path, a method the path does not take).
         path = request.url.path[:200]
         if error.status_code == 404:
             return problem(NotFound(f"No route {path!r}"))
         if error.status_code == 405:
-            return problem(MethodNotAllowed(f"{request.method} is not allowed on {path!r}"), error.headers)
+            headers = dict(error.headers or {})
+            headers["Allow"] = allowed_methods(request, headers.pop("Allow", headers.pop("allow", "")))
+            return problem(MethodNotAllowed(f"{request.method} is not allowed on {path!r}", allow=headers["Allow"]), headers)
         return problem(BadRequest(str(error.detail)[:300]), error.headers)
 
     @app.exception_handler(RequestValidationError)
-    async def invalid_request(request: Request, error: RequestValidationError) -> JSONResponse:
+    async def invalid_request(request: Request, error: RequestValidationError) -> Response:
         issues = [{"path": "/".join(str(p) for p in e.get("loc", ())), "problem": e.get("msg", "")}
                   for e in error.errors()[:20]]
         return problem(BadRequest("The request body or parameters are not valid", issues=issues))

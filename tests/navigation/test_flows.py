@@ -4,6 +4,7 @@ that started (the server's request log counts the POSTs)."""
 
 from __future__ import annotations
 
+from ..conftest import problem
 from ..apps import SsrApp
 from .conftest import Opener
 from .test_documents import records
@@ -49,9 +50,9 @@ def test_a_failed_step_that_started_is_not_repeated_by_resume(app: SsrApp, opene
 
     refused = tab.resume(error["resume"])
     assert refused.status_code == 409, refused.text
-    problem = refused.json()["error"]
-    assert problem["code"] == "STEP_STARTED" and "Step 2 (submit)" in problem["message"]
-    assert "repeat_started_step" in problem["hint"]
+    details = problem(refused)
+    assert details["code"] == "STEP_STARTED" and "Step 2 (submit)" in details["detail"]
+    assert "repeat_started_step" in details["hint"]
     assert app.posts("/tasks") == 1  # nothing was posted again
 
     # Asked explicitly, it runs the step again (the handle stayed valid): a second POST, on purpose.

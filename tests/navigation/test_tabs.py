@@ -7,6 +7,7 @@ import time
 
 import pytest
 
+from ..conftest import problem
 from ..apps import SsrApp
 from .conftest import Opener
 
@@ -48,7 +49,7 @@ def test_a_blank_target_link_opens_a_tab_the_agent_uses_and_closes(app: SsrApp, 
     assert closed.json()["closed"] == "t2" and closed.json()["activated"] == "t1" and closed.json()["active"] == "t1"
     assert tab.model()["page"]["id"] == "tasks"
     missing = client.get(f"/sessions/{tab.id}/model", params={"tab": "t2"})
-    assert missing.status_code == 404 and missing.json()["error"]["code"] == "TAB_NOT_FOUND"
+    assert missing.status_code == 404 and problem(missing)["code"] == "TAB_NOT_FOUND"
     assert client.delete(f"/sessions/{tab.id}/tabs/t1").status_code == 400  # the last tab: close the session
 
     # Tab ids are never reused.

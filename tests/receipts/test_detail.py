@@ -7,7 +7,7 @@ from typing import Any
 
 import httpx
 
-from ..conftest import Pages
+from ..conftest import Pages, problem
 
 BRIEF_LEAVES_OUT = {"log", "timings_ms"}
 
@@ -43,7 +43,7 @@ def test_a_brief_answer_lacks_the_log_and_timings_the_receipt_log_keeps(pages: P
     assert [r["action"]["id"] for r in _logged(client, page.id)] == ["add_todo", "toggle@t3", "add_todo"]
 
     wrong = client.post(f"/sessions/{page.id}/invoke", json={"action": "toggle@t3", "detail": "terse"})
-    assert wrong.status_code == 400 and wrong.json()["error"]["issues"][0]["path"] == "body/detail", wrong.text
+    assert wrong.status_code == 400 and problem(wrong)["issues"][0]["path"] == "body/detail", wrong.text
 
 
 def test_a_resumed_flow_answers_brief_too(pages: Pages, client: httpx.Client) -> None:

@@ -6,6 +6,7 @@
     gates.py      what waits for a person: pending confirmations and handoffs, and their answers
     profiles.py   saving a session's sign-in as a profile; listing and deleting profiles
     service.py    /healthz, /metrics
+    errors.py     /errors: the page a problem's `type` (/errors#CODE) points at
     static.py     /pling.js and the demo pages
 
 Routes reach the runtime through ``RuntimeDep`` (the app's ``state.runtime``), never through a closure.

@@ -94,8 +94,8 @@
     let data = null;
     try { data = await answer.json(); } catch (e) { data = null; }
     if (!answer.ok) {
-      const error = (data && data.error) || {};
-      const problem = new Error(error.message || ('HTTP ' + answer.status));
+      const error = data || {};  // RFC 9457 problem details: detail, code, hint
+      const problem = new Error(error.detail || ('HTTP ' + answer.status));
       problem.code = error.code;
       problem.status = answer.status;
       throw problem;
