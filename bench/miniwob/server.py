@@ -51,6 +51,16 @@ class _Handler(SimpleHTTPRequestHandler):
         super().do_GET()
 
     def do_POST(self) -> None:
+        if self.path.startswith("/__event?run="):
+            body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            try:
+                event = json.loads(body)
+            except ValueError:
+                event = {"type": "unreadable"}
+            with self.server.lock:
+                self.server.events.setdefault(self.path.split("=", 1)[1], []).append(event)
+            self._send(204, b"", "text/plain")
+            return
         if not self.path.startswith("/__reward?run="):
             self._send(404, b"", "text/plain")
             return
@@ -79,6 +89,7 @@ class TaskServer(ThreadingHTTPServer):
     def __init__(self) -> None:
         self.root = miniwob_html()
         self.rewards: dict[str, dict[str, Any]] = {}
+        self.events: dict[str, list[dict[str, Any]]] = {}   # run -> the trusted input events its page saw
         self.lock = threading.Lock()
         self._runs = itertools.count(1)
         super().__init__(("127.0.0.1", 0), _Handler)
@@ -96,6 +107,11 @@ class TaskServer(ThreadingHTTPServer):
         """The episode's end as the task reported it (reward, raw, reason), or None while it runs."""
         with self.lock:
             return self.rewards.get(run)
+
+    def events_of(self, run: str) -> list[dict[str, Any]]:
+        """The input events the episode's page reported so far (harness.js), in the order they came."""
+        with self.lock:
+            return list(self.events.get(run, []))
 
     def __enter__(self) -> "TaskServer":
         self._thread.start()

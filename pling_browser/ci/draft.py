@@ -1,214 +1,176 @@
 """``pling-browser draft URL``: a starting adapter (docs/adapters.md) for a page that does not declare
-itself, written from what survey.py reads in it:
-
-- each form becomes a function action whose params are the form's named fields (labels as
-  descriptions; a select's options as an enum; a checkbox a boolean) and whose ``run`` fills them as
-  typing would (the value setter, then ``input`` and ``change``) and submits the form;
-- each table, and each list whose items carry an id-like attribute, becomes a record type keyed on a
-  row attribute or column that looks like an id (a name with ``id``/``key``/``code``/``#``, or values
-  that are unique and look like identifiers); the other columns become fields;
-- a button every row has becomes an action family on that record type; a button outside forms and rows
-  a plain element action; both found by their label.
+itself. survey.py reads the page (the DOM and Chromium's accessibility tree), reading.py decides what
+becomes what, and this module writes it: one commented block per thing found, saying what it is, how
+the draft finds it again, and what it guessed (``TODO``). The helpers every draft carries (prelude.js)
+find an element by a locator written down here and answer none when two match (invariant 6).
 
 The draft says it is one: a ``DRAFT`` line at the top and ``TODO`` comments where a person must decide
-(risks, expectations, ids found by guess, elements found by their place)."""
+(risks, expectations, ids taken from visible text, elements found by their place)."""
 
 from __future__ import annotations
 
-import json
-import re
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING
-from urllib.parse import urlsplit
 
-from .survey import SURVEY, FormInfo, Survey, TableInfo, parse_survey
+from .plans import ActionPlan, Reading, RecordPlan, js
+from .reading import read_survey
+from .survey import PRELUDE, survey_page
 
 if TYPE_CHECKING:
     from ..runtime import Runtime
 
 __all__ = ["draft", "write_adapter"]
 
-_ID_NAME = re.compile(r"(^|[\s_-])(id|key|code|ref|sku|no\.?|number|#)($|[\s_-])", re.I)
-_ID_VALUE = re.compile(r"^[A-Za-z]{0,6}[-_:#]?\d[\w-]*$")
-_DANGER = re.compile(r"\b(delete|remove|destroy|cancel|clear|discard|drop|archive|revoke|pay|purchase|buy)\b", re.I)
-
 
 async def draft(runtime: "Runtime", url: str) -> str:
     """Open ``url`` once and answer the text of a draft adapter for it."""
     session = await runtime.open(url)
     try:
-        survey = parse_survey(await session.page.evaluate(SURVEY))
+        survey = await survey_page(session)
     finally:
         await runtime.close(session.id)
-    return write_adapter(survey)
+    return write_adapter(read_survey(survey))
 
 
-def _slug(text: str, fallback: str) -> str:
-    words = re.findall(r"[a-z0-9]+", text.lower())
-    return "_".join(words[:5]) or fallback
-
-
-def _singular(word: str) -> str:
-    if word.endswith("ies"):
-        return word[:-3] + "y"
-    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
-
-
-def _js(value: object) -> str:
-    return json.dumps(value, ensure_ascii=False)
-
-
-def _match_pattern(url: str) -> str:
-    parts = urlsplit(url)
-    folder = parts.path.rsplit("/", 1)[0] + "/"
-    return f"{parts.scheme}://{parts.hostname}{folder}*"
-
-
-def _key(table: TableInfo) -> tuple[str, str, bool]:
-    """How a row's id is read (a JS expression over `row`), what it is, and whether it is a guess."""
-    rows = len(table.cells)
-    for attr, values in table.attrs.items():
-        if (attr.startswith("data-") or attr == "id") and _ID_NAME.search(attr.replace("data-", " ")) or attr in ("data-id", "data-key"):
-            if all(values) and len(set(values)) == rows:
-                return f"row.getAttribute({_js(attr)})", f"the {attr} attribute", False
-    for index, header in enumerate(table.headers):
-        values = [cells[index] if index < len(cells) else "" for cells in table.cells]
-        if _ID_NAME.search(header) and all(values) and len(set(values)) == rows:
-            return f"cell(row, {index})", f"the {header!r} column", False
-    for index in range(max((len(c) for c in table.cells), default=0)):
-        values = [cells[index] if index < len(cells) else "" for cells in table.cells]
-        if all(values) and len(set(values)) == rows and all(_ID_VALUE.match(v) for v in values):
-            return f"cell(row, {index})", f"column {index + 1}, whose values look like ids", True
-    return "cell(row, 0)", "the first column (nothing looked like an id)", True
-
-
-def _table(table: TableInfo, n: int, out: list[str], used: set[str]) -> None:
-    noun = _singular(_slug(table.label, "")) if table.label else ""
-    type_name = noun or f"item{n}"
-    while type_name in used:
-        type_name += "_"
-    used.add(type_name)
-    key, what, guess = _key(table)
-    const = f"{type_name}Rows"
-    out.append(f"\n// Records: {table.kind} {table.label or table.selector!r}, keyed on {what}.")
-    if guess:
-        out.append("// TODO: the key is a guess; a record id must be the app's own id of the record (invariant 1).")
-    if table.by_place:
-        out.append(f"// TODO: {table.selector} finds the {table.kind} by its place in the page; prefer a stable selector.")
-    out.append(f"const {const} = () => Array.from(document.querySelector({_js(table.selector)})?.querySelectorAll({_js(table.row)}) ?? [])"
-               ".filter((row) => !row.querySelector('th'));")
-    out.append(f"const {type_name}Id = (row) => {key};")
-    fields = []
-    for index, header in enumerate(table.headers):
-        field = _slug(header, "")
-        if field and f"cell(row, {index})" != key:
-            fields.append(f"{field}: cell(row, {index})")
-    label_index = next((i for i, h in enumerate(table.headers) if f"cell(row, {i})" != key and h), None)
-    label = f"cell(row, {label_index})" if label_index is not None else "text(row)"
-    out.append("pling.records({")
-    out.append(f"  type: {_js(type_name)},")
-    out.append(f"  list: {const},")
-    out.append(f"  id: {type_name}Id,")
-    out.append(f"  label: (row) => {label},")
-    if fields:
-        out.append(f"  fields: (row) => ({{ {', '.join(fields)} }}),")
-    out.append(f"  element: (id) => {const}().find((row) => {type_name}Id(row) === id),")
-    out.append("});")
-    for button in table.buttons:
-        risk = "danger" if _DANGER.search(button) else "write"
-        out.append("pling.action({")
-        out.append(f"  id: {_js(_slug(button, 'act'))}, record: {_js(type_name)}, description: {_js(button + ' (the ' + type_name + ')')},")
-        out.append(f"  risk: {_js(risk)},  // TODO: read, write or danger?")
-        out.append(f"  target: (id) => byLabel({const}().find((row) => {type_name}Id(row) === id), {_js(button)}),")
-        out.append("});")
-
-
-def _form(form: FormInfo, n: int, out: list[str], used: set[str]) -> None:
-    action = _slug(form.submit or form.label, f"submit_form{n}")
-    while action in used:
-        action += "_"
-    used.add(action)
-    properties = {}
-    for field in form.fields:
-        schema: dict[str, object] = {"description": field.label}
-        if field.type == "checkbox":
-            schema["type"] = "boolean"
-        elif field.type in ("number", "range"):
-            schema["type"] = "number"
-        else:
-            schema["type"] = "string"
-        if field.options:
-            schema["enum"] = field.options
-        properties[field.name] = schema
-    params = {"type": "object", "properties": properties, "required": [f.name for f in form.fields if f.required]}
-    description = form.submit or form.label or "Submit the form"
-    out.append(f"\n// Action: the form {form.label or form.selector!r}.")
-    if form.by_place:
-        out.append(f"// TODO: {form.selector} finds the form by its place in the page; prefer a stable selector.")
-    out.append("pling.action({")
-    out.append(f"  id: {_js(action)}, description: {_js(description)},")
-    out.append(f"  risk: {_js('danger' if _DANGER.search(description) else 'write')},  // TODO: read, write or danger?")
-    out.append(f"  params: {_js(params)},")
-    out.append(f"  run: (args) => submitForm(document.querySelector({_js(form.selector)}), args),")
-    out.append("  // TODO: expect: { description: 'what is true once it worked', check: (args) => … },")
-    out.append("});")
-
-
-PRELUDE = """const text = (el) => (el?.textContent ?? '').replace(/\\s+/g, ' ').trim();
-const cell = (row, i) => text(row.cells ? row.cells[i] : row.children[i]);
-const labelOf = (el) => (el.getAttribute('aria-label') || text(el) || el.value || el.title || '').trim();
-const byLabel = (root, label) => root && Array.from(root.querySelectorAll(
-  'button, [role=button], input[type=submit], input[type=button]')).find((el) => labelOf(el) === label);
-// Fills a form as typing would (the value setter, then input and change), then submits it.
+# How a form action fills its fields as typing would (the value setter, then input and change) and
+# submits through the form's own path (requestSubmit: validation and submit handlers run).
+_SUBMIT = """// Fills a form as typing would (the value setter, then input and change), then submits it.
 const submitForm = (form, args) => {
-  if (!form) throw new Error('the form is not on the page');
+  if (!form) throw new Error('the form is not on the page (or more than one matches)');
   for (const [name, value] of Object.entries(args || {})) {
     const field = form.elements.namedItem(name);
     if (!field) throw new Error('the form has no field ' + name);
-    if (field.type === 'checkbox') field.checked = Boolean(value);
-    else Object.getOwnPropertyDescriptor(Object.getPrototypeOf(field), 'value').set.call(field, String(value));
-    field.dispatchEvent(new Event('input', { bubbles: true }));
-    field.dispatchEvent(new Event('change', { bubbles: true }));
+    const one = field instanceof RadioNodeList ? Array.from(field).find((r) => r.value === String(value)) : field;
+    if (!one) throw new Error('no choice ' + value + ' for ' + name);
+    if (one.type === 'checkbox') one.checked = Boolean(value);
+    else if (one.type === 'radio') one.checked = true;
+    else Object.getOwnPropertyDescriptor(Object.getPrototypeOf(one), 'value').set.call(one, String(value));
+    one.dispatchEvent(new Event('input', { bubbles: true }));
+    one.dispatchEvent(new Event('change', { bubbles: true }));
   }
   form.requestSubmit();
-};
-"""
+};"""
 
 
-def write_adapter(survey: Survey, now: datetime | None = None) -> str:
-    """The draft adapter's text for a surveyed page."""
+def _comment(lines: list[str], text: str) -> None:
+    lines.append("// " + text.replace("\n", " "))
+
+
+def _action(plan: ActionPlan, out: list[str]) -> None:
+    out.append("")
+    _comment(out, f"Action {plan.id}: {plan.found}.")
+    for todo in plan.todos:
+        _comment(out, todo)
+    parts = [f"id: {js(plan.id)}", f"description: {js(plan.description)}", f"risk: {js(plan.risk)}"]
+    if plan.region:
+        parts.append(f"region: {js(plan.region)}")
+    if plan.params:
+        parts.append(f"params: {js(plan.params)}")
+    if plan.form is not None:
+        parts.append(f"run: (args) => submitForm(P.one({js(plan.form)}), args)")
+    elif plan.loc is not None:
+        loc = js(plan.loc)
+        parts.append(f"target: () => P.one({loc})")
+        parts.append(f"available: () => P.why({loc})")
+        if plan.gesture is not None:
+            parts.append(f"gesture: {js(plan.gesture)}")
+        if plan.expect is not None:
+            parts.append(f"expect: {{ description: {js(plan.expect[0])}, check: (args) => {plan.expect[1] % loc} }}")
+    out.append("pling.action({ " + ",\n  ".join(parts) + " });")
+
+
+def _records(plan: RecordPlan, out: list[str]) -> None:
+    out.append("")
+    _comment(out, f"Records {plan.type}: {plan.found}.")
+    _comment(out, f"Id: {plan.id_how}.")
+    for todo in plan.todos:
+        _comment(out, todo)
+    name = "".join(w.capitalize() if i else w for i, w in enumerate(plan.type.split("_")))
+    container = js(plan.container) if plan.container is not None else "null"
+    out.append(f"const {name}List = () => P.items({container}, {js(plan.css)});")
+    out.append(f"const {name}Id = (el) => {plan.id_expr};")
+    out.append(f"const {name}El = (id) => P.pick({name}List(), {name}Id, id);")
+    fields = ", ".join(expr if not key else f"{key}: {expr}" for key, expr in plan.fields)
+    parts = [f"type: {js(plan.type)}", f"list: {name}List", f"id: {name}Id", f"label: (el) => {plan.label_expr}"]
+    if fields:
+        parts.append(f"fields: (el) => ({{ {fields} }})")
+    parts.append(f"element: {name}El")
+    if plan.region:
+        parts.append(f"region: {js(plan.region)}")
+    out.append("pling.records({ " + ", ".join(parts[:3]) + ",\n  " + ",\n  ".join(parts[3:]) + " });")
+    for family in plan.families:
+        _comment(out, f"Action {family.id}@{plan.type.upper()}_ID: " + family.description
+                 + (f", the control found by {_loc_words(family.inner)} inside the record's element" if family.inner else ""))
+        for todo in family.todos:
+            _comment(out, todo)
+        if family.inner is None:
+            target = f"(id) => {name}El(id)"
+            available = None
+        else:
+            target = f"(id) => P.inside({name}El(id), {js(family.inner)})"
+            available = f"(id) => (P.inside({name}El(id), {js(family.inner)}) ? true : 'nothing like that in this {plan.type.replace('_', ' ')} now')"
+        parts = [f"id: {js(family.id)}", f"record: {js(plan.type)}", f"description: {js(family.description)}",
+                 f"risk: {js(family.risk)}", f"target: {target}"]
+        if available:
+            parts.append(f"available: {available}")
+        if family.params:
+            parts.append(f"params: {js(family.params)}")
+        if family.gesture is not None:
+            parts.append(f"gesture: {js(family.gesture)}")
+        if plan.region:
+            parts.append(f"region: {js(plan.region)}")
+        out.append("pling.action({ " + ", ".join(parts[:4]) + ",\n  " + ",\n  ".join(parts[4:]) + " });")
+
+
+def _loc_words(loc: dict[str, object]) -> str:
+    if "css" in loc:
+        return f"the selector {loc['css']!r}"
+    return f"role {loc.get('role')}" + (f" and name “{loc['name']}”" if loc.get("name") else " (the only one)")
+
+
+def write_adapter(reading: Reading, now: datetime | None = None) -> str:
+    """The draft adapter's text for a page read by reading.py."""
     when = (now or datetime.now(timezone.utc)).strftime("%Y-%m-%d %H:%M UTC")
-    title = survey.title or urlsplit(survey.url).path
+    todos = sum(len(a.todos) for a in reading.actions) + sum(len(r.todos) + sum(len(f.todos) for f in r.families)
+                                                            for r in reading.records) + sum(len(s.todos) for s in reading.states)
     out = [
         "// ==UserScript==",
-        f"// @name         DRAFT: {title}",
-        f"// @description  A draft written by pling-browser draft from {survey.url[:200]} on {when}",
-        f"// @match        {_match_pattern(survey.url)}",
+        f"// @name         DRAFT: {reading.title[:120]}",
+        f"// @description  A draft written by pling-browser draft from {reading.url[:200]} on {when}",
+        f"// @match        {reading.match}",
         "// ==/UserScript==",
-        "// DRAFT: written from the page's forms, buttons, tables and lists. A person finishes it: check every",
-        "// TODO, narrow @match, run `pling-browser check URL --adapter THIS_FILE`, then delete this line.",
+        "// DRAFT: written from what a person sees on the page (its accessibility tree and DOM). A person finishes",
+        "// it: check every TODO, narrow @match, run `pling-browser check URL --adapter THIS_FILE`, then delete this line.",
+        f"// Found: {len(reading.actions)} actions, {len(reading.records)} record types, {len(reading.states)} state entries, "
+        f"{len(reading.feedback)} feedback sources, {len(reading.regions)} dialogs; {todos} TODOs.",
         "",
         PRELUDE.rstrip(),
-        "",
-        f"pling.page({{ id: {_js(_slug(title, 'page'))}, name: {_js(title)} }});",
     ]
-    used: set[str] = set()
-    types: set[str] = set()
-    for n, table in enumerate(survey.tables, 1):
-        _table(table, n, out, types)
-        used.update(_slug(b, "act") for b in table.buttons)
-    for n, form in enumerate(survey.forms, 1):
-        _form(form, n, out, used)
-    if survey.buttons:
-        out.append("\n// Actions: buttons outside forms and rows.")
-    for button in survey.buttons:
-        action = _slug(button.label, "press")
-        while action in used:
-            action += "_"
-        used.add(action)
-        out.append(f"pling.action({{ id: {_js(action)}, description: {_js(button.label)}, "
-                   f"risk: {_js('danger' if _DANGER.search(button.label) else 'write')},  // TODO: read, write or danger?")
-        out.append(f"  target: () => byLabel(document, {_js(button.label)}) }});")
-    if not (survey.tables or survey.forms or survey.buttons):
-        out.append("// TODO: no form, button, table or list with ids was found; declare the page's model by hand.")
+    if any(a.form is not None for a in reading.actions):
+        out += ["", _SUBMIT]
+    out += ["", "// The page, named from its address (the @match pattern says which addresses it is).",
+            f"pling.page({{ id: {js(reading.page_id)}, name: {js(reading.title[:120])} }});"]
+    for region_id, name, loc in reading.regions:
+        out.append("")
+        _comment(out, f"Region {region_id}: the dialog “{name}”, found by {_loc_words(loc)}; its controls name it as their region.")
+        out.append(f"pling.region({{ id: {js(region_id)}, name: {js(name)}, purpose: 'A dialog', role: 'dialog' }});")
+    for state in reading.states:
+        out.append("")
+        _comment(out, f"State {state.key}: {state.found}.")
+        for todo in state.todos:
+            _comment(out, todo)
+        sensitive = ", sensitive: true" if state.sensitive else ""
+        out.append(f"pling.state({{ key: {js(state.key)}, description: {js(state.description)}{sensitive},\n  get: () => {state.expr} }});")
+    if reading.feedback:
+        out.append("")
+        _comment(out, "Feedback: " + "; ".join(found for _, _, found in reading.feedback) + ".")
+        sources = ", ".join(f"[{js(loc)}, {js(kind)}]" for loc, kind, _ in reading.feedback)
+        out.append(f"pling.feedback(() => [{sources}].map(([loc, kind]) => [P.textOf(loc), kind]).filter(([text]) => text)\n"
+                   "  .map(([text, kind]) => ({ kind: /error|fail|invalid|wrong|could not|cannot/i.test(text) ? 'error' : kind, text })));")
+    for record in reading.records:
+        _records(record, out)
+    for action in reading.actions:
+        _action(action, out)
+    if not (reading.actions or reading.records or reading.states):
+        out.append("// TODO: no control, repeated structure or text was found; declare the page's model by hand.")
     return "\n".join(out) + "\n"

@@ -1,152 +1,182 @@
-"""What ``pling-browser draft`` reads from a page: its forms, buttons, tables and lists, each with the
-name a person (or a screen reader) would give it. One script run in the page; the answer is plain data
-(``Survey``), and draft.py writes the adapter from it.
-
-Names follow the accessible-name rules in their common cases (``aria-labelledby``, ``aria-label``, a
-``<label>``, the text, ``title``, ``placeholder``), not the whole accname algorithm (docs/decisions.md)."""
+"""What ``pling-browser draft`` reads from a page (the page's side: survey.js, with the helpers of
+prelude.js that every draft carries too): its controls with their roles, names and locators, its forms,
+its repeated structures, the text a person reads (instructions, headings, live regions) and its dialogs,
+joined with what Chromium's accessibility tree says of the same elements (core/accessibility.py).
+The answer is plain data (``Survey``); reading.py interprets it and draft.py writes the adapter."""
 
 from __future__ import annotations
 
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
-__all__ = ["SURVEY", "Survey", "FormInfo", "FieldInfo", "ButtonInfo", "TableInfo"]
+if TYPE_CHECKING:
+    from ..core.sessions import Session
+
+__all__ = ["PRELUDE", "SURVEY", "Survey", "Control", "Group", "Item", "Text", "Live", "Dialog", "Form", "Locator",
+           "survey_page", "LIMITS"]
+
+_HERE = Path(__file__).resolve().parent
+PRELUDE = (_HERE / "prelude.js").read_text(encoding="utf-8")
+_SCRIPT = (_HERE / "survey.js").read_text(encoding="utf-8")
+SURVEY = "(limits) => {\n" + PRELUDE + "\nreturn (" + _SCRIPT[_SCRIPT.index("(limits) =>"):].strip() + ")(limits);\n}"
+# How much of a page is read: a draft is a starting point, and these bound its size on a huge page.
+LIMITS = {"controls": 150, "groups": 12, "items": 60, "options": 60, "texts": 12, "elements": 5000}
 
 
 class _Data(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
 
-class FieldInfo(_Data):
-    name: str
+class Locator(_Data):
+    css: str | None = None
+    role: str | None = None
+    name: str | None = None
+    within: dict[str, str] | None = None
+    how: str = ""
+    guess: bool = False
+
+    def js(self) -> dict[str, Any]:
+        """The locator as the draft writes it (prelude.js reads {css} or {role, name}, {within})."""
+        out: dict[str, Any] = {"css": self.css} if self.css else {"role": self.role, "name": self.name}
+        if self.within:
+            out["within"] = self.within
+        return out
+
+
+class Seen(_Data):
+    """What the accessibility tree says of an element (empty when it was not in the tree)."""
+    role: str = ""
+    name: str = ""
+    description: str = ""
+    ignored: bool = False
+    properties: dict[str, Any] = {}
+
+
+class Option(_Data):
     label: str
-    type: str  # text, number, email, checkbox, select, textarea, …
+    value: str
+
+
+class Control(_Data):
+    n: int
+    tag: str
+    type: str = ""
+    role: str = ""
+    name: str = ""
+    visible: bool = True
+    clickable: bool = False
+    disabled: bool = False
+    readonly: bool = False
     required: bool = False
-    options: list[str] = []
+    multiple: bool = False
+    editable: bool = False
+    attrs: dict[str, str] = {}
+    loc: Locator
+    options: list[Option] = []
+    min: str = ""
+    max: str = ""
+    step: str = ""
+    pattern: str = ""
+    maxlength: int = 0
+    placeholder: str = ""
+    value: str = ""
+    states: dict[str, Any] = {}
+    form: int | None = None
+    href: str = ""
+    autocomplete: str = ""
+    dialog: int | None = None
+    seen: Seen = Seen()
 
 
-class FormInfo(_Data):
-    selector: str  # a CSS selector that finds the form (an id, a name, or its place: flagged)
-    by_place: bool = False
-    label: str
-    submit: str
-    fields: list[FieldInfo]
+class Form(_Data):
+    n: int
+    loc: Locator
+    name: str = ""
+    submit: int | None = None
+    method: str = "get"
+    action: str = ""
 
 
-class ButtonInfo(_Data):
-    label: str
+class Item(_Data):
+    n: int
+    name: str = ""
+    text: str = ""
+    attrs: dict[str, str] = {}
+    role: str = ""
+    control: int | None = None
+    cells: list[str] = []
+    inner: list[int] = []
+    states: dict[str, Any] = {}
+    inner_attrs: dict[str, str] = {}
 
 
-class TableInfo(_Data):
-    kind: str  # "table" | "list"
-    selector: str
-    by_place: bool = False
-    row: str  # the rows' selector inside it
-    label: str
-    headers: list[str]
-    cells: list[list[str]]  # the first rows' cell texts
-    attrs: dict[str, list[str]]  # row attribute -> its value on each of those rows
-    buttons: list[str]  # labels of buttons that every surveyed row has
+class Group(_Data):
+    n: int
+    loc: Locator
+    name: str = ""
+    caption: str = ""
+    heading: str = ""
+    role: str = ""
+    tag: str = ""
+    table: bool = False
+    nested: bool = False
+    css: str
+    item_css: str
+    headers: list[str] = []
+    items: list[Item]
+    dialog: int | None = None
+
+
+class Text(_Data):
+    n: int
+    loc: Locator
+    text: str
+    heading: bool = False
+    level: int = 0
+    before: bool = False
+
+
+class Live(_Data):
+    n: int
+    loc: Locator
+    role: str
+    text: str = ""
+
+
+class Dialog(_Data):
+    n: int
+    loc: Locator
+    name: str = ""
+    visible: bool = True
 
 
 class Survey(_Data):
     url: str
-    title: str
-    forms: list[FormInfo]
-    buttons: list[ButtonInfo]
-    tables: list[TableInfo]
+    title: str = ""
+    controls: list[Control] = []
+    forms: list[Form] = []
+    groups: list[Group] = []
+    texts: list[Text] = []
+    live: list[Live] = []
+    dialogs: list[Dialog] = []
+    counted: dict[str, int] = Field(default_factory=dict)
+
+    def control(self, n: int | None) -> Control | None:
+        return next((c for c in self.controls if c.n == n), None)
 
 
-SURVEY = r"""() => {
-  const text = (s) => (s || '').replace(/\s+/g, ' ').trim().slice(0, 80);
-  const byId = (ids) => ids.split(/\s+/).map((id) => document.getElementById(id)).filter(Boolean);
-  const name = (el) => {
-    if (el.getAttribute('aria-labelledby')) return text(byId(el.getAttribute('aria-labelledby')).map((e) => e.textContent).join(' '));
-    if (el.getAttribute('aria-label')) return text(el.getAttribute('aria-label'));
-    if (el.labels && el.labels.length) return text(Array.from(el.labels).map((l) => l.textContent).join(' '));
-    if (el.tagName === 'INPUT' && /^(submit|button|reset)$/.test(el.type)) return text(el.value);
-    return text(el.textContent) || text(el.getAttribute('title')) || text(el.getAttribute('placeholder')) || text(el.getAttribute('name'));
-  };
-  const visible = (el) => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
-  const where = (el, tag) => {
-    if (el.id && document.querySelectorAll('#' + CSS.escape(el.id)).length === 1) return [tag + '#' + CSS.escape(el.id), false];
-    const n = el.getAttribute('name');
-    if (n && document.querySelectorAll(tag + '[name="' + CSS.escape(n) + '"]').length === 1) return [tag + '[name="' + n + '"]', false];
-    const label = el.getAttribute('aria-label');
-    if (label && document.querySelectorAll(tag + '[aria-label="' + CSS.escape(label) + '"]').length === 1) return [tag + '[aria-label="' + label + '"]', false];
-    return [tag + ':nth-of-type(' + (Array.from(document.getElementsByTagName(tag)).indexOf(el) + 1) + ')', true];
-  };
-  const heading = (el) => {
-    for (let node = el; node && node !== document.body; node = node.parentElement) {
-      for (let prev = node.previousElementSibling; prev; prev = prev.previousElementSibling) {
-        if (/^H[1-6]$/.test(prev.tagName)) return text(prev.textContent);
-        const inner = prev.querySelector && prev.querySelector('h1,h2,h3,h4,h5,h6');
-        if (inner) return text(inner.textContent);
-      }
-    }
-    return '';
-  };
-  const BUTTONS = 'button, [role=button], input[type=submit], input[type=button]';
-  const rowsOf = new Set();
-  const tables = [];
-  const survey = (kind, el, rows, cellsOf, headers) => {
-    rows = rows.filter(visible).slice(0, 50);
-    if (rows.length < 1) return;
-    rows.forEach((r) => rowsOf.add(r));
-    const attrs = {};
-    for (const a of rows[0].getAttributeNames()) {
-      if (a === 'class' || a === 'style') continue;
-      attrs[a] = rows.map((r) => r.getAttribute(a) || '');
-    }
-    const labels = rows.map((r) => new Set(Array.from(r.querySelectorAll(BUTTONS)).map(name).filter(Boolean)));
-    const buttons = Array.from(labels[0]).filter((l) => labels.every((s) => s.has(l)));
-    const [selector, byPlace] = where(el, el.tagName.toLowerCase());
-    tables.push({ kind, selector, by_place: byPlace, row: kind === 'table' ? 'tbody tr, :scope > tr' : ':scope > li',
-                  label: text(el.getAttribute('aria-label')) || text(el.querySelector('caption')?.textContent) || heading(el),
-                  headers, cells: rows.map(cellsOf), attrs, buttons });
-  };
-  for (const table of document.querySelectorAll('table')) {
-    if (!visible(table)) continue;
-    const head = Array.from(table.querySelectorAll('thead th, thead td'));
-    const rows = Array.from(table.querySelectorAll('tbody tr, :scope > tr')).filter((tr) => !tr.querySelector('th'));
-    survey('table', table, rows, (tr) => Array.from(tr.cells).map((c) => text(c.textContent)), head.map((h) => text(h.textContent)));
-  }
-  for (const list of document.querySelectorAll('ul, ol')) {
-    if (!visible(list) || list.closest('nav')) continue;
-    const items = Array.from(list.children).filter((li) => li.tagName === 'LI');
-    if (items.length >= 1 && items[0].getAttributeNames().some((a) => /(^id$|id$|^data-key$|-key$)/.test(a)))
-      survey('list', list, items, (li) => [text(li.textContent)], []);
-  }
-  const forms = [];
-  for (const form of document.forms) {
-    if (!visible(form)) continue;
-    const fields = [];
-    for (const el of form.elements) {
-      const key = el.getAttribute('name') || el.id;
-      if (!key || el.disabled || /^(submit|button|reset|hidden|image|file)$/.test(el.type) || el.tagName === 'BUTTON') continue;
-      const type = el.tagName === 'SELECT' ? 'select' : el.tagName === 'TEXTAREA' ? 'textarea' : (el.type || 'text');
-      if (fields.some((f) => f.name === key)) continue;
-      fields.push({ name: key, label: name(el) || key, type, required: !!el.required,
-                    options: el.tagName === 'SELECT' ? Array.from(el.options).map((o) => o.value).slice(0, 50) : [] });
-    }
-    const submit = Array.from(form.querySelectorAll(BUTTONS)).find((b) => !b.type || b.type === 'submit');
-    const [selector, byPlace] = where(form, 'form');
-    forms.push({ selector, by_place: byPlace, label: name(form) !== text(form.textContent) && name(form) || heading(form),
-                 submit: submit ? name(submit) : '', fields });
-  }
-  const inside = (el) => el.closest('form') || Array.from(rowsOf).some((r) => r.contains(el));
-  const seen = new Set();
-  const buttons = [];
-  for (const b of document.querySelectorAll(BUTTONS)) {
-    const label = name(b);
-    if (!label || !visible(b) || inside(b) || seen.has(label)) continue;
-    seen.add(label);
-    buttons.push({ label });
-  }
-  return { url: location.href, title: document.title, forms, buttons, tables };
-}"""
+def parse_survey(data: Any, seen: dict[int, dict[str, Any]] | None = None) -> Survey:
+    survey = Survey.model_validate(data)
+    for control in survey.controls:
+        if seen and control.n in seen:
+            control.seen = Seen.model_validate(seen[control.n])
+    return survey
 
 
-def parse_survey(data: Any) -> Survey:
-    return Survey.model_validate(data)
+async def survey_page(session: "Session") -> Survey:
+    from ..core.accessibility import read_page
+
+    data, seen = await read_page(session, SURVEY, LIMITS)
+    return parse_survey(data, seen)

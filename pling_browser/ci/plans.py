@@ -1,0 +1,194 @@
+"""The vocabulary of a draft (reading.py decides, draft.py writes): the plans of actions, record types,
+families and state, the names they take, and the small rules they share (a name's slug, the risk a word
+suggests, the schema of what a control takes)."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+from .survey import Control, Locator
+
+__all__ = ["ActionPlan", "FamilyPlan", "RecordPlan", "StatePlan", "Reading", "Names", "DANGER", "VERBS", "slug",
+           "singular", "match_pattern", "ID_NAME", "ID_VALUE", "ID_LIKE_SEGMENT", "TEXT_ROLES", "value_schema", "control_name", "handle", "role_of", "described", "where", "js"]
+
+DANGER = re.compile(r"\b(delete|remove|destroy|cancel|clear|discard|drop|archive|revoke|pay|purchase|buy|trash|erase|unsubscribe)\b", re.I)
+ID_NAME = re.compile(r"(^|[\s_-])(id|key|code|ref|sku|no\.?|number|#)($|[\s_-])", re.I)
+ID_VALUE = re.compile(r"^[A-Za-z]{0,6}[-_:#]?\d[\w-]*$")
+ID_LIKE_SEGMENT = re.compile(r"^(\d+|[0-9a-f]{8,}|[0-9a-f-]{32,36})$", re.I)
+TEXT_ROLES = {"textbox", "searchbox", "combobox", "spinbutton"}
+_FORMATS = {"email": "email", "url": "uri", "date": "date", "time": "time", "datetime-local": "date-time"}
+_FORMAT_HINT = {"date": "YYYY-MM-DD", "time": "HH:MM (24 h)", "datetime-local": "YYYY-MM-DDTHH:MM",
+                "month": "YYYY-MM", "week": "YYYY-Www", "color": "#rrggbb"}
+# The verb of an operation on an element of each role (a family's id, or an action's first word).
+VERBS = {"button": "click", "link": "open", "tab": "open", "treeitem": "open", "option": "choose",
+         "menuitem": "choose", "menuitemradio": "choose", "menuitemcheckbox": "check", "checkbox": "check",
+         "switch": "check", "radio": "choose", "textbox": "fill", "searchbox": "fill", "spinbutton": "fill",
+         "combobox": "fill", "listbox": "choose", "slider": "fill"}
+
+
+def slug(text: str, fallback: str = "") -> str:
+    words = re.findall(r"[a-z0-9]+", text.lower())
+    return "_".join(words[:5])[:48] or fallback
+
+
+def singular(word: str) -> str:
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+
+
+def match_pattern(url: str) -> str:
+    """The page's own path, any port (a host without a port matches every port), any query; path
+    segments that look like ids become ``*``."""
+    parts = urlsplit(url)
+    segments = ["*" if ID_LIKE_SEGMENT.match(s) else s for s in parts.path.split("/")]
+    return f"{parts.scheme}://{parts.hostname}{'/'.join(segments) or '/'}*"
+
+
+@dataclass
+class ActionPlan:
+    id: str
+    description: str
+    risk: str
+    found: str                              # what was found and how it is found again, for the comment
+    loc: dict[str, Any] | None = None       # an element action's target
+    params: dict[str, Any] | None = None
+    gesture: Any = None
+    form: dict[str, Any] | None = None      # a form action: the form's locator (its run fills and submits)
+    expect: tuple[str, str] | None = None   # (description, JS expression over args) when it can be checked
+    region: str | None = None
+    todos: list[str] = field(default_factory=list)
+
+
+@dataclass
+class FamilyPlan:
+    id: str
+    description: str
+    risk: str
+    inner: dict[str, Any] | None = None     # a control inside the record's element; None: the element itself
+    params: dict[str, Any] | None = None
+    gesture: Any = None
+    todos: list[str] = field(default_factory=list)
+
+
+@dataclass
+class RecordPlan:
+    type: str
+    found: str
+    container: dict[str, Any] | None
+    css: str
+    id_expr: str                            # JS over `el`
+    id_how: str
+    label_expr: str
+    fields: list[tuple[str, str]]           # (name, JS over `el`)
+    families: list[FamilyPlan]
+    region: str | None = None
+    todos: list[str] = field(default_factory=list)
+    sample: list[str] = field(default_factory=list)
+
+
+@dataclass
+class StatePlan:
+    key: str
+    description: str
+    expr: str
+    found: str
+    sensitive: bool = False
+    todos: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Reading:
+    url: str
+    title: str
+    page_id: str
+    match: str
+    actions: list[ActionPlan] = field(default_factory=list)
+    records: list[RecordPlan] = field(default_factory=list)
+    states: list[StatePlan] = field(default_factory=list)
+    feedback: list[tuple[dict[str, Any], str, str]] = field(default_factory=list)   # (locator, kind, found)
+    regions: list[tuple[str, str, dict[str, Any]]] = field(default_factory=list)   # (id, name, locator)
+    notes: list[str] = field(default_factory=list)
+
+
+class Names:
+    def __init__(self) -> None:
+        self.used: set[str] = set()
+
+    def take(self, wanted: str) -> str:
+        name, n = wanted, 2
+        while name in self.used:
+            name, n = f"{wanted}_{n}", n + 1
+        self.used.add(name)
+        return name
+
+
+def where(loc: Locator) -> str:
+    return loc.how + (f" ({loc.css})" if loc.css and not loc.guess else "") + (" (TODO: found by its place in the page; prefer a stable attribute)" if loc.guess else "")
+
+
+def control_name(c: Control) -> str:
+    """What a person hears: the accessibility tree's name, else the draft's own reading of it."""
+    return (c.seen.name or c.name or c.placeholder).strip()
+
+
+def handle(c: Control) -> str:
+    """Words for an action id: its name, else its name/id attribute."""
+    return slug(control_name(c)) or slug(c.attrs.get("name", "")) or slug(c.attrs.get("id", "")) or c.tag
+
+
+_WIDGET_ROLES = {"button", "link", "checkbox", "radio", "switch", "combobox", "slider", "spinbutton", "tab", "treeitem",
+                 "menuitem", "menuitemcheckbox", "menuitemradio", "option", "textbox", "searchbox", "listbox"}
+
+
+def role_of(c: Control) -> str:
+    if c.clickable and c.role not in _WIDGET_ROLES:
+        return "clickable"
+    if c.tag == "input" and c.type in ("date", "time", "datetime-local", "month", "week", "color"):
+        return "textbox"
+    return c.role or ("textbox" if c.editable else "")
+
+
+def value_schema(c: Control) -> dict[str, Any]:
+    """The schema of what a person would type or choose in the control."""
+    if c.tag == "select":
+        labels = [o.label for o in c.options if o.label]
+        one: dict[str, Any] = {"type": "string", "enum": list(dict.fromkeys(labels))} if labels else {"type": "string"}
+        return {"type": "array", "items": one} if c.multiple else one
+    if c.type in ("number", "range") or role_of(c) in ("spinbutton", "slider") and c.tag == "input":
+        schema: dict[str, Any] = {"type": "number"}
+        for key, raw in (("minimum", c.min), ("maximum", c.max)):
+            try:
+                schema[key] = float(raw) if "." in raw else int(raw)
+            except ValueError:
+                pass
+        return schema
+    schema = {"type": "string"}
+    if c.type in _FORMATS:
+        schema["format"] = _FORMATS[c.type]
+    if c.type in _FORMAT_HINT:
+        schema["description"] = _FORMAT_HINT[c.type]
+    if c.maxlength:
+        schema["maxLength"] = c.maxlength
+    if c.pattern:
+        schema["pattern"] = f"^(?:{c.pattern})$"
+    return schema
+
+
+def described(c: Control) -> str:
+    kind = {"date": "date", "time": "time", "email": "email address", "number": "number", "password": "password",
+            "search": "search", "tel": "phone number", "url": "address", "range": "slider"}.get(c.type, "")
+    role = role_of(c)
+    noun = kind + " field" if kind and role == "textbox" else {"textbox": "text field", "searchbox": "search field",
+                                                               "spinbutton": "number field", "combobox": "combo box"}.get(role, role)
+    return noun
+
+
+
+def js(value: Any) -> str:
+    """A value written into the draft's JavaScript."""
+    return json.dumps(value, ensure_ascii=False)

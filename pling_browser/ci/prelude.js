@@ -1,0 +1,133 @@
+// What a draft needs to find what it declared, again, on every read of the model. Each finder answers
+// one element or none: a locator that matches two elements finds nothing (invariant 6: never the first
+// of several), and `why` says what it found instead. Roles and names follow the accessibility tree's
+// rules in their common cases (explicit role, the element's own semantics; aria-labelledby, aria-label,
+// <label>, the text, alt, title, placeholder), the same code `draft` used to write this file.
+const P = (() => {
+  const text = (s) => String(s == null ? '' : s).replace(/\s+/g, ' ').trim();
+  const visible = (el) => {
+    if (!el || !el.isConnected) return false;
+    if (el.closest('[hidden], [aria-hidden="true"], template')) return false;
+    const box = el.getBoundingClientRect();
+    if (!(box.width > 0 && box.height > 0)) return false;
+    const style = getComputedStyle(el);
+    return style.visibility !== 'hidden' && style.display !== 'none' && Number(style.opacity) !== 0;
+  };
+  const INPUT_ROLES = { button: 'button', submit: 'button', reset: 'button', image: 'button', checkbox: 'checkbox',
+    radio: 'radio', range: 'slider', number: 'spinbutton', search: 'searchbox', email: 'textbox', tel: 'textbox',
+    text: 'textbox', url: 'textbox', password: 'textbox', date: 'textbox', time: 'textbox',
+    'datetime-local': 'textbox', month: 'textbox', week: 'textbox', color: 'textbox' };
+  const roleOf = (el) => {
+    const explicit = text(el.getAttribute('role')).split(' ')[0];
+    if (explicit) return explicit;
+    const tag = el.tagName.toLowerCase();
+    if (tag === 'input') return el.getAttribute('list') ? 'combobox' : (INPUT_ROLES[(el.getAttribute('type') || 'text').toLowerCase()] || 'textbox');
+    if (tag === 'a' || tag === 'area') return el.hasAttribute('href') ? 'link' : '';
+    if (tag === 'select') return el.multiple || el.size > 1 ? 'listbox' : 'combobox';
+    if (el.isContentEditable && !(el.parentElement && el.parentElement.isContentEditable)) return 'textbox';
+    return { button: 'button', textarea: 'textbox', option: 'option', li: 'listitem', ul: 'list', ol: 'list',
+             table: 'table', tr: 'row', td: 'cell', th: 'columnheader', dialog: 'dialog', summary: 'button',
+             h1: 'heading', h2: 'heading', h3: 'heading', h4: 'heading', h5: 'heading', h6: 'heading',
+             img: 'img', form: 'form', nav: 'navigation', main: 'main', output: 'status' }[tag] || '';
+  };
+  const byIds = (ids) => text(ids).split(' ').map((id) => document.getElementById(id)).filter(Boolean);
+  const NAMED_BY_TEXT = /^(button|link|tab|treeitem|menuitem|menuitemcheckbox|menuitemradio|option|checkbox|radio|switch|cell|columnheader|rowheader|heading|listitem|row|gridcell|tooltip|status)$/;
+  const nameOf = (el) => {
+    const labelledby = el.getAttribute('aria-labelledby');
+    if (labelledby) { const named = text(byIds(labelledby).map((e) => e.textContent).join(' ')); if (named) return named; }
+    const aria = text(el.getAttribute('aria-label'));
+    if (aria) return aria;
+    const tag = el.tagName.toLowerCase();
+    if (tag === 'input' && /^(submit|button|reset)$/i.test(el.type)) return text(el.value) || (el.type === 'submit' ? 'Submit' : '');
+    if (tag === 'input' && el.type === 'image') return text(el.alt) || 'Submit';
+    if (el.labels && el.labels.length) {
+      const named = text(Array.from(el.labels).map((l) => ownText(l)).join(' '));
+      if (named) return named;
+    }
+    if (tag === 'img' || tag === 'area') return text(el.alt) || text(el.title);
+    if (NAMED_BY_TEXT.test(roleOf(el)) || tag === 'a' || tag === 'button' || tag === 'summary') {
+      const own = text(el.innerText !== undefined ? el.innerText : el.textContent);
+      if (own) return own.slice(0, 120);
+      const img = el.querySelector('img[alt]');
+      if (img && text(img.alt)) return text(img.alt);
+    }
+    return text(el.title) || text(el.getAttribute('placeholder')) || '';
+  };
+  // A label's text without the control inside it (<label><input> Remember me</label>).
+  const ownText = (label) => {
+    const copy = label.cloneNode(true);
+    copy.querySelectorAll('input, select, textarea, button').forEach((c) => c.remove());
+    return copy.textContent;
+  };
+  const all = (root, css) => { try { return Array.from((root || document).querySelectorAll(css)); } catch (e) { return []; } };
+  // Candidates for a role, narrowed by CSS first so a lookup does not walk every element of the page.
+  const ROLE_CSS = {
+    button: 'button, input[type=button], input[type=submit], input[type=reset], input[type=image], summary, [role=button]',
+    link: 'a[href], area[href], [role=link]',
+    textbox: 'input, textarea, [contenteditable=""], [contenteditable=true], [role=textbox]',
+    searchbox: 'input[type=search], [role=searchbox]', spinbutton: 'input[type=number], [role=spinbutton]',
+    slider: 'input[type=range], [role=slider]', combobox: 'select, input[list], [role=combobox]',
+    listbox: 'select, [role=listbox]', checkbox: 'input[type=checkbox], [role=checkbox]',
+    radio: 'input[type=radio], [role=radio]',
+  };
+  const candidates = (role, root) => all(root, ROLE_CSS[role] || '[role="' + role + '"]').filter((el) => roleOf(el) === role);
+  const describe = (loc) => (loc.css ? loc.css : loc.role + ' "' + loc.name + '"');
+  // Every element a locator matches: { css } or { role, name }, inside { within } when given.
+  const matches = (loc) => {
+    let root = document;
+    if (loc.within) { const inside = one(loc.within); if (!inside) return []; root = inside; }
+    if (loc.css) return all(root, loc.css);
+    return candidates(loc.role, root).filter((el) => nameOf(el) === loc.name);
+  };
+  // The element a locator names when exactly one is shown; else null (and `why` says so).
+  const one = (loc) => { const seen = matches(loc).filter(visible); return seen.length === 1 ? seen[0] : null; };
+  const why = (loc) => {
+    const found = matches(loc);
+    const seen = found.filter(visible);
+    if (seen.length === 1) return true;
+    if (seen.length > 1) return seen.length + ' shown elements match ' + describe(loc) + ': the draft will not choose one';
+    return found.length ? describe(loc) + ' is hidden now' : 'no ' + describe(loc) + ' on the page now';
+  };
+  // A repeated structure: the items under a container, shown now, in document order.
+  const items = (container, css) => { const root = container ? one(container) : document; return root ? all(root, css).filter(visible) : []; };
+  // An id from what an item shows when it carries no stable attribute: its text ('@' is reserved in
+  // action refs, so it is written '(at)').
+  const textId = (el, nested) => ownLabel(el, nested).slice(0, 100).replace(/@/g, '(at)');
+  // What an item shows as its name; `nested`: the selector of items nested in it (a tree's children),
+  // whose text is theirs, not this item's.
+  const ownLabel = (el, nested) => {
+    if (!nested) return nameOf(el) || text(el.textContent);
+    const copy = el.cloneNode(true);
+    copy.querySelectorAll(nested).forEach((c) => c.remove());
+    return text(copy.textContent);
+  };
+  const cell = (row, i) => text((row.cells ? row.cells[i] : row.children[i]) ? (row.cells ? row.cells[i] : row.children[i]).textContent : '');
+  const pick = (list, idOf, id) => { const found = list.filter((el) => idOf(el) === id); return found.length === 1 ? found[0] : null; };
+  const inside = (el, loc) => {
+    if (!el) return null;
+    const found = (loc.css ? all(el, loc.css) : candidates(loc.role, el).filter((c) => loc.name === undefined || nameOf(c) === loc.name)).filter(visible);
+    return found.length === 1 ? found[0] : null;
+  };
+  // The attribute of the one element inside `el` that carries it (an item's own control).
+  const attrIn = (el, name) => { const found = all(el, '[' + name + ']'); return found.length === 1 ? found[0].getAttribute(name) : null; };
+  const valueOf = (el) => {
+    if (!el) return null;
+    if (el.isContentEditable) return text(el.textContent);
+    if (el.type === 'checkbox' || el.type === 'radio') return el.checked;
+    if (el.tagName === 'SELECT') return el.multiple ? Array.from(el.selectedOptions).map((o) => text(o.textContent)) : (el.selectedOptions[0] ? text(el.selectedOptions[0].textContent) : null);
+    if ('value' in el && el.tagName !== 'BUTTON' && el.tagName !== 'LI') return el.value;
+    const now = el.getAttribute('aria-valuenow') || el.getAttribute('aria-checked') || el.getAttribute('aria-selected');
+    return now === null ? null : now;
+  };
+  const states = (el) => {
+    const out = {};
+    for (const name of ['checked', 'selected', 'expanded', 'pressed', 'current']) {
+      const v = el.getAttribute('aria-' + name);
+      if (v !== null) out[name] = v === 'true' ? true : v === 'false' ? false : v;
+    }
+    if (el.type === 'checkbox' || el.type === 'radio') out.checked = el.checked;
+    return out;
+  };
+  const textOf = (loc) => { const el = one(loc); return el ? text(el.innerText !== undefined ? el.innerText : el.textContent).slice(0, 2000) : null; };
+  return { text, visible, roleOf, nameOf, ownLabel, one, attrIn, why, items, textId, cell, pick, inside, valueOf, states, textOf, matches, all };
+})();

@@ -1,0 +1,250 @@
+// What `pling-browser draft` reads in a page, run once in it (prelude.js's P is defined just above).
+// It marks each element it reports with data-pling-survey=N so the controller can join them with the
+// accessibility tree (core/accessibility.py), then answers plain data; `unmark` takes the marks off.
+// Nothing here writes to the page but those marks.
+(limits) => {
+  const MARK = 'data-pling-survey';
+  const marks = new Map();
+  const mark = (el) => {
+    if (!marks.has(el)) { marks.set(el, marks.size + 1); el.setAttribute(MARK, String(marks.size)); }
+    return marks.get(el);
+  };
+  const cut = (s, n) => P.text(s).slice(0, n || 200);
+  const GENERATED = /(\d{4,}|^(ember|ext-|yui_|gwt-|mui-|radix-|headlessui-|react-select-|downshift-|:r)|^[0-9a-f]{8}-)/i;
+  const stableId = (id) => !!id && /^[A-Za-z][\w.:-]{0,80}$/.test(id) && !GENERATED.test(id);
+  const only = (css) => { try { return document.querySelectorAll(css).length === 1; } catch (e) { return false; } };
+  const esc = (v) => CSS.escape(v);
+  const quoted = (v) => '"' + String(v).replace(/\\/g, '\\\\').replace(/"/g, '\\"') + '"';
+  const STABLE_ATTRS = ['name', 'data-testid', 'data-test', 'data-cy', 'data-qa'];
+  // A locator the draft can write down: a stable id or attribute, else role + name (unique now), else
+  // role + name inside the nearest container with a stable id, else the element's place (a guess).
+  const place = (el) => {
+    const parts = [];
+    for (let node = el; node && node !== document.body && node.parentElement; node = node.parentElement) {
+      if (node !== el && stableId(node.id) && only('#' + esc(node.id))) { parts.unshift('#' + esc(node.id)); break; }
+      const tag = node.tagName.toLowerCase();
+      const same = Array.from(node.parentElement.children).filter((c) => c.tagName === node.tagName);
+      parts.unshift(same.length > 1 ? tag + ':nth-of-type(' + (same.indexOf(node) + 1) + ')' : tag);
+    }
+    return parts.join(' > ');
+  };
+  const locate = (el) => {
+    const tag = el.tagName.toLowerCase();
+    if (stableId(el.id) && only('#' + esc(el.id))) return { css: '#' + esc(el.id), how: 'its id attribute' };
+    for (const attr of STABLE_ATTRS) {
+      const value = el.getAttribute(attr);
+      const css = tag + '[' + attr + '=' + quoted(value) + ']';
+      if (value && value.length <= 80 && !GENERATED.test(value) && only(css)) return { css, how: 'its ' + attr + ' attribute' };
+    }
+    const role = P.roleOf(el);
+    const name = P.nameOf(el);
+    if (role && name && P.matches({ role, name }).length === 1) return { role, name, how: 'its role and name' };
+    for (let up = el.parentElement; up && up !== document.body; up = up.parentElement) {
+      if (stableId(up.id) && only('#' + esc(up.id))) {
+        const within = { css: '#' + esc(up.id) };
+        if (role && name && P.matches({ role, name, within }).length === 1) return { role, name, within, how: 'its role and name inside #' + up.id };
+        break;
+      }
+    }
+    return { css: place(el), how: 'its place in the page', guess: true };
+  };
+  const attrsOf = (el) => {
+    const out = {};
+    for (const a of el.getAttributeNames()) {
+      if (a === 'class' || a === 'style' || a === MARK || a.startsWith('data-pling') || a.startsWith('on')) continue;
+      if (a === 'id' || a === 'name' || a === 'href' || a === 'value' || a === 'for' || a === 'title' || a.startsWith('data-') || a.startsWith('aria-'))
+        out[a] = String(el.getAttribute(a)).slice(0, 200);
+    }
+    return out;
+  };
+  const skipped = (el) => !!el.closest('script, style, template, noscript, head, [aria-hidden="true"]');
+
+  // ---- controls -------------------------------------------------------------------------------------
+  const CONTROL_CSS = 'input:not([type=hidden]), select, textarea, button, a[href], summary, [contenteditable=""], ' +
+    '[contenteditable=true], [role=button], [role=link], [role=checkbox], [role=radio], [role=switch], [role=combobox], ' +
+    '[role=slider], [role=spinbutton], [role=tab], [role=treeitem], [role=menuitem], [role=menuitemcheckbox], ' +
+    '[role=menuitemradio], [role=option], [role=textbox], [role=searchbox], [onclick]';
+  const controls = [];
+  const isControl = new Set();
+  const consider = (el, clickable) => {
+    if (isControl.has(el) || skipped(el)) return;
+    if (el.parentElement && el.parentElement.closest('button, a[href], [role=button], [role=link], select, [role=option], [role=tab], [role=menuitem], [role=treeitem]') && !clickable) return;
+    if (el.isContentEditable && el.parentElement && el.parentElement.isContentEditable) return;
+    const shown = P.visible(el);
+    const name = P.nameOf(el);
+    if (!shown && !name) return;
+    isControl.add(el);
+    const tag = el.tagName.toLowerCase();
+    const control = {
+      n: mark(el), tag, type: tag === 'input' ? (el.getAttribute('type') || 'text').toLowerCase() : '',
+      role: P.roleOf(el), name, visible: shown, clickable: !!clickable,
+      disabled: !!(el.disabled || el.getAttribute('aria-disabled') === 'true'), readonly: !!el.readOnly,
+      required: !!(el.required || el.getAttribute('aria-required') === 'true'), multiple: !!el.multiple,
+      editable: !!el.isContentEditable, attrs: attrsOf(el), loc: locate(el),
+      options: tag === 'select' ? Array.from(el.options).slice(0, limits.options).map((o) => ({ label: cut(o.textContent, 80), value: o.value })) : [],
+      min: el.getAttribute('min') || el.getAttribute('aria-valuemin') || '', max: el.getAttribute('max') || el.getAttribute('aria-valuemax') || '',
+      step: el.getAttribute('step') || '', pattern: el.getAttribute('pattern') || '', maxlength: el.maxLength > 0 ? el.maxLength : 0,
+      placeholder: cut(el.getAttribute('placeholder'), 80), value: cut(P.valueOf(el), 200), states: P.states(el),
+      form: el.form && P.visible(el.form) ? mark(el.form) : null, href: tag === 'a' ? el.href : '',
+      autocomplete: el.getAttribute('aria-autocomplete') || (el.getAttribute('list') ? 'list' : ''),
+    };
+    controls.push(control);
+  };
+  for (const el of document.querySelectorAll(CONTROL_CSS)) consider(el, false);
+  // Elements a person would click because the pointer says so (a handler the accessibility tree does not
+  // show): the outermost such element that holds no control, and has text or a size of its own.
+  const area = document.body ? document.body.querySelectorAll('*') : [];
+  let looked = 0;
+  for (const el of area) {
+    if (++looked > limits.elements) break;
+    if (isControl.has(el) || skipped(el) || el.closest('a[href], button, select, label')) continue;
+    const style = getComputedStyle(el);
+    if (style.cursor !== 'pointer' || !P.visible(el)) continue;
+    if (el.parentElement && getComputedStyle(el.parentElement).cursor === 'pointer') continue;
+    if (el.querySelector(CONTROL_CSS)) continue;
+    consider(el, true);
+  }
+
+  // ---- forms ----------------------------------------------------------------------------------------
+  const forms = [];
+  for (const form of document.forms) {
+    if (!P.visible(form) || skipped(form)) continue;
+    const submit = Array.from(form.querySelectorAll('button, input[type=submit], input[type=image]'))
+      .find((b) => P.visible(b) && (b.tagName !== 'BUTTON' || !b.type || b.type === 'submit'));
+    forms.push({ n: mark(form), loc: locate(form), name: P.nameOf(form), submit: submit ? mark(submit) : null,
+                 method: (form.getAttribute('method') || 'get').toLowerCase(), action: form.action || '' });
+  }
+
+  // ---- repeated structures ----------------------------------------------------------------------------
+  const STATE_CLASS = /(^|-)(active|selected|hover|focus|focused|open|opened|closed|current|disabled|checked|expanded|collapsed|highlight|highlighted|visible|hidden|even|odd|first|last)$|^ui-state-|^is-|^has-/;
+  const classes = (el) => Array.from(el.classList).filter((c) => !STATE_CLASS.test(c) && /^[A-Za-z_][\w-]*$/.test(c));
+  const signature = (el) => el.tagName + '|' + (el.getAttribute('role') || '');
+  const shape = (el) => Array.from(el.children).map((c) => c.tagName).join(',');
+  const ITEM_ROLES = /^(listitem|treeitem|tab|menuitem|menuitemcheckbox|menuitemradio|option|row|radio|checkbox|button|link|switch|article|gridcell)$/;
+  const meaningful = (el) => P.text(el.textContent) !== '' || isControl.has(el) || el.querySelector(CONTROL_CSS) !== null;
+  const labelledField = (el) => {
+    const field = isControl.has(el) ? el : (el.querySelectorAll(CONTROL_CSS).length === 1 ? el.querySelector(CONTROL_CSS) : null);
+    if (!field) return false;
+    const role = P.roleOf(field);
+    return /^(textbox|searchbox|spinbutton|combobox|slider|listbox)$/.test(role) && P.nameOf(field) !== '';
+  };
+  const groups = [];
+  const grouped = new Set();
+  const containers = document.body ? [document.body, ...document.body.querySelectorAll('*')] : [];
+  for (const parent of containers) {
+    if (skipped(parent) || !P.visible(parent) || parent.tagName === 'SELECT' || parent.tagName === 'TR' || parent.tagName === 'THEAD') continue;
+    const buckets = new Map();
+    for (const child of parent.children) {
+      if (!P.visible(child) || !meaningful(child) || /^(TD|TH|BR|OPTION|SCRIPT|STYLE|LABEL)$/.test(child.tagName) && !child.querySelector('input[type=checkbox], input[type=radio]')) continue;
+      const key = signature(child);
+      if (!buckets.has(key)) buckets.set(key, []);
+      buckets.get(key).push(child);
+    }
+    for (const [key, members] of buckets) {
+      let list = members;
+      if (list.length < 2) continue;
+      const role = P.roleOf(list[0]);
+      // Boxes of one tag but different kinds (a header beside cards) split by class; list items stay a
+      // list whatever their classes (a tree's items carry open/closed classes of their own).
+      const sharedAll = classes(list[0]).filter((c) => list.every((el) => el.classList.contains(c)));
+      if (!sharedAll.length && list.some((el) => classes(el).length) && !/^(LI|TR|OPTION)$/.test(list[0].tagName) && !ITEM_ROLES.test(role)) {
+        const byClass = new Map();
+        list.forEach((el) => { const k = classes(el).sort().join('.'); byClass.set(k, (byClass.get(k) || []).concat([el])); });
+        list = Array.from(byClass.values()).sort((a, b) => b.length - a.length)[0];
+        if (list.length < 2) continue;
+      }
+      if (!ITEM_ROLES.test(role) && !/^(LI|TR|LABEL|BUTTON|A)$/.test(list[0].tagName)) {
+        // Generic boxes repeat a structure: keep the ones of the commonest inner shape.
+        const counts = new Map();
+        list.forEach((el) => counts.set(shape(el), (counts.get(shape(el)) || 0) + 1));
+        const common = Array.from(counts.entries()).sort((a, b) => b[1] - a[1])[0][0];
+        list = list.filter((el) => shape(el) === common);
+        if (list.length < 2) continue;
+      }
+      if (list.every(labelledField)) continue;   // labelled form fields are actions of their own
+      if (list.some((el) => grouped.has(el))) continue;
+      const tag = list[0].tagName.toLowerCase();
+      const shared = classes(list[0]).filter((c) => list.every((el) => el.classList.contains(c)));
+      const css = tag + shared.map((c) => '.' + esc(c)).join('') + (list[0].getAttribute('role') ? '[role=' + quoted(list[0].getAttribute('role')) + ']' : '');
+      list.forEach((el) => grouped.add(el));
+      groups.push({ parent, key, css, items: list });
+    }
+  }
+  // Nested repeats of one structure (a tree's items, a menu's submenus) are one record type: a group
+  // whose container sits inside an item of another group with the same signature joins that group.
+  const merged = [];
+  for (const group of groups) {
+    const outer = merged.find((o) => o.key === group.key && o.items.some((item) => item.contains(group.parent)));
+    if (outer) { outer.items.push(...group.items); outer.nested = true; continue; }
+    merged.push(group);
+  }
+  const out = [];
+  for (const group of merged.slice(0, limits.groups)) {
+    const table = group.items[0].tagName === 'TR' ? group.parent.closest('table') : null;
+    const container = table || group.parent;
+    const headers = table ? Array.from(table.querySelectorAll('thead th, thead td, tr:first-child > th')).map((h) => cut(h.textContent, 60)) : [];
+    const items = group.items.filter((el) => !el.querySelector('th') || !table).slice(0, limits.items).map((el) => {
+      const inner = Array.from(el.querySelectorAll(CONTROL_CSS)).filter((c) => isControl.has(c) && c !== el);
+      return { n: mark(el), name: P.nameOf(el), text: cut(el.innerText !== undefined ? el.innerText : el.textContent, 200),
+               attrs: attrsOf(el), role: P.roleOf(el), control: isControl.has(el) ? mark(el) : null,
+               cells: table ? Array.from(el.children).map((c) => cut(c.textContent, 120)) : [],
+               inner: inner.map((c) => mark(c)), states: P.states(el),
+               inner_attrs: inner.length === 1 ? attrsOf(inner[0]) : {} };
+    });
+    if (items.length < 2) continue;
+    out.push({ n: mark(container), loc: locate(container), name: P.nameOf(container) || cut(container.getAttribute('aria-label'), 80),
+               caption: table && table.caption ? cut(table.caption.textContent, 80) : '', heading: headingOf(container),
+               role: P.roleOf(container), tag: container.tagName.toLowerCase(), table: !!table, nested: !!group.nested,
+               css: table ? ':scope > tbody > tr, :scope > tr' : (group.nested ? group.css : ':scope > ' + group.css),
+               item_css: group.css, headers, items });
+  }
+  function headingOf(el) {
+    for (let node = el; node && node !== document.body; node = node.parentElement) {
+      for (let prev = node.previousElementSibling; prev; prev = prev.previousElementSibling) {
+        if (/^H[1-6]$/.test(prev.tagName)) return cut(prev.textContent, 80);
+        const inner = prev.querySelector && prev.querySelector('h1,h2,h3,h4,h5,h6');
+        if (inner) return cut(inner.textContent, 80);
+      }
+    }
+    return '';
+  }
+
+  // ---- text a person reads: headings, instructions, live regions, dialogs -------------------------------
+  const firstControl = controls.find((c) => c.visible);
+  const firstEl = firstControl ? document.querySelector('[' + MARK + '="' + firstControl.n + '"]') : null;
+  const texts = [];
+  const seenBlocks = new Set();
+  const inItem = (el) => out.some((g) => g.items.some((it) => document.querySelector('[' + MARK + '="' + it.n + '"]').contains(el)));
+  const walker = document.body ? document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT) : null;
+  for (let node = walker && walker.nextNode(); node && texts.length < limits.texts; node = walker.nextNode()) {
+    if (!P.text(node.nodeValue)) continue;
+    let block = node.parentElement;
+    while (block && block !== document.body && getComputedStyle(block).display.startsWith('inline')) block = block.parentElement;
+    if (!block || block === document.body || seenBlocks.has(block) || skipped(block) || !P.visible(block)) continue;
+    seenBlocks.add(block);
+    if (block.closest('label, button, a, select, option, textarea, [role=button], [role=option], [role=tab], [role=menuitem], [role=treeitem], [role=status], [role=alert], [role=log], [aria-live], output, table')) continue;
+    if (block.querySelector(CONTROL_CSS) || inItem(block)) continue;
+    const heading = /^H[1-6]$/.test(block.tagName) || block.getAttribute('role') === 'heading';
+    const before = firstEl ? !!(block.compareDocumentPosition(firstEl) & Node.DOCUMENT_POSITION_FOLLOWING) : true;
+    texts.push({ n: mark(block), loc: locate(block), text: cut(block.innerText, 300), heading, level: heading ? Number(block.tagName[1] || block.getAttribute('aria-level') || 2) : 0, before });
+  }
+  const live = [];
+  for (const el of document.querySelectorAll('[role=status], [role=alert], [role=log], [aria-live]:not([aria-live=off]), output')) {
+    if (skipped(el) || live.length >= 10) continue;
+    live.push({ n: mark(el), loc: locate(el), role: el.getAttribute('role') || (el.tagName === 'OUTPUT' ? 'status' : 'live'), text: cut(el.innerText, 200) });
+  }
+  const dialogs = [];
+  for (const el of document.querySelectorAll('dialog, [role=dialog], [role=alertdialog]')) {
+    if (skipped(el) || dialogs.length >= 10) continue;
+    dialogs.push({ n: mark(el), loc: locate(el), name: P.nameOf(el) || cut(el.querySelector('h1,h2,h3,.ui-dialog-title') && el.querySelector('h1,h2,h3,.ui-dialog-title').textContent, 80), visible: P.visible(el) });
+  }
+  const regionOf = (n) => {
+    const el = document.querySelector('[' + MARK + '="' + n + '"]');
+    const dialog = el && el.closest('dialog, [role=dialog], [role=alertdialog]');
+    return dialog ? mark(dialog) : null;
+  };
+  controls.forEach((c) => { c.dialog = regionOf(c.n); });
+  out.forEach((g) => { g.dialog = regionOf(g.n); });
+  return { url: location.href, title: cut(document.title, 120), controls: controls.slice(0, limits.controls),
+           forms, groups: out, texts, live, dialogs, counted: { controls: controls.length, groups: merged.length } };
+}
