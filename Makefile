@@ -47,9 +47,10 @@ $(VENV)/.bench-installed: pyproject.toml | $(STAMP)
 	$(BIN)/python -m pip install -q -e '.[test,bench]'
 	@touch $@
 
-bench: setup $(VENV)/.bench-installed  ## the benchmarks (tables, bench/results/): latency, then MiniWoB++ against Playwright MCP
+bench: setup $(VENV)/.bench-installed  ## the benchmarks (tables, bench/results/): latency, MiniWoB++ against Playwright MCP, unseen MiniWoB++ (drafts)
 	$(BIN)/python -m bench
 	$(BIN)/python -m bench --suite miniwob
+	$(BIN)/python -m bench --suite unseen
 
 clean:
 	rm -rf $(VENV) .pytest_cache bench/results

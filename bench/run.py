@@ -89,12 +89,16 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--quick", action="store_true",
                         help="a short run to try a change: 8 reps, 5 opens, 16x10, MCP 4 reps at 12 and 1,000")
     parser.add_argument("--out", type=Path, default=RESULTS / "latest.json", help="the JSON file to write")
-    parser.add_argument("--suite", choices=("latency", "miniwob"), default="latency",
-                        help="latency (default: this page against the floor) or miniwob (MiniWoB++ tasks, "
-                             "Pling against Playwright MCP; bench/miniwob/)")
-    parser.add_argument("--seeds", type=_ints, default=None, help="miniwob: episode seeds (default 1,2; --quick 1)")
+    parser.add_argument("--suite", choices=("latency", "miniwob", "unseen"), default="latency",
+                        help="latency (default: this page against the floor), miniwob (MiniWoB++ tasks, "
+                             "Pling against Playwright MCP; bench/miniwob/) or unseen (MiniWoB++ tasks without an "
+                             "adapter: drafts and the generic policy; bench/miniwob/unseen.py)")
+    parser.add_argument("--drafts", type=Path, default=None,
+                        help="unseen: a folder of (edited) drafts to use instead of drafting each page at the start")
+    parser.add_argument("--seeds", type=_ints, default=None,
+                        help="miniwob: episode seeds (default 1,2; --quick 1); unseen: default 1,2,3")
     parser.add_argument("--tasks", type=lambda text: [t for t in text.split(",") if t], default=None,
-                        help="miniwob: task names (default all of bench/miniwob/suite.py)")
+                        help="miniwob: task names (default all of bench/miniwob/suite.py); unseen: default the rule's")
     args = parser.parse_args(argv)
     if args.mcp_sizes is None:
         args.mcp_sizes = [12, 1000] if args.quick else [12, 1000, 10000]
@@ -199,6 +203,10 @@ def main(argv: list[str] | None = None) -> int:
         from .miniwob.cli import main as miniwob
 
         return miniwob(args, RESULTS, {"commit": _commit(), "cpus": os.cpu_count(), "load_at_start": _load()})
+    if args.suite == "unseen":
+        from .miniwob.unseen_cli import main as unseen
+
+        return unseen(args, RESULTS, {"commit": _commit(), "cpus": os.cpu_count(), "load_at_start": _load()})
     results = asyncio.run(_run(args))
     print(render(results))
     args.out.parent.mkdir(parents=True, exist_ok=True)

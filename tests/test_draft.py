@@ -45,7 +45,7 @@ def test_draft_writes_an_adapter_that_loads_and_whose_actions_run(fixtures: Fixt
             item = model["records"]["contact"]["items"][0]
             assert item["label"] == "Ada Lovelace" and item["fields"]["email"] == "ada@example.com"
             actions = {a["id"]: a for a in model["actions"]}
-            assert set(actions) == {"add_contact", "delete", "sort_by_name"}
+            assert set(actions) == {"add_contact", "delete", "click_sort_by_name"}
             assert actions["add_contact"]["params"]["properties"]["role"]["enum"] == ["customer", "supplier"]
             assert actions["add_contact"]["params"]["required"] == ["name"]
             assert actions["delete"]["record"] == "contact" and actions["delete"]["risk"] == "danger"
@@ -56,7 +56,7 @@ def test_draft_writes_an_adapter_that_loads_and_whose_actions_run(fixtures: Fixt
             removed = page.invoke("delete@C-1042")
             assert removed["ok"], removed
             assert removed["changed"]["records"]["contact"]["removed"] == ["C-1042"]
-            sorted_ = page.invoke("sort_by_name")
+            sorted_ = page.invoke("click_sort_by_name")
             assert sorted_["ok"] and sorted_["changed"]["records"]["contact"]["reordered"] is True
             pages.close_all()
     finally:

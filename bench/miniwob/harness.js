@@ -21,13 +21,13 @@
                                 reason: WOB_REWARD_REASON === null ? null : String(WOB_REWARD_REASON) }));
     } catch (e) { /* the harness then sees no reward: the episode counts as not solved */ }
   };
-  // What reached the page, as the page itself saw it: each trusted input event (its type and where),
+  // What reached the page, as the page itself saw it: each input event (its type, whether the browser
+  // marked it trusted, and where),
   // sent to the task server so the bench can hold a receipt's "ok" against it. Capture phase on the
   // window, ahead of the task's own handlers; the agent never sees this either.
   var TYPES = ['click', 'dblclick', 'input', 'change', 'focusin', 'keydown', 'mouseover', 'submit', 'drop'];
   TYPES.forEach(function (type) {
     window.addEventListener(type, function (event) {
-      if (!event.isTrusted && type !== 'submit' && type !== 'input' && type !== 'change') return;
       var el = event.target && event.target.tagName ? event.target : null;
       var where = el ? el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') : '';
       try {

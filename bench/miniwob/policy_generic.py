@@ -28,6 +28,9 @@ STOP = {"the", "a", "an", "into", "in", "on", "of", "to", "and", "then", "with",
         "click", "press", "hit", "select", "enter", "type", "choose", "find", "please", "go", "when", "done", "you", "at"}
 ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
             "ninth": 9, "tenth": 10, "last": -1}
+# Kinds of control the descriptions name, and the instruction's other words for them.
+NOUNS = {"button", "link", "field", "checkbox", "tab", "list", "slider", "textbox", "radio", "date", "time", "dialog", "menu"}
+SYNONYMS = {"textbox": "field", "input": "field", "dropdown": "list", "box": "field", "check": "checkbox", "spinner": "field"}
 MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
           "november", "december"]
 
@@ -45,9 +48,9 @@ class Instruction:
     text: str
     words: list[str]
     quoted: list[tuple[int, str]]               # (word position, phrase)
-    dates: list[str] = field(default_factory=list)
-    times: list[str] = field(default_factory=list)
-    numbers: list[float] = field(default_factory=list)
+    dates: list[tuple[int, str]] = field(default_factory=list)     # (word position, YYYY-MM-DD)
+    times: list[tuple[int, str]] = field(default_factory=list)     # (word position, HH:MM)
+    numbers: list[tuple[int, float | int]] = field(default_factory=list)
 
 
 def _position(text: str, index: int) -> int:
@@ -58,12 +61,13 @@ def read_instruction(text: str) -> Instruction:
     quoted = [(_position(text, m.start()), m.group(1) or m.group(2) or "") for m in re.finditer(r'"([^"]*)"|“([^”]*)”', text)]
     out = Instruction(text, tokens(text), quoted)
     for m in re.finditer(r"\b(\d{1,2})/(\d{1,2})/(\d{4})\b", text):
-        out.dates.append(f"{m[3]}-{int(m[1]):02d}-{int(m[2]):02d}")
+        out.dates.append((_position(text, m.start()), f"{m[3]}-{int(m[1]):02d}-{int(m[2]):02d}"))
     for m in re.finditer(r"\b(\d{1,2}):(\d{2})\s*([AaPp][Mm])?", text):
         hour = int(m[1]) % 12 + (12 if (m[3] or "").lower() == "pm" else 0) if m[3] else int(m[1])
-        out.times.append(f"{hour:02d}:{m[2]}")
-    bare = re.sub(r"\b\d{1,2}/\d{1,2}/\d{4}\b|\b\d{1,2}:\d{2}\b", " ", text)
-    out.numbers = [float(n) for n in re.findall(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w/])", bare)]
+        out.times.append((_position(text, m.start()), f"{hour:02d}:{m[2]}"))
+    for m in re.finditer(r"(?<![\w.:/])-?\d+(?:\.\d+)?(?![\w/:])", text):
+        number = float(m[0])
+        out.numbers.append((_position(text, m.start()), int(number) if number.is_integer() else number))
     return out
 
 
@@ -76,6 +80,7 @@ class Candidate:
     score: float = 0.0
     start: int = 0
     end: int = 0
+    weak: bool = False          # mentioned only by the kind of thing it is ("the button"): taken when it is the only one
 
 
 def _phrase_at(words: list[str], phrase: list[str]) -> int:
@@ -94,25 +99,29 @@ def _name_words(action: dict[str, Any]) -> list[str]:
     return tokens(" ".join(named)) if named else tokens(action["id"].replace("_", " "))
 
 
-def _value_for(schema: dict[str, Any], ins: Instruction, after: int, used: set[str]) -> Any:
+def _value_for(schema: dict[str, Any], ins: Instruction, after: int, used: set[str]) -> tuple[Any, int]:
+    """A value of the param's type from the instruction, and where the instruction says it."""
     kind = schema.get("type")
     if kind == "boolean":
-        return True
+        return True, -1
     if "enum" in schema or (kind == "array" and "enum" in (schema.get("items") or {})):
         options = schema.get("enum") or schema["items"]["enum"]
-        named = [o for o in options if any(q.strip().lower() == str(o).lower() for _, q in ins.quoted)]
-        named = named or [o for o in options if str(o).strip() and _phrase_at(ins.words, tokens(str(o))) >= 0]
-        if not named:
-            return None
-        return named if kind == "array" else max(named, key=lambda o: len(str(o)))
+        found = [(pos, str(o)) for o in options for pos, q in ins.quoted if q.strip().lower() == str(o).strip().lower()]
+        found = found or [(at, str(o)) for o in options if str(o).strip() for at in [_phrase_at(ins.words, tokens(str(o)))] if at >= 0]
+        if not found:
+            return None, -1
+        if kind == "array":
+            return [o for _, o in sorted(found)], min(p for p, _ in found)
+        return max(found, key=lambda f: len(f[1]))[::-1]
+    pattern = str(schema.get("pattern", ""))
     if schema.get("format") == "date":
-        return ins.dates[0] if ins.dates else None
-    if schema.get("format") == "time" or "HH:MM" in str(schema.get("description", "")):
-        return ins.times[0] if ins.times else None
+        return (ins.dates[0][1], ins.dates[0][0]) if ins.dates else (None, -1)
+    if ":" in pattern and "T" not in pattern or "HH:MM" in str(schema.get("description", "")):
+        return (ins.times[0][1], ins.times[0][0]) if ins.times else (None, -1)
     if kind in ("number", "integer"):
-        return ins.numbers[0] if ins.numbers else None
-    later = [q for pos, q in ins.quoted if pos >= after and q not in used] or [q for _, q in ins.quoted if q not in used]
-    return later[0] if later else None
+        return (ins.numbers[0][1], ins.numbers[0][0]) if ins.numbers else (None, -1)
+    later = [(pos, q) for pos, q in ins.quoted if pos >= after and q not in used] or [(pos, q) for pos, q in ins.quoted if q not in used]
+    return (later[0][1], later[0][0]) if later else (None, -1)
 
 
 def candidates(model: dict[str, Any], ins: Instruction) -> list[Candidate]:
@@ -127,7 +136,13 @@ def candidates(model: dict[str, Any], ins: Instruction) -> list[Candidate]:
                 out.append(_mention(Candidate(f"{action['id']}@{item['id']}", action, item), ins, n, len(items)))
         elif action.get("available", True) and action.get("kind", "action") != "handoff":
             out.append(_mention(Candidate(action["id"], action), ins))
-    return [c for c in out if c.score > 0]
+    out = [c for c in out if c.score > 0]
+    weak = [c for c in out if c.weak]
+    # A mention by kind alone ("click the button") counts only when nothing is named otherwise, and
+    # only for the one candidate of that kind.
+    if len(weak) < len(out):
+        return [c for c in out if not c.weak]
+    return [c for c in out if sum(1 for o in weak if o.start == c.start) == 1]
 
 
 def _ordinal(ins: Instruction) -> tuple[int, int] | None:
@@ -169,23 +184,20 @@ def _mention(c: Candidate, ins: Instruction, index: int = 0, count: int = 0) -> 
     wanted = [k for k in params.get("required") or [] if k in (params.get("properties") or {})]
     used: set[str] = set()
     for key in wanted:
-        value = _value_for(params["properties"][key], ins, c.start, used)
+        value, at = _value_for(params["properties"][key], ins, c.start, used)
         if value is None:
             c.score = 0.0
             return c
         c.args[key] = value
         used.add(str(value))
-        if not c.score and params["properties"][key].get("type") != "boolean":
-            c.score, c.start, c.end = 0.7, _value_position(ins, value), _value_position(ins, value) + 1
+        if not c.score and at >= 0:
+            c.score, c.start, c.end = 0.7, at, at + 1
+    if not c.score:
+        nouns = NOUNS & set(tokens(action.get("description") or ""))
+        said = [ins.words.index(w) for w in ins.words if w in nouns or SYNONYMS.get(w) in nouns]
+        if said:
+            c.score, c.start, c.end, c.weak = 0.3, said[0], said[0] + 1, True
     return c
-
-
-def _value_position(ins: Instruction, value: Any) -> int:
-    for pos, q in ins.quoted:
-        if q == value:
-            return pos
-    at = _phrase_at(ins.words, tokens(str(value if not isinstance(value, list) else value[0])))
-    return at if at >= 0 else len(ins.words)
 
 
 def plan(model: dict[str, Any], ins: Instruction, done: dict[str, tuple[int, int]]) -> list[Candidate]:
@@ -220,22 +232,60 @@ def _moved(result: dict[str, Any]) -> bool:
                 or any((r.get("added") or r.get("removed") or r.get("entered")) for r in (changed.get("records") or {}).values()))
 
 
-async def solve(agent: PlingAgent, model: dict[str, Any], steps: int = 8) -> list[str]:
-    """Act on the model until the instruction's operations are done; answers the refs invoked."""
+def _unmatched(ins: Instruction, done: dict[str, tuple[int, int]]) -> bool:
+    """Whether a quoted phrase of the instruction is still unaccounted for by what was done."""
+    return any(not any(start <= pos < max(end, start + 1) for start, end in done.values()) for pos, _ in ins.quoted)
+
+
+def explorations(model: dict[str, Any], tried: set[str]) -> list[str]:
+    """Operations that only change what is shown (risk read: a tab, a section, a tree item), not the
+    business state nor the document (a link that leaves is not one): safe to try to find something."""
+    out = []
+    records = model.get("records") or {}
+    for action in model.get("actions") or []:
+        if action.get("risk") != "read" or str(action.get("description", "")).startswith("Follow") or action.get("params"):
+            continue
+        if action.get("record"):
+            for item in (records.get(action["record"]) or {}).get("items") or []:
+                ref = f"{action['id']}@{item['id']}"
+                if ref not in tried and action["id"] not in (item.get("unavailable") or {}):
+                    out.append(ref)
+        elif action.get("available", True) and action["id"] not in tried and not action["id"].startswith("focus"):
+            out.append(action["id"])
+    return out
+
+
+async def solve(agent: PlingAgent, model: dict[str, Any], steps: int = 8, explore: int = 6) -> list[str]:
+    """Act on the model until the instruction's operations are done; answers the refs invoked. When the
+    instruction quotes something the model does not show, it opens what only changes the view, one at
+    a time, reading the model again after each, up to `explore` times."""
     ins = read_instruction(instruction_of(model))
     done: dict[str, tuple[int, int]] = {}
-    for _ in range(steps):
+    tried: set[str] = set()
+    invoked: list[str] = []
+    for _ in range(steps + explore):
         todo = plan(model, ins, done)
+        strong = [c for c in todo if c.score >= 2]
+        if (not todo or ins.quoted and _unmatched(ins, done) and not strong) and len(tried) < explore:
+            options = explorations(model, tried | set(done))
+            if options:
+                tried.add(options[0])
+                result = await agent.invoke(options[0], {})
+                invoked.append(options[0])
+                if result.get("ok"):
+                    model = await agent.model()
+                continue
         if not todo:
             break
         step = todo[0]
         result = await agent.invoke(step.ref, step.args)
+        invoked.append(step.ref)
         done[step.ref] = (step.start, step.end)
         if not result.get("ok"):
             error = result.get("error") or {}
             raise PolicyError(f"{step.ref}: {error.get('code')} {str(error.get('message', ''))[:200]}")
         if _moved(result):
             model = await agent.model()
-    if not done:
+    if not invoked:
         raise PolicyError(f"nothing in the model matches the instruction {ins.text[:120]!r}")
-    return list(done)
+    return invoked

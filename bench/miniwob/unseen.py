@@ -45,7 +45,7 @@ def unseen_tasks(root: Path | None = None) -> list[str]:
     """The rule, as code: the task names it selects from the installed wheel."""
     folder = (root or miniwob_html()) / "miniwob"
     out = []
-    for page in sorted(folder.glob("*.html")):
+    for page in sorted(folder.glob("*.html"), key=lambda p: p.stem):
         task = page.stem
         if task in TASKS or VARIANT.search(task) or DRAWN.search(page.read_text(encoding="utf-8", errors="replace")):
             continue

@@ -64,7 +64,10 @@ def _action(plan: ActionPlan, out: list[str]) -> None:
     parts = [f"id: {js(plan.id)}", f"description: {js(plan.description)}", f"risk: {js(plan.risk)}"]
     if plan.region:
         parts.append(f"region: {js(plan.region)}")
-    if plan.params:
+    if plan.choice is not None:
+        _comment(out, "Its options are read from the list whenever they change (the enum is what it offers now).")
+        parts.append(f"params: P.choice(el, {js(plan.choice)})")
+    elif plan.params:
         parts.append(f"params: {js(plan.params)}")
     if plan.form is not None:
         parts.append(f"run: (args) => submitForm(P.one({js(plan.form)}), args)")
@@ -76,7 +79,10 @@ def _action(plan: ActionPlan, out: list[str]) -> None:
             parts.append(f"gesture: {js(plan.gesture)}")
         if plan.expect is not None:
             parts.append(f"expect: {{ description: {js(plan.expect[0])}, check: (args) => {plan.expect[1] % loc} }}")
-    out.append("pling.action({ " + ",\n  ".join(parts) + " });")
+    if plan.choice is not None:
+        out.append(f"P.live({js(plan.loc)}, P.options, (el) => pling.action({{ " + ",\n  ".join(parts) + " }));")
+    else:
+        out.append("pling.action({ " + ",\n  ".join(parts) + " });")
 
 
 def _records(plan: RecordPlan, out: list[str]) -> None:

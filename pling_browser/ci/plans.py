@@ -20,7 +20,10 @@ ID_NAME = re.compile(r"(^|[\s_-])(id|key|code|ref|sku|no\.?|number|#)($|[\s_-])"
 ID_VALUE = re.compile(r"^[A-Za-z]{0,6}[-_:#]?\d[\w-]*$")
 ID_LIKE_SEGMENT = re.compile(r"^(\d+|[0-9a-f]{8,}|[0-9a-f-]{32,36})$", re.I)
 TEXT_ROLES = {"textbox", "searchbox", "combobox", "spinbutton"}
-_FORMATS = {"email": "email", "url": "uri", "date": "date", "time": "time", "datetime-local": "date-time"}
+# JSON Schema's "time" and "date-time" want seconds and a time zone, which these inputs never take: a pattern instead.
+_FORMATS = {"email": "email", "url": "uri", "date": "date"}
+_PATTERNS = {"time": r"^\d{2}:\d{2}(:\d{2})?$", "datetime-local": r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$",
+             "month": r"^\d{4}-\d{2}$", "week": r"^\d{4}-W\d{2}$", "color": r"^#[0-9a-fA-F]{6}$"}
 _FORMAT_HINT = {"date": "YYYY-MM-DD", "time": "HH:MM (24 h)", "datetime-local": "YYYY-MM-DDTHH:MM",
                 "month": "YYYY-MM", "week": "YYYY-Www", "color": "#rrggbb"}
 # The verb of an operation on an element of each role (a family's id, or an action's first word).
@@ -60,6 +63,7 @@ class ActionPlan:
     gesture: Any = None
     form: dict[str, Any] | None = None      # a form action: the form's locator (its run fills and submits)
     expect: tuple[str, str] | None = None   # (description, JS expression over args) when it can be checked
+    choice: bool | None = None              # choosing in a list: its options are read live (True: several at once)
     region: str | None = None
     todos: list[str] = field(default_factory=list)
 
@@ -170,11 +174,13 @@ def value_schema(c: Control) -> dict[str, Any]:
     schema = {"type": "string"}
     if c.type in _FORMATS:
         schema["format"] = _FORMATS[c.type]
+    if c.type in _PATTERNS:
+        schema["pattern"] = _PATTERNS[c.type]
     if c.type in _FORMAT_HINT:
         schema["description"] = _FORMAT_HINT[c.type]
     if c.maxlength:
         schema["maxLength"] = c.maxlength
-    if c.pattern:
+    if c.pattern and c.type not in _PATTERNS:
         schema["pattern"] = f"^(?:{c.pattern})$"
     return schema
 

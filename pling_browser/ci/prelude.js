@@ -68,7 +68,10 @@ const P = (() => {
     searchbox: 'input[type=search], [role=searchbox]', spinbutton: 'input[type=number], [role=spinbutton]',
     slider: 'input[type=range], [role=slider]', combobox: 'select, input[list], [role=combobox]',
     listbox: 'select, [role=listbox]', checkbox: 'input[type=checkbox], [role=checkbox]',
-    radio: 'input[type=radio], [role=radio]',
+    radio: 'input[type=radio], [role=radio]', table: 'table, [role=table], [role=grid]', list: 'ul, ol, [role=list]',
+    listitem: 'li, [role=listitem]', row: 'tr, [role=row]', option: 'option, [role=option]', dialog: 'dialog, [role=dialog]',
+    form: 'form, [role=form]', heading: 'h1, h2, h3, h4, h5, h6, [role=heading]', navigation: 'nav, [role=navigation]',
+    main: 'main, [role=main]', status: 'output, [role=status]', img: 'img, [role=img]',
   };
   const candidates = (role, root) => all(root, ROLE_CSS[role] || '[role="' + role + '"]').filter((el) => roleOf(el) === role);
   const describe = (loc) => (loc.css ? loc.css : loc.role + ' "' + loc.name + '"');
@@ -128,6 +131,34 @@ const P = (() => {
     if (el.type === 'checkbox' || el.type === 'radio') out.checked = el.checked;
     return out;
   };
+  // A declaration that follows the page: `declare(el)` runs now and again whenever what `key(el)` reads
+  // changes (a list whose options are data, not structure), replacing the previous declaration.
+  const lives = [];
+  let observer = null;
+  const live = (loc, key, declare) => {
+    const entry = { loc, key, last: undefined, undo: null };
+    const renew = () => {
+      const el = one(loc);
+      const now = JSON.stringify(el ? key(el) : null);
+      if (now === entry.last) return;
+      entry.last = now;
+      if (entry.undo) entry.undo();
+      entry.undo = declare(el);
+    };
+    lives.push(renew);
+    renew();
+    if (!observer && typeof MutationObserver === 'function') {
+      observer = new MutationObserver(() => lives.forEach((f) => f()));
+      observer.observe(document, { subtree: true, childList: true, characterData: true });
+    }
+  };
+  const options = (el) => (el && el.options ? Array.from(el.options).map((o) => text(o.textContent)).filter(Boolean) : []);
+  // The params of choosing in a list: its options now, as an enum (none while it has no options).
+  const choice = (el, many) => {
+    const opts = Array.from(new Set(options(el)));
+    const one = opts.length ? { type: 'string', enum: opts } : { type: 'string' };
+    return { type: 'object', properties: { value: many ? { type: 'array', items: one } : one }, required: ['value'] };
+  };
   const textOf = (loc) => { const el = one(loc); return el ? text(el.innerText !== undefined ? el.innerText : el.textContent).slice(0, 2000) : null; };
-  return { text, visible, roleOf, nameOf, ownLabel, one, attrIn, why, items, textId, cell, pick, inside, valueOf, states, textOf, matches, all };
+  return { text, visible, roleOf, nameOf, ownLabel, one, live, options, choice, attrIn, why, items, textId, cell, pick, inside, valueOf, states, textOf, matches, all };
 })();

@@ -50,15 +50,17 @@ def _control_action(c: Control, names: Names, regions: dict[int, str]) -> list[A
                               "write", found, loc, {"type": "object", "properties": {"value": schema}, "required": ["value"]},
                               gesture, region=region, todos=todos))
         if c.tag == "input" and c.type not in ("date", "time", "datetime-local", "month", "week", "color", "range"):
-            out.append(ActionPlan(names.take(f"focus_{words}"), f"Put the cursor in the {described(c)} {label}".strip(),
+            out.append(ActionPlan(names.take(f"focus_{words}"), f"Focus the {described(c)} {label} (put the cursor in it)".strip(),
                                   "read", found, loc, None, "focus", region=region, todos=list(todos)))
         if c.type not in ("password",) and gesture is None and c.tag != "select":
             expr = "String(P.valueOf(P.one(%s))) === String(args.value)" if c.type != "number" else "Number(P.valueOf(P.one(%s))) === Number(args.value)"
             out[0].expect = ("The field holds the value", expr)
     elif role in ("listbox",) and c.tag == "select" or c.tag == "select":
+        # A list's options may be data (people, products) rather than structure: the action is declared
+        # again whenever they change, so its enum is always what the list offers now.
         out.append(ActionPlan(names.take(f"choose_{words}"), f"Choose in the list {label}", "write", found, loc,
                               {"type": "object", "properties": {"value": value_schema(c)}, "required": ["value"]},
-                              region=region, todos=todos))
+                              region=region, todos=todos, choice=c.multiple))
     elif role in ("checkbox", "switch"):
         out.append(ActionPlan(names.take(f"check_{words}"), f"Tick or untick the {role} {label}", "write", found, loc,
                               {"type": "object", "properties": {"checked": {"type": "boolean"}}, "required": ["checked"]},
@@ -142,6 +144,13 @@ def _form_action(survey: Survey, form: Form, reading: Reading, names: Names, tak
                 properties[key].setdefault("enum", []).append(c.attrs["value"])
             continue
         schema = {"type": "boolean"} if c.type == "checkbox" else value_schema(c)
+        if c.tag == "select":   # run() sets the field's value: the options' values, their labels said alongside
+            values = [o.value for o in c.options]
+            one = {"type": "string", "enum": list(dict.fromkeys(values))} if values else {"type": "string"}
+            schema = {"type": "array", "items": one} if c.multiple else one
+            shown = [f"{o.value} ({o.label})" for o in c.options if o.label and o.label != o.value]
+            if shown:
+                schema["description"] = "; ".join(shown)[:300]
         if c.type == "radio":
             schema = {"type": "string", "enum": [c.attrs.get("value", "on")]}
         schema["description"] = (schema.get("description", "") + " " if schema.get("description") else "") + (control_name(c) or key)
@@ -155,7 +164,7 @@ def _form_action(survey: Survey, form: Form, reading: Reading, names: Names, tak
              "TODO: expect: { description: 'what is true once it worked', check: (args) => … }"]
     if form.loc.guess:
         todos.append("TODO: the form is found by its place in the page; prefer a stable attribute")
-    found = (f"the form {('“' + form.name + '”') if form.name else ''} ({form.method.upper()} {urlsplit(form.action).path or '/'}), "
+    found = (f"the form{(' “' + form.name + '”') if form.name else ''} ({form.method.upper()} {urlsplit(form.action).path or '/'}), "
              f"found by {form.loc.how}; its submit button “{label}”; fields: {', '.join(properties) or 'none'}")
     reading.actions.append(ActionPlan(reading_id(names, label or form.name, "submit_form"), description, risk, found,
                                       params={"type": "object", "properties": properties, "required": required},

@@ -15,7 +15,7 @@ from .survey import Group, Survey
 
 __all__ = ["group_records", "radio_records"]
 
-_GENERATED = re.compile(r"(\d{4,}|^(ember|ext-|yui_|gwt-|mui-|radix-|headlessui-|react-select-|downshift-|:r))", re.I)
+_GENERATED = re.compile(r"^(ember\d|ext-|yui_|gwt-|mui-|radix-|headlessui-|react-select-|downshift-|:r)", re.I)
 _ATTR_ORDER = ("data-id", "data-key")
 _TYPE_BY_ROLE = {"button": "button", "link": "link", "tab": "tab", "option": "option", "treeitem": "tree_item",
                  "row": "row", "listitem": "item", "menuitem": "menu_item", "checkbox": "choice", "radio": "choice",
@@ -138,7 +138,9 @@ def group_records(survey: Survey, reading: Reading, types: Names, names: Names, 
         flat = [c for c in controls if c] + [c for row in inner for c in row if c]
         if flat and all(c.type == "radio" for c in flat):
             continue   # a radio group: radio_records
-        if not flat and not group.table:
+        id_expr, id_how, guess, key_column = _key(group)
+        if not flat and not group.table and guess:
+            # Text with nothing to operate and no id of its own: what the page lists, as state.
             key = names.take(slug(group.name or group.heading or (group.loc.css or "").lstrip("#"), "list"))
             reading.states.append(StatePlan(key, f"What the list {group.name or group.heading or group.loc.css or ''} shows, in order".replace("  ", " "),
                                             f"P.items({js(group.loc.js())}, {js(group.css)}).map((el) => P.text(el.innerText)).slice(0, 50)",
@@ -146,7 +148,6 @@ def group_records(survey: Survey, reading: Reading, types: Names, names: Names, 
             continue
         roles = [role_of(c) if c else "" for c in controls]
         type_name = _type_name(group, [r for r in roles if r] or [group.items[0].role], types)
-        id_expr, id_how, guess, key_column = _key(group)
         todos = []
         if guess:
             todos.append(f"TODO: the id is {id_how}; a record id must be the app's own id (invariant 1)")
@@ -181,7 +182,7 @@ def group_records(survey: Survey, reading: Reading, types: Names, names: Names, 
             if family:
                 families.append(family)
             if role in ("textbox", "searchbox") and controls[0] and controls[0].tag == "input":
-                families.append(FamilyPlan("focus", f"Put the cursor in the {noun}", "read", None, None, "focus", []))
+                families.append(FamilyPlan("focus", f"Focus the {noun} (put the cursor in it)", "read", None, None, "focus", []))
         # Controls every item holds: by role and name (a Delete button in every row), else one of a role each.
         firsts = [c for c in inner[0] if c]
         for c in firsts:

@@ -142,7 +142,9 @@
     }
     for (const [key, members] of buckets) {
       let list = members;
-      if (list.length < 2) continue;
+      // One item is a list too when it carries the app's id (<li data-order-id=…>): more will come.
+      const keyed = list.length === 1 && /^(LI|TR)$/.test(list[0].tagName) && list[0].getAttributeNames().some((a) => a.startsWith('data-') && !a.startsWith('data-pling'));
+      if (list.length < 2 && !keyed) continue;
       const role = P.roleOf(list[0]);
       // Boxes of one tag but different kinds (a header beside cards) split by class; list items stay a
       // list whatever their classes (a tree's items carry open/closed classes of their own).
@@ -153,6 +155,7 @@
         list = Array.from(byClass.values()).sort((a, b) => b.length - a.length)[0];
         if (list.length < 2) continue;
       }
+      if (list.length < 2 && !keyed) continue;
       if (!ITEM_ROLES.test(role) && !/^(LI|TR|LABEL|BUTTON|A)$/.test(list[0].tagName)) {
         // Generic boxes repeat a structure: keep the ones of the commonest inner shape.
         const counts = new Map();
@@ -191,7 +194,7 @@
                inner: inner.map((c) => mark(c)), states: P.states(el),
                inner_attrs: inner.length === 1 ? attrsOf(inner[0]) : {} };
     });
-    if (items.length < 2) continue;
+    if (items.length < 2 && !(items.length === 1 && Object.keys(items[0].attrs).some((a) => a.startsWith('data-')))) continue;
     out.push({ n: mark(container), loc: locate(container), name: P.nameOf(container) || cut(container.getAttribute('aria-label'), 80),
                caption: table && table.caption ? cut(table.caption.textContent, 80) : '', heading: headingOf(container),
                role: P.roleOf(container), tag: container.tagName.toLowerCase(), table: !!table, nested: !!group.nested,

@@ -1,0 +1,92 @@
+"""The unseen MiniWoB++ suite (bench/miniwob/unseen.py) on a few of its tasks, end to end: each page's
+draft written by `draft` at the start (unedited) is the operator's adapter, the generic policy reads only
+the model and receipts, and the task's own reward says whether it was solved. A real Chromium, the task
+server and the Pling service (a child process) on port 0."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from pathlib import Path
+from typing import Any, Iterator
+
+import httpx
+import pytest
+
+from bench.miniwob import policy_generic
+from bench.miniwob.server import TaskServer
+from bench.miniwob.suite import TASKS, episode
+from bench.miniwob.unseen import CheckedAgent, generic_episodes, unseen_service, unseen_tasks, write_drafts
+
+# Tasks of the unseen rule whose drafts work today with gestures every control has (no declared gesture).
+CASES = [("click-test-2", 1), ("enter-date", 2), ("click-scroll-list", 1), ("click-menu", 1)]
+# A function action named like a click that never clicks: its ok receipt is a lie the bench must count.
+LIAR = """// @match http://*/miniwob/enter-date.html*
+pling.action({ id: 'click_nothing', description: 'Says it clicked', risk: 'write', run: () => true });
+"""
+
+
+@pytest.fixture(scope="module")
+def unseen(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[TaskServer, str, Path]]:
+    folder = tmp_path_factory.mktemp("drafts")
+    with TaskServer() as tasks:
+        written = asyncio.run(write_drafts(tasks, sorted({t for t, _ in CASES}), folder, lambda _: None))
+        assert all("error" not in w for w in written.values()), written
+        (folder / "zz-liar.js").write_text(LIAR, encoding="utf-8")
+        with unseen_service(tmp_path_factory.mktemp("unseen") / "service.log", folder) as service:
+            yield tasks, service.url, folder
+
+
+def _run(service: str, work: Any) -> Any:
+    async def go() -> Any:
+        async with httpx.AsyncClient(base_url=service, timeout=120) as client:
+            return await work(client)
+    return asyncio.run(go())
+
+
+def test_the_rule_chooses_tasks_without_adapters_variants_or_drawings() -> None:
+    names = unseen_tasks()
+    assert len(names) >= 30 and names == sorted(names)
+    assert not set(names) & set(TASKS)
+    assert not [n for n in names if re.search(r"-(nodelay|easy|medium|hard|nl|nl-turk|transfer)$", n)]
+    assert "ascending-numbers" not in names and "draw-circle" not in names   # drawn in <svg>
+    assert {"book-flight", "click-test-2", "enter-date", "use-spinner", "visual-addition"} <= set(names)
+
+
+def test_unedited_drafts_and_the_generic_policy_solve_tasks_with_true_receipts(unseen: tuple[TaskServer, str, Path]) -> None:
+    tasks, service, folder = unseen
+    for name, _ in CASES:
+        text = (folder / f"{name}.js").read_text()
+        assert text.startswith("// ==UserScript==") and "DRAFT" in text
+    episodes = _run(service, lambda client: generic_episodes(client, tasks, CASES, lambda _: None))
+    for ep in episodes:
+        assert ep["error"] is None, ep
+        assert ep["raw"] == 1.0, ep                       # the task's own reward
+        assert ep["lies"] == [], ep                        # every ok gesture reached the page
+        assert all(step["ok"] for step in ep["steps"] if step["ok"] is not None), ep
+
+
+def test_a_receipt_that_says_ok_for_a_click_that_never_happened_is_counted_as_a_lie(unseen: tuple[TaskServer, str, Path]) -> None:
+    tasks, service, _ = unseen
+
+    async def work(client: httpx.AsyncClient) -> list[dict[str, Any]]:
+        agents: list[CheckedAgent] = []
+
+        async def play(url, after):  # type: ignore[no-untyped-def]
+            agent = CheckedAgent(client, after, tasks, url.split("run=", 1)[1])
+            agents.append(agent)
+            model = await agent.open(url)
+            assert "click_nothing" in {a["id"] for a in model["actions"]}
+            assert (await agent.invoke("click_nothing"))["ok"] is True
+            await agent.close()
+            return agent.steps
+        await episode("pling", "enter-date", 1, tasks, play)
+        return agents[0].lies
+    lies = _run(service, work)
+    assert [lie["step"] for lie in lies] == ["click_nothing"]
+
+
+def test_the_generic_policy_names_no_task() -> None:
+    source = Path(policy_generic.__file__).read_text()
+    names = set(unseen_tasks()) | set(TASKS)
+    assert not [n for n in names if n in source]
