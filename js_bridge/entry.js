@@ -26,6 +26,9 @@ const operations = {
   begin: (arg) => begin(arg),
   adopt: () => adoptCarry(),
   diffFrom: (arg) => diffFrom(arg),
+  pointedAt: (arg) => pointedAt(arg),
+  pointedAgain: () => pointedAgain(),
+  focused: () => focusedElement(),
 };
 const ASYNC = { reveal: true, run: true, expect: true, settle: true };
 

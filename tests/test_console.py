@@ -501,3 +501,60 @@ def test_a_receipt_with_a_trace_links_to_it(browser: Browser, fixtures: FixtureS
     finally:
         context.close()
         svc.stop()
+
+
+def test_a_person_records_a_draft_in_the_live_view(person: Page, agent: Pages, gated: ServiceThread,
+                                                   fixtures: FixtureServer, tmp_path: Path) -> None:
+    """Record, the task done once through the live view (pointer and keys on the picture), Stop: the
+    steps and the draft are shown, the download is that draft, and the draft works unedited
+    (tests/test_demonstration.py runs `check` on it and its actions through Pling)."""
+    from .test_demonstration import ORDER, assert_draft_works
+
+    page = agent.open(ORDER)
+    _choose(person, page.id)
+
+    async def measure(runtime: Any) -> dict[str, Any]:
+        target = runtime.sessions.get(page.id).page
+        return {name: await target.locator(name).bounding_box()
+                for name in ("#title", "#gift", "#tag-input-4711", "#add", "[data-testid=clear-tags]")}
+
+    boxes = gated.in_service(measure)
+    person.get_by_role("button", name="Record").click()
+    expect(person.locator("#record-status")).to_have_text("Recording: 0 steps")
+    expect(person.locator("#screen")).to_be_focused()
+    picture = person.locator("#screen-img").bounding_box()
+    assert picture is not None
+
+    def at(name: str) -> tuple[float, float]:
+        box = boxes[name]
+        scale = picture["width"] / 1280
+        return picture["x"] + (box["x"] + box["width"] / 2) * scale, picture["y"] + (box["y"] + box["height"] / 2) * scale
+
+    person.mouse.click(*at("#title"))
+    person.keyboard.type("Sunset")
+    person.keyboard.press("Tab")
+    person.keyboard.press("ArrowDown")
+    person.mouse.click(*at("#gift"))
+    person.mouse.click(*at("#tag-input-4711"))
+    person.keyboard.type("sea")
+    person.keyboard.press("Enter")
+    person.mouse.click(*at("#add"))
+    person.mouse.click(*at("[data-testid=clear-tags]"))
+    steps = person.get_by_role("list", name="Recorded steps").locator("li")
+    expect(steps).to_have_text(["typed “Sunset” into the textbox “Title of the print”",
+                                "chose “Medium” in the combobox “Size”",
+                                "ticked the checkbox “Gift wrap”",
+                                "typed “sea” into the textbox “Tag”, then pressed Enter",
+                                "clicked the button “Add to basket”",
+                                "clicked the button “Clear”"])
+    person.get_by_role("button", name="Stop").click()
+    expect(person.locator("#record-status")).to_have_text("Recorded: 6 steps")
+    shown = person.get_by_label("The draft adapter")
+    expect(shown).to_contain_text('byRole("textbox", "Title of the print")')
+    with person.expect_download() as downloading:
+        person.get_by_role("link", name="Download the draft").click()
+    download = downloading.value
+    assert download.suggested_filename == "draft-127.0.0.1.js"
+    draft = Path(download.path()).read_text()
+    assert draft == shown.text_content()
+    assert_draft_works(draft, fixtures, tmp_path, with_secret=False)

@@ -230,3 +230,30 @@ class Done(_Answer):
 def ran_from(payload: dict[str, Any]) -> dict[str, Any]:
     """The run answer as JSON carries ``data`` only when there is some; say so explicitly."""
     return {**payload, "has_data": "data" in payload}
+
+
+class Attribute(BaseModel):
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    value: str = Field(max_length=200)
+    unique: bool = False  # no other element of the document has it
+
+
+class Reached(_Answer):
+    """pointedAt, focused, pointedAgain (demonstration.js): the control a person's input reached, as
+    a draft would find it again: its role and accessible name (and how many elements share them),
+    stable attributes, and what it holds. ``found`` false: no control there."""
+
+    found: bool = False
+    kind: Literal["click", "text", "select", "check", "other"] = "other"
+    role: str | None = Field(default=None, max_length=40)
+    name: str = Field(default="", max_length=200)
+    tag: str = Field(default="", max_length=40)
+    type: str | None = Field(default=None, max_length=40)
+    sharing: int = 0
+    attrs: dict[str, Attribute] = Field(default_factory=dict)
+    sensitive: bool = False
+    value: str | None = Field(default=None, max_length=4000)
+    checked: bool | None = None
+    options: list[str] = Field(default_factory=list, max_length=100)
+

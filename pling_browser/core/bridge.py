@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from ..errors import InternalError, PageNavigated, PageUnresponsive, SessionLost
 from .answers import (Adopted, Begun, BridgeCode, Described, Diffed, Done, Expected, HandoffState, Masked, Ran, Refusal,
-                      Landed, Restored, Revealed, Settled, Whoami, ran_from)
+                      Landed, Reached, Restored, Revealed, Settled, Whoami, ran_from)
 from .playwright import is_navigation_message, translate_playwright_errors
 
 if TYPE_CHECKING:
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("pling_browser.bridge")
 
 BRIDGE_VERSION = "1"
-_PARTS = ("prelude", "protect", "bound", "registry", "webmcp", "webmcp_shim", "webmcp_browser", "webmcp_forms", "records", "observe", "model", "evidence", "resolve", "reveal", "gesture", "execute", "expect", "handoff", "interaction", "export", "navigate", "adapters", "entry")
+_PARTS = ("prelude", "protect", "bound", "registry", "webmcp", "webmcp_shim", "webmcp_browser", "webmcp_forms", "records", "observe", "model", "evidence", "resolve", "reveal", "gesture", "execute", "expect", "handoff", "interaction", "export", "navigate", "adapters", "demonstration", "entry")
 
 
 def _bridge_dir() -> Path:
@@ -302,6 +302,20 @@ class Bridge:
 
     async def mark_protected(self, on: bool) -> int:
         return (await self._call("mask", {"on": on}, Masked)).marked
+
+    # ---- a person's demonstration (the console's live view) ---------------------------------------
+
+    async def pointed_at(self, x: float, y: float) -> Reached:
+        """The control under a viewport point, as a draft would find it (demonstration.js)."""
+        return await self._call("pointedAt", {"x": x, "y": y}, Reached, budget_ms=2_000)
+
+    async def pointed_again(self) -> Reached:
+        """The control ``pointed_at`` found, described again (after the person's input)."""
+        return await self._call("pointedAgain", {}, Reached, budget_ms=2_000)
+
+    async def focused(self) -> Reached:
+        """The control that has the focus (through open shadow roots)."""
+        return await self._call("focused", {}, Reached, budget_ms=2_000)
 
 
 class _SettleAnswer(BaseModel):

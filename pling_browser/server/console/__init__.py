@@ -14,9 +14,14 @@ Routes (left out of the OpenAPI document: they serve a person's browser, not an 
   GET  /console/sessions/{sid}/receipts  the latest receipts of a session, oldest first
   GET  /console/sessions/{sid}/view      server-sent events: the live view of a session's page
   POST /console/sessions/{sid}/input     the person's pointer, wheel and keys for that page
+  POST /console/sessions/{sid}/recording       start recording a draft from the person's input
+  GET  /console/sessions/{sid}/recording       its steps so far
+  POST /console/sessions/{sid}/recording/stop  stop: the steps and the draft adapter
+  GET  /console/sessions/{sid}/recording/draft the draft, as a file to download
 
 Modules: ``feed.py`` (the state and the event feed), ``liveview.py`` (the screencast of a page),
-``gestures.py`` (the person's input into it), ``streams.py`` (what both event streams share: SSE,
+``gestures.py`` (the person's input into it), ``recording.py`` (a draft adapter from what the person
+does while "Record" is on), ``streams.py`` (what both event streams share: SSE,
 their lifetime, clean-up); the page itself is in ``static/`` (no build step).
 """
 
@@ -35,6 +40,7 @@ from ..access import ConsoleSessions, cookie_name
 from .feed import Feed
 from .gestures import PersonInput, person_input
 from .liveview import LiveView
+from .recording import Recordings
 from .streams import HEADERS, STREAM_HEADERS, Background
 
 if TYPE_CHECKING:
@@ -44,7 +50,8 @@ __all__ = ["console_router"]
 
 STATIC = Path(__file__).resolve().parent / "static"
 FILES = {"console.css": "text/css; charset=utf-8", "console.js": "text/javascript; charset=utf-8",
-         "liveview.js": "text/javascript; charset=utf-8", "receipts.js": "text/javascript; charset=utf-8"}
+         "liveview.js": "text/javascript; charset=utf-8", "receipts.js": "text/javascript; charset=utf-8",
+         "recording.js": "text/javascript; charset=utf-8"}
 PAGE_HEADERS = {
     **HEADERS,
     # No framing: Approve must not be clickjacked. Everything comes from this origin.
@@ -59,6 +66,7 @@ def console_router(runtime: "Runtime", sessions: ConsoleSessions | None = None) 
     background = Background()
     feed = Feed(runtime, background)
     live = LiveView(runtime, background)
+    recordings = Recordings(runtime)
 
     @router.get("/console")
     async def page(request: Request) -> Response:
@@ -114,7 +122,35 @@ def console_router(runtime: "Runtime", sessions: ConsoleSessions | None = None) 
 
     @router.post("/console/sessions/{sid}/input")
     async def gesture(sid: str, body: PersonInput) -> dict[str, Any]:
-        await person_input(runtime.sessions.get(sid), body)
+        session = runtime.sessions.get(sid)
+        await recordings.around(session, body, lambda: person_input(session, body))
         return {"ok": True}
+
+    @router.post("/console/sessions/{sid}/recording")
+    async def record(sid: str) -> JSONResponse:
+        session = runtime.sessions.get(sid)
+        recording = await recordings.start(session)
+        return JSONResponse(session.mask(recording.shown()), headers=HEADERS)
+
+    @router.get("/console/sessions/{sid}/recording")
+    async def recorded(sid: str) -> JSONResponse:
+        session = runtime.sessions.get(sid)
+        return JSONResponse(session.mask(recordings.get(sid).shown()), headers=HEADERS)
+
+    @router.post("/console/sessions/{sid}/recording/stop")
+    async def stop_recording(sid: str) -> JSONResponse:
+        session = runtime.sessions.get(sid)
+        recording = recordings.stop(session)
+        return JSONResponse(session.mask({**recording.shown(), "filename": recordings.filename(sid)}), headers=HEADERS)
+
+    @router.get("/console/sessions/{sid}/recording/draft")
+    async def draft(sid: str) -> Response:
+        runtime.sessions.get(sid)
+        recording = recordings.get(sid)
+        if recording.draft is None:
+            raise NotFound("The recording has no draft yet", hint="Press Stop to write the draft.")
+        disposition = f'attachment; filename="{recordings.filename(sid)}"'
+        return Response(recording.draft, media_type="text/javascript; charset=utf-8",
+                        headers={**HEADERS, "Content-Disposition": disposition})
 
     return router

@@ -335,7 +335,9 @@
 
   const receipts = window.PlingReceipts({ api, h, short, clock, selected: () => state.selected });
 
-  const { watch, status: viewStatus } = window.PlingLiveView({ api, streamUrl, place, nameOf: sessionName, selected: () => state.selected });
+  const { watch: watchView, status: viewStatus } = window.PlingLiveView({ api, streamUrl, place, nameOf: sessionName, selected: () => state.selected });
+  const recorder = window.PlingRecording({ api, announce, selected: () => state.selected });
+  const watch = (sid) => { watchView(sid); recorder.watch(sid); };
 
   // ---- save as profile --------------------------------------------------------------------------
   // After a person signed in in the live view (a handoff such as "sign in", or on their own), the

@@ -1,0 +1,279 @@
+"""A draft adapter from a person's demonstration (the console's live view, "Record"): each click,
+fill, selection, tick and key press they made becomes a proposed action, found the way the person
+saw the control (its ARIA role and accessible name), else by a stable attribute (an id that does not
+look generated, ``name``, ``data-testid``, ``href``), with the values they used as examples.
+
+The draft has the shape ``pling-browser draft`` writes (docs/adapters.md): the userscript header with
+``@match`` from the addresses the steps were made on, a ``DRAFT`` line, a prelude of helpers, one
+commented block per action, and ``TODO`` where a person decides (risks, expectations, a locator that
+is a guess). The prelude's ``roleOf``/``nameOf`` follow the same rules as js_bridge/demonstration.js,
+which described the controls while the person worked, so the adapter finds what was recorded."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Literal
+from urllib.parse import urlsplit
+
+from ..core.answers import Reached
+
+__all__ = ["Step", "locate", "write_demonstration"]
+
+StepKind = Literal["click", "dblclick", "fill", "select", "check", "press"]
+
+_GENERATED_ID = re.compile(r"\d{3,}|[0-9a-f]{8,}|^[:_]|^(ember|mui|react-|radix-|headlessui-|yui_|ext-gen|j_id|ng-)|[-_]\d+$", re.I)
+_DANGER = re.compile(r"\b(delete|remove|destroy|cancel|clear|discard|drop|archive|revoke|pay|purchase|buy)\b", re.I)
+_NATIVE_CLICK = {"button", "a", "input"}
+_ATTRIBUTES = ("id", "name", "data-testid", "data-test", "data-qa", "data-cy", "href")
+MAX_EXAMPLES = 5
+
+
+@dataclass
+class Step:
+    """One thing the person did, on one control of the document at ``url``."""
+
+    kind: StepKind
+    control: Reached
+    url: str
+    value: str | None = None  # what they typed or chose (None: a secret, not kept)
+    checked: bool | None = None
+    press: str | None = None  # a key after the fill (Enter), or the key of a press step
+
+    def key(self) -> tuple[object, ...]:
+        """Steps on the same control with the same gesture become one action."""
+        control = self.control
+        return (self.kind, self.press if self.kind == "press" else None, control.role, control.name,
+                tuple(sorted((name, a.value) for name, a in control.attrs.items())))
+
+    def said(self) -> str:
+        """The step as the console shows it to the person."""
+        what = _what(self.control)
+        if self.kind == "fill":
+            typed = "a secret (not kept)" if self.value is None else _quote(self.value)
+            return f"typed {typed} into {what}" + (f", then pressed {self.press}" if self.press else "")
+        if self.kind == "select":
+            return f"chose {_quote(self.value or '')} in {what}"
+        if self.kind == "check":
+            return f"{'ticked' if self.checked else 'unticked' if self.checked is False else 'clicked'} {what}"
+        if self.kind == "press":
+            return f"pressed {self.press} on {what}"
+        return f"{'double-clicked' if self.kind == 'dblclick' else 'clicked'} {what}"
+
+
+@dataclass
+class _Action:
+    id: str
+    steps: list[Step] = field(default_factory=list)
+
+    @property
+    def first(self) -> Step:
+        return self.steps[0]
+
+
+def _quote(text: str) -> str:
+    return "“" + (text if len(text) <= 60 else text[:59] + "…") + "”"
+
+
+def _what(control: Reached) -> str:
+    noun = control.role or f"<{control.tag}>"
+    return f"the {noun} {_quote(control.name)}" if control.name else f"the {noun}"
+
+
+def _js(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _slug(text: str, fallback: str) -> str:
+    words = re.findall(r"[a-z0-9]+", text.lower())
+    return "_".join(words[:4]) or fallback
+
+
+def locate(control: Reached) -> tuple[str, str, str | None]:
+    """How the adapter finds the control: a JS expression, what it goes by, and the TODO when it is a guess."""
+    if control.role and control.name and control.sharing == 1:
+        return f"byRole({_js(control.role)}, {_js(control.name)})", "its role and accessible name", None
+    for name in _ATTRIBUTES:
+        attribute = control.attrs.get(name)
+        if attribute is None or not attribute.unique or (name == "id" and _GENERATED_ID.search(attribute.value)):
+            continue
+        why = None if control.role and control.name else f"it has no role and name to go by; found by its {name}"
+        return f"byAttr({_js(name)}, {_js(attribute.value)})", f"its {name} attribute", why
+    if control.role and control.name:
+        return (f"byRole({_js(control.role)}, {_js(control.name)})", "its role and accessible name",
+                f"{control.sharing} elements share this role and name; the first is used")
+    if control.name:
+        return (f"byText({_js(control.tag)}, {_js(control.name)})", "its tag and text",
+                "it has no role and no stable attribute; found by its tag and text")
+    return (f"document.querySelector({_js(control.tag)})", "its tag alone",
+            "nothing identifies it: the first element with its tag is used; give it a stable locator")
+
+
+def _match_pattern(url: str) -> str:
+    parts = urlsplit(url)
+    folder = parts.path.rsplit("/", 1)[0] + "/"
+    return f"{parts.scheme}://{parts.hostname}{folder}*"
+
+
+def _actions(steps: list[Step]) -> list[_Action]:
+    by_key: dict[tuple[object, ...], _Action] = {}
+    used: set[str] = set()
+    for step in steps:
+        action = by_key.get(step.key())
+        if action is None:
+            verb = {"click": "click", "dblclick": "open", "fill": "fill", "select": "choose", "check": "set",
+                    "press": f"press_{(step.press or 'key').lower()}"}[step.kind]
+            handle = step.control.name or next((a.value for a in step.control.attrs.values()), "") or step.control.tag
+            base = f"{verb}_{_slug(handle, step.control.tag or 'control')}"
+            name, n = base, 2
+            while name in used:
+                name, n = f"{base}_{n}", n + 1
+            used.add(name)
+            action = by_key[step.key()] = _Action(name)
+        action.steps.append(step)
+    return list(by_key.values())
+
+
+def _examples(action: _Action) -> list[str]:
+    seen: list[str] = []
+    for step in action.steps:
+        if step.value is not None and step.value not in seen:
+            seen.append(step.value)
+    return seen[:MAX_EXAMPLES]
+
+
+def _block(action: _Action, numbers: list[int], out: list[str]) -> None:
+    step = action.first
+    control = step.control
+    find, by, guess = locate(control)
+    what = _what(control)
+    said = "; ".join(f"step {n}: {s.said()}" for n, s in zip(numbers, action.steps))
+    out.append(f"\n// {said[:400]}")
+    out.append(f"// Found by {by}.")
+    if guess:
+        out.append(f"// TODO: the locator is a guess: {guess}.")
+    description, risk, params, gesture = _shape(action, what)
+    out.append("pling.action({")
+    out.append(f"  id: {_js(action.id)}, description: {_js(description)},")
+    out.append(f"  risk: {_js(risk)},  // TODO: read, write or danger?")
+    if params is not None:
+        out.append(f"  params: {_js(params)},")
+    if step.kind == "fill" and any(s.value is None for s in action.steps):
+        out.append("  // TODO: the person typed a secret here (not kept): an agent passes it as <secret>NAME</secret>.")
+    if step.kind == "fill" and gesture is None:
+        out.append("  // TODO: a widget that ignores a fill (it listens to keys) needs gesture: { type: true }.")
+    out.append(f"  target: () => {find},")
+    if gesture is not None:
+        out.append(f"  gesture: {gesture},")
+    out.append(f"  available: () => ({find} ? true : {_js(what[0].upper() + what[1:] + ' is not on this page')}),")
+    out.append("  // TODO: expect: { description: 'what is true once it worked', check: (args) => … },")
+    out.append("});")
+
+
+def _shape(action: _Action, what: str) -> tuple[str, str, dict[str, object] | None, str | None]:
+    """The action's description, risk, params and gesture (JS text), from what the person did."""
+    step = action.first
+    control = step.control
+    label = control.name or what
+    examples = _examples(action)
+    if step.kind in ("fill", "select"):
+        value: dict[str, object] = {"type": "string", "description": f"what goes into {what}"}
+        if step.kind == "select" and control.options:
+            value["enum"] = control.options
+        if control.type == "date":
+            value["format"] = "date"
+        if examples:
+            value["examples"] = examples
+        params: dict[str, object] | None = {"type": "object", "properties": {"value": value}, "required": ["value"]}
+        presses = {s.press for s in action.steps}
+        gesture = "{ press: " + _js(step.press) + " }" if step.press and presses == {step.press} else None
+        verb = "Type in" if step.kind == "fill" else "Choose in"
+        return f"{verb} {what}", "write", params, gesture
+    if step.kind == "check":
+        seen = [s.checked for s in action.steps if s.checked is not None]
+        checked: dict[str, object] = {"type": "boolean", "description": f"whether {what} is ticked (left out: it is toggled)"}
+        if seen:
+            checked["examples"] = list(dict.fromkeys(seen))
+        return f"Tick or untick {what}", "write", {"type": "object", "properties": {"checked": checked}}, None
+    if step.kind == "press":
+        return f"Press {step.press} on {what}", "write", None, "{ press: " + _js(step.press) + " }"
+    risk = "danger" if _DANGER.search(label) else "read" if control.role == "link" else "write"
+    native = control.tag in _NATIVE_CLICK and control.role in ("button", "link", "checkbox", "radio")
+    gesture = "'dblclick'" if step.kind == "dblclick" else None if native else "'click'"
+    return f"{'Double-click' if step.kind == 'dblclick' else 'Click'} {what}", risk, None, gesture
+
+
+PRELUDE = r"""// Finding controls as the person saw them: by ARIA role and accessible name (the same rules the
+// console used while recording; docs/console.md, "Recording a draft"), else by an attribute.
+const squash = (s) => String(s ?? '').replace(/\s+/g, ' ').trim().slice(0, 120);
+const INPUT_ROLES = { button: 'button', submit: 'button', reset: 'button', image: 'button', checkbox: 'checkbox', radio: 'radio',
+  range: 'slider', number: 'spinbutton', search: 'searchbox', text: 'textbox', email: 'textbox', tel: 'textbox', url: 'textbox', password: 'textbox' };
+const NO_TEXT_NAME = ['textbox', 'searchbox', 'combobox', 'spinbutton', 'slider', 'listbox'];
+const roleOf = (el) => {
+  const explicit = (el.getAttribute('role') || '').trim();
+  if (explicit) return explicit.split(' ')[0];
+  const tag = el.tagName.toLowerCase();
+  if (tag === 'a') return el.hasAttribute('href') ? 'link' : null;
+  if (tag === 'button' || tag === 'summary') return 'button';
+  if (tag === 'textarea') return 'textbox';
+  if (tag === 'option') return 'option';
+  if (tag === 'select') return el.hasAttribute('multiple') || +(el.getAttribute('size') || 0) > 1 ? 'listbox' : 'combobox';
+  if (tag === 'input') return INPUT_ROLES[(el.getAttribute('type') || 'text').toLowerCase()] || null;
+  return el.isContentEditable ? 'textbox' : null;
+};
+const textOf = (node, depth = 0) => {
+  if (depth > 30) return '';
+  if (node.nodeType === 3) return node.nodeValue;
+  if (node.nodeType !== 1) return '';
+  const tag = node.tagName.toLowerCase();
+  if (['script', 'style', 'select', 'textarea', 'template'].includes(tag)) return '';
+  if (tag === 'img' && node.getAttribute('alt')) return ' ' + node.getAttribute('alt') + ' ';
+  return Array.from(node.childNodes, (child) => textOf(child, depth + 1)).join('');
+};
+const nameOf = (el) => {
+  const ids = (el.getAttribute('aria-labelledby') || '').trim();
+  const root = el.getRootNode();
+  const labelled = ids && root.getElementById ? squash(ids.split(' ').map((id) => root.getElementById(id)).filter(Boolean).map((n) => textOf(n)).join(' ')) : '';
+  if (labelled) return labelled;
+  if (squash(el.getAttribute('aria-label'))) return squash(el.getAttribute('aria-label'));
+  const labels = el.labels ? squash(Array.from(el.labels, (l) => textOf(l)).join(' ')) : '';
+  if (labels) return labels;
+  const tag = el.tagName.toLowerCase();
+  const type = tag === 'input' ? (el.getAttribute('type') || 'text').toLowerCase() : '';
+  if (['button', 'submit', 'reset'].includes(type)) return squash(el.getAttribute('value') || (type === 'submit' ? 'Submit' : type === 'reset' ? 'Reset' : ''));
+  if (type === 'image' && el.getAttribute('alt')) return squash(el.getAttribute('alt'));
+  if (!NO_TEXT_NAME.includes(roleOf(el)) && tag !== 'input' && squash(textOf(el))) return squash(textOf(el));
+  return squash(el.getAttribute('placeholder')) || squash(el.getAttribute('title'));
+};
+const CANDIDATES = 'a[href], button, input, select, textarea, summary, option, [role], [contenteditable]';
+const byRole = (role, name) => Array.from(document.querySelectorAll(CANDIDATES)).find((el) => roleOf(el) === role && nameOf(el) === name) || null;
+const byAttr = (attr, value) => Array.from(document.querySelectorAll(`[${attr}]`)).find((el) => el.getAttribute(attr) === value) || null;
+const byText = (tag, text) => Array.from(document.querySelectorAll(tag)).find((el) => nameOf(el) === text) || null;
+"""
+
+
+def write_demonstration(steps: list[Step], url: str, title: str, now: datetime | None = None) -> str:
+    """The draft adapter's text for the steps a person recorded, starting on ``url``."""
+    when = (now or datetime.now(timezone.utc)).strftime("%Y-%m-%d %H:%M UTC")
+    title = title.strip() or urlsplit(url).path or url
+    patterns = list(dict.fromkeys(_match_pattern(u) for u in [url, *(s.url for s in steps)] if u.startswith(("http:", "https:"))))
+    out = ["// ==UserScript==",
+           f"// @name         DRAFT: {title[:100]}",
+           f"// @description  Recorded in the console's live view from {url[:200]} on {when} ({len(steps)} steps)",
+           *(f"// @match        {pattern}" for pattern in patterns),
+           "// ==/UserScript==",
+           "// DRAFT: recorded from a person's demonstration. A person finishes it: check every TODO, narrow",
+           "// @match, run `pling-browser check URL --adapter THIS_FILE`, then delete this line.",
+           "",
+           PRELUDE.rstrip(),
+           "",
+           f"pling.page({{ id: {_js(_slug(title, 'page'))}, name: {_js(title[:100])} }});",
+           "// TODO: the page's records, state and feedback (what an agent reads to see an effect) are not recorded."]
+    numbers = {id(step): n for n, step in enumerate(steps, 1)}
+    for action in _actions(steps):
+        _block(action, [numbers[id(s)] for s in action.steps], out)
+    if not steps:
+        out.append("// TODO: nothing was recorded; declare the page's model by hand.")
+    return "\n".join(out) + "\n"
