@@ -12,7 +12,7 @@ from typing import Any
 
 import httpx
 
-from .conftest import Pages, ServiceThread, service_settings
+from .conftest import Pages, ServiceThread, problem, service_settings
 from .server import FixtureServer
 
 ORDER = "pages/demonstration/order.html"
@@ -73,7 +73,7 @@ def test_a_recorded_demonstration_becomes_a_draft_that_checks_and_works(
     page = pages.open(ORDER)
     person = Person(client, page.id, boxes(service, page.id))
     base = f"/console/sessions/{page.id}/recording"
-    assert client.get(base).status_code == 404  # nothing recorded yet
+    assert problem(client.get(base))["code"] == "NOT_FOUND"  # nothing recorded yet
     started = client.post(base)
     assert started.status_code == 200 and started.json()["recording"] is True and started.json()["steps"] == []
 
