@@ -1,5 +1,6 @@
 # One command set for people and CI. `make run` and `make test` install what is missing first:
-# a virtualenv with the package, and Debian's chromium when no browser is found.
+# a virtualenv with the package, and Debian's chromium when no browser is found; `make test` also the
+# npm toolchain (node_modules, from package-lock.json), which the JavaScript parts build and check with.
 
 PYTHON ?= python3
 VENV   ?= .venv
@@ -8,7 +9,7 @@ STAMP  := $(VENV)/.installed
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: help setup browser run test bench clean
+.PHONY: help setup browser node node_modules js run test bench clean
 
 help:  ## list the targets
 	@grep -E '^[a-z]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -35,12 +36,34 @@ browser:  ## make sure a Chromium exists (PLING_CHROMIUM, the system's, else ins
 	  $(BIN)/python -m playwright install chromium; \
 	fi
 
+# The npm toolchain: one install for every JavaScript part (package.json at the root, its workspaces
+# such as js/). A part that needs more adds it to its own package.json and the lock; nothing else here.
+NODE_STAMP := node_modules/.installed
+
+node:  ## make sure node and npm exist (Debian's when missing)
+	@if command -v npm >/dev/null 2>&1 && command -v node >/dev/null 2>&1; then exit 0; fi; \
+	if command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
+	  echo "installing Debian's nodejs and npm"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null; \
+	else echo "node and npm are needed (and no root apt-get to install them)"; exit 1; fi
+
+# --ignore-scripts: no package's install script runs (esbuild's only checks its binary, which its
+# platform package already holds); the same on every npm, which differ on whether they ask first.
+$(NODE_STAMP): package.json package-lock.json js/package.json | node
+	npm ci --no-audit --no-fund --ignore-scripts
+	@touch $@
+
+node_modules: $(NODE_STAMP)  ## the npm toolchain (npm ci)
+
+js: $(NODE_STAMP)  ## build the declaration package (js/dist) and its example pages; commit what changes
+	node js/build.mjs
+
 setup: $(STAMP) browser  ## install everything
 
 run: setup  ## the service with its demo at http://127.0.0.1:8000/demo/
 	$(BIN)/pling-browser serve --host $(HOST) --port $(PORT)
 
-test: setup  ## the whole test suite against a real Chromium
+test: setup $(NODE_STAMP)  ## the whole test suite against a real Chromium
 	$(BIN)/python -m pytest
 
 $(VENV)/.bench-installed: pyproject.toml | $(STAMP)
@@ -53,4 +76,4 @@ bench: setup $(VENV)/.bench-installed  ## the benchmarks (tables, bench/results/
 	$(BIN)/python -m bench --suite unseen
 
 clean:
-	rm -rf $(VENV) .pytest_cache bench/results
+	rm -rf $(VENV) .pytest_cache bench/results node_modules

@@ -315,4 +315,5 @@ const plingApi = freeze({
   flow: declareFlow,
   handoff: declareHandoff,
   feedback: declareFeedback,
+  problems: pageProblems,  // problems.js: for the declaration package's dev check
 });

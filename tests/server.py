@@ -5,6 +5,7 @@ dynamic routes that pages call to make the network observable.
     /hang                            never answers (until the server stops)
     /redirect?to=URL                 302 to URL
     /pages/…                         fixtures/pages/…
+    /js/…                            the declaration package's built files (js/dist/), as the service serves them
 
 Every GET and POST is logged in `server.requests` as (method, path with query) on arrival;
 `server.wait_for_request(path, timeout)` waits for one (as playwright-python's test server does).
@@ -20,6 +21,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 from pling_browser.core.bridge import bridge_source
+from pling_browser.server.routes.static import package_files
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 
@@ -39,6 +41,11 @@ class _Handler(SimpleHTTPRequestHandler):
         query = {key: values[-1] for key, values in parse_qs(parts.query).items()}
         if parts.path == "/pling.js":
             return self._send(200, bridge_source().encode(), "text/javascript")
+        if parts.path.startswith("/js/"):  # the declaration package, as the service serves it
+            found = package_files().get(parts.path[len("/js/"):])
+            if found is None:
+                return self._send(404, b"{}", "application/json")
+            return self._send(200, found[0].read_bytes(), found[1])
         if parts.path == "/api/echo":
             return self._echo(query)
         if parts.path == "/redirect":

@@ -27,13 +27,14 @@ def _code(answer: httpx.Response) -> tuple[int, str]:
     return answer.status_code, problem(answer)["code"]
 
 
-def test_a_token_guards_every_route_but_health_and_the_demo(guarded: ServiceThread) -> None:
+def test_a_token_guards_every_route_but_health_and_the_public_files(guarded: ServiceThread) -> None:
     url = guarded.url
     assert _code(httpx.get(f"{url}/sessions")) == (401, "UNAUTHORIZED")
     assert _code(httpx.get(f"{url}/sessions", headers={"Authorization": "Bearer wrong"})) == (401, "UNAUTHORIZED")
     assert _code(httpx.post(f"{url}/mcp", json={})) == (401, "UNAUTHORIZED")
     assert httpx.get(f"{url}/healthz").status_code == 200
     assert httpx.get(f"{url}/demo/todos.html").status_code == 200  # the browser fetches it without a token
+    assert httpx.get(f"{url}/js/pling-react.js").status_code == 200  # so does a page loading the package
     auth = {"Authorization": f"Bearer {TOKEN}"}
     opened = httpx.post(f"{url}/sessions", json={}, headers=auth, timeout=60)
     assert opened.status_code == 201, opened.text

@@ -277,7 +277,7 @@ def test_the_pytest_example(demo: ServiceThread, tmp_path: Path) -> None:
 
 
 def _named_paths(text: str) -> set[str]:
-    found = set(re.findall(r"`((?:pling_browser|js_bridge|fixtures|tests|docs|bench|docker)/[\w./-]*)`", text))
+    found = set(re.findall(r"`((?:pling_browser|js_bridge|js|fixtures|tests|docs|bench|docker)/[\w./-]*)`", text))
     found |= set(re.findall(r"\]\(((?:docs|fixtures)/[\w./-]+)\)", text))
     return {path.rstrip(".") for path in found if "*" not in path and "{" not in path}
 

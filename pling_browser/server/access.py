@@ -4,7 +4,8 @@
   loopback host; an Origin, when sent, must be a loopback origin or the request's own. This stops DNS
   rebinding: a web page cannot make the agent's browser talk to this service under its own name.
 - Token: with PLING_TOKEN set, every route but /healthz, /errors (the problem types) and the public
-  demo files needs `Authorization: Bearer <token>`, compared in constant time. A browser cannot put that header on an
+  files (the bridge, the declaration package at /js/, the demo) needs `Authorization: Bearer <token>`,
+  compared in constant time. A browser cannot put that header on an
   EventSource or an <img>, so the operator console's credentials are also accepted: the token as a
   `token` query parameter (taken out of the query before anything else, logs included, sees it), or
   a console session (``ConsoleSessions``): `GET /console?token=…` opens one and sets its random id in
@@ -40,7 +41,7 @@ Send = Callable[[dict[str, Any]], Awaitable[None]]
 
 MAX_BODY = 1024 * 1024
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]", "::1")
-PUBLIC_PATHS = ("/healthz", "/errors", "/pling.js", "/demo/")
+PUBLIC_PATHS = ("/healthz", "/errors", "/pling.js", "/js/", "/demo/")
 COOKIE = "pling_console"
 CSRF_HEADER = "x-pling-csrf"
 CONSOLE_SHELL = ("/console", "/console/static/")  # the page and its files: no data in them

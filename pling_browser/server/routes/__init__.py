@@ -7,7 +7,7 @@
     profiles.py   saving a session's sign-in as a profile; listing and deleting profiles
     service.py    /healthz, /metrics
     errors.py     /errors: the page a problem's `type` (/errors#CODE) points at
-    static.py     /pling.js and the demo pages
+    static.py     /pling.js, the declaration package at /js/, and the demo pages
 
 Routes reach the runtime through ``RuntimeDep`` (the app's ``state.runtime``), never through a closure.
 """
