@@ -116,3 +116,26 @@ def test_bad_arguments_are_refused_before_the_app_runs(reading: PageSession, ser
     assert refused["error"]["started"] is False
     assert reading.model()["records"]["book"]["ids"] == ["b1", "b2"]
     assert _log(service, reading) == []
+
+
+def test_the_served_react_script_without_a_bundler(pages: Pages, service: ServiceThread) -> None:
+    # fixtures/pages/declare/react-script.html: React's UMD build, htm, and /js/pling-react.js.
+    notes = pages.open("pages/declare/react-script.html")
+    assert [a["id"] for a in notes.first_model["actions"]] == ["add_note", "open_panel"]
+    added = notes.invoke("add_note", {"text": "Water the plants"})
+    assert added["ok"] is True and added["verified"] is True, added
+    assert added["changed"]["records"]["note"]["added"] == ["n2"] and added["data"] == {"id": "n2"}
+    assert added["changed"]["state"]["changed"] == {"count": {"from": 1, "to": 2}}
+
+    opened = notes.invoke("open_panel")
+    assert opened["ok"] is True, opened
+    assert opened["changed"]["actions"]["added"] == ["close_panel"]
+    assert opened["changed"]["state"]["changed"] == {"panel": {"from": None, "to": "details"}}
+    refused = notes.invoke("open_panel")  # its availability, a value, follows the render
+    assert refused["ok"] is False and refused["error"]["reason"] == "The details are shown"
+
+    closed = notes.invoke("close_panel")
+    assert closed["ok"] is True, closed
+    assert closed["changed"]["actions"]["removed"] == ["close_panel"]
+    assert closed["changed"]["state"]["changed"] == {"panel": {"from": "details", "to": None}}
+    assert _log(service, notes) == ["add:n2"]
