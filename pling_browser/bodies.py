@@ -3,14 +3,30 @@ them (the page model and the receipt they carry are in models.py)."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from .models import PageModel, Receipt, Risk
+from .plain import malformed
 
 
 # ---- HTTP bodies --------------------------------------------------------------------------------
+
+
+class Checked(BaseModel):
+    """A request body whose every string (and key) must be well-formed: a lone UTF-16 surrogate anywhere,
+    or a control character in one of its `IDENTIFIERS`, is a 400 before anything runs (plain.malformed)."""
+
+    IDENTIFIERS: ClassVar[tuple[str, ...]] = ()
+
+    @model_validator(mode="after")
+    def _wellformed(self) -> "Checked":
+        for name in type(self).model_fields:
+            problem = malformed(getattr(self, name), name, name in self.IDENTIFIERS)
+            if problem:
+                raise ValueError(problem)
+        return self
 
 
 # How much of the receipt the answer carries; the receipt log keeps it whole either way.
@@ -26,7 +42,7 @@ def _detail() -> Any:
 PROFILE_NAME = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
 
 
-class CreateSession(BaseModel):
+class CreateSession(Checked):
     url: str | None = Field(default=None, description="The page to open; the service's own demo when omitted.")
     timeout_ms: int | None = Field(default=None, ge=100, le=120_000, description="Navigation timeout.")
     profile: str | None = Field(default=None, pattern=PROFILE_NAME, description=(
@@ -34,7 +50,7 @@ class CreateSession(BaseModel):
         "storage, IndexedDB)."))
 
 
-class SaveProfile(BaseModel):
+class SaveProfile(Checked):
     model_config = ConfigDict(extra="forbid")
     name: str = Field(pattern=PROFILE_NAME, description="1-64 letters, digits, `_`, `.` or `-`, not starting with "
                       "`.`, `_` or `-`; saving again under a name replaces that profile.")
@@ -55,15 +71,17 @@ class ProfileDeleted(BaseModel):
     deleted: str = Field(description="The name of the profile that was deleted.")
 
 
-class InvokeRequest(BaseModel):
+class InvokeRequest(Checked):
     model_config = ConfigDict(extra="forbid")
+    IDENTIFIERS = ("action", "tab")
 
     action: str = Field(description="An action id, or ACTION@RECORD for a family.")
     args: Any = Field(default=None, description="A JSON object, or JSON text of one (anything else is INVALID_ARGS).")
     evidence: bool = Field(default=True, description="Take before/after snapshots and report `changed`.")
     detail: Detail = _detail()
-    trace: bool = Field(default=False, description="Record a Playwright trace of this invocation (refused, with a "
-                        "warning, in a session whose pages were given restored secrets).")
+    trace: bool = Field(default=False, description="Record a Playwright trace of this invocation. A trace never "
+                        "holds a restored value: refused in a session whose pages were given one, discarded when "
+                        "this invocation restores one; the receipt's warning says so.")
     tab: str | None = Field(default=None, description="The tab to act on (`t1`, `t2`…); default the active tab.")
 
 
@@ -80,7 +98,7 @@ class ToolList(BaseModel):
     names: dict[str, ToolTarget] = Field(description="tool name -> the action (or family) it invokes")
 
 
-class ToolCall(BaseModel):
+class ToolCall(Checked):
     model_config = ConfigDict(extra="forbid")
     arguments: dict[str, Any] = Field(default_factory=dict)
     evidence: bool = True
@@ -99,7 +117,7 @@ class ReceiptLog(BaseModel):
     next: int
 
 
-class ResumeRequest(BaseModel):
+class ResumeRequest(Checked):
     model_config = ConfigDict(extra="forbid")
     handle: str
     evidence: bool = True
@@ -109,12 +127,12 @@ class ResumeRequest(BaseModel):
         "such a resume answers 409 STEP_STARTED naming the step."))
 
 
-class ConfirmationAnswer(BaseModel):
+class ConfirmationAnswer(Checked):
     model_config = ConfigDict(extra="forbid")
     approve: bool
 
 
-class HandoffAnswer(BaseModel):
+class HandoffAnswer(Checked):
     model_config = ConfigDict(extra="forbid")
     outcome: Literal["done", "cancel"]
 

@@ -1,5 +1,6 @@
 """`trace: true` records a Playwright trace of one invocation, served by the receipt it belongs to;
-a session whose pages hold restored secrets gets no trace, and the receipt says why."""
+a session whose pages hold restored values gets no trace, and the receipt says why (tests/test_attacks.py
+reads the zips: a trace never holds a restored value)."""
 
 from __future__ import annotations
 
@@ -55,7 +56,7 @@ def test_no_trace_in_a_session_that_holds_restored_secrets(secret_service: Servi
             traced = client.post(f"/sessions/{sid}/invoke", json={"action": "echo", "args": {"card": "x"}, "trace": True})
             receipt = traced.json()["result"]
             assert receipt["ok"] is True and "trace" not in receipt
-            assert "restored secrets" in receipt["warning"]
+            assert "were given restored values" in receipt["warning"]
             data_dir = Path(secret_service.app.state.runtime.settings.data_dir)
             assert not any((data_dir / "traces" / sid).glob("*.zip"))
         finally:

@@ -13,6 +13,8 @@ import urllib.parse
 import weakref
 from typing import Any, Callable, Iterable
 
+from ..plain import escaped
+
 SECRET_MARK = "<secret>restored</secret>"
 
 
@@ -80,7 +82,8 @@ def scrub(value: Any, secrets: Iterable[str]) -> Any:
 class LogMasking(logging.Filter):
     """A filter on the service's loggers: a record whose message holds a masked value (from any
     source registered, a runtime's sessions and operator secrets) is rewritten with the value
-    masked before any handler formats it."""
+    masked before any handler formats it. Every record's text arguments are escaped first
+    (``plain.escaped``): agent and page text never reaches a log line raw, whatever line carries it."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -91,6 +94,7 @@ class LogMasking(logging.Filter):
         self._sources.add(owner)
 
     def filter(self, record: logging.LogRecord) -> bool:
+        _escape_record(record)
         values: set[str] = set()
         for source in list(self._sources):
             values.update(source.masked_values())
@@ -108,6 +112,25 @@ class LogMasking(logging.Filter):
         if record.exc_text and pattern.search(record.exc_text):
             record.exc_text = pattern.sub(SECRET_MARK, record.exc_text)
         return True
+
+
+def _escape_record(record: logging.LogRecord) -> None:
+    """The record's text arguments escaped (its template is ours); a message without arguments may have
+    been put together from agent text, so it is escaped whole."""
+    args = record.args
+    if isinstance(args, tuple):
+        record.args = tuple(_escaped_arg(a) for a in args)
+    elif isinstance(args, dict):
+        record.args = {k: _escaped_arg(a) for k, a in args.items()}
+    elif not args and isinstance(record.msg, str):
+        record.msg = escaped(record.msg)
+
+
+def _escaped_arg(arg: Any) -> Any:
+    # An error's message is often a page's or an agent's words: escaped as text, as strings are.
+    if isinstance(arg, str):
+        return escaped(arg)
+    return escaped(str(arg)) if isinstance(arg, BaseException) else arg
 
 
 def _mask_record(record: logging.LogRecord, pattern: "re.Pattern[str]") -> None:

@@ -43,6 +43,9 @@ class Session:
     operator_values: tuple[str, ...] = ()
     opened_url: str = ""  # the address the session was opened at (a recorded scenario starts there)
     profile: str | None = None  # the saved profile (its name) the session was opened with
+    # The trace being recorded for the invocation running now (core/tracing.py), shared with the views
+    # of this session on its tabs: the decode stage discards it before a value is restored.
+    recording: Any = None
     _title_task: "asyncio.Future[None] | None" = field(default=None, repr=False)
     _title_stale: bool = field(default=False, repr=False)
 
@@ -50,6 +53,11 @@ class Session:
         # A restored value under 4 characters is not masked (as in the page's bridge): it would mask
         # ordinary text; operator secrets that short stop startup.
         return [*self.operator_values, *(value for value in self.bridge.protected if len(value) >= 4)]
+
+    def restored_values(self) -> list[str]:
+        """The values this session's pages were given (in any tab), of every length."""
+        bridges = [tab.bridge for tab in self.tabs.tabs.values()] if self.tabs is not None else []
+        return list(dict.fromkeys(v for bridge in [self.bridge, *bridges] for v in bridge.protected))
 
     def mask(self, value: object) -> object:
         """`value` (text, or JSON-like data) with this session's masked values replaced."""

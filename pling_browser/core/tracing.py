@@ -1,56 +1,108 @@
-"""Playwright traces of single invocations (`trace: true` on invoke): the context records screenshots
-and DOM snapshots while the action runs, and the zip opens in Playwright's trace viewer
-(`playwright show-trace FILE`). A trace records the page as it is, so the runtime refuses one in a
-session whose pages were given restored secrets."""
+"""Playwright traces of single invocations (`trace: true` on invoke): the context records DOM snapshots
+(and, where nothing could need masking, screencast frames) while the action runs, and the zip opens in
+Playwright's trace viewer (`playwright show-trace FILE`).
+
+A trace never holds a restored value (SPEC). A trace records whatever the page and the driver see,
+so the rule is decided where values move, not before the invocation:
+- a session whose pages were given restored values earlier (or that was opened with a profile) is not
+  traced at all: its pages hold them;
+- a trace during which a value is about to be restored is stopped and thrown away *before* the value
+  is read or sent (``discard``, called by the decode stage), and the invocation goes on untraced;
+- a finished trace is read entry by entry for every value the session masks, in every form masking
+  knows (``end``); one that holds any (a page showing an operator secret it was never sent) is deleted.
+Screencast frames are pictures, which cannot be searched: where the session's masking has values
+(operator secrets) the trace records no frames, only the DOM snapshots that are searched."""
 
 from __future__ import annotations
 
 import logging
 import secrets
+import zipfile
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Iterable
 
 from ..errors import PlingError
+from .masking import pattern_for
 from .playwright import translate_playwright_errors
 
 if TYPE_CHECKING:
     from playwright.async_api import BrowserContext
 
-__all__ = ["start", "stop", "path_of", "begin", "end"]
-
-
-async def start(context: "BrowserContext", title: str) -> None:
-    async with translate_playwright_errors():
-        await context.tracing.start(screenshots=True, snapshots=True, title=title[:200])
-
-
-async def stop(context: "BrowserContext", path: Path) -> None:
-    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    async with translate_playwright_errors():
-        await context.tracing.stop(path=str(path))
-
+__all__ = ["Recording", "path_of", "begin", "discard", "end", "holds"]
 
 log = logging.getLogger("pling_browser.tracing")
+
+
+@dataclass
+class Recording:
+    """A trace being recorded for one invocation: where it goes, and why it was thrown away, if it was."""
+
+    context: "BrowserContext"
+    path: Path
+    screencast: bool
+    discarded: str | None = None
 
 
 def path_of(data_dir: Path, sid: str, tid: str) -> Path:
     return data_dir / "traces" / sid / f"{tid}.zip"
 
 
-async def begin(session: Any, action: str, data_dir: Path) -> Path | None:
-    """Start recording the session's context; the path the trace will be written to, or None."""
+async def begin(session: Any, action: str, data_dir: Path, screencast: bool) -> Recording | None:
+    """Start recording the session's context; None when it cannot be (logged)."""
     try:
-        await start(session.context, action)
+        async with translate_playwright_errors():
+            await session.context.tracing.start(screenshots=screencast, snapshots=True, title=action[:200])
     except PlingError as error:
         log.warning("no trace for %.200s on session %s: %s", action, session.id, error.message)
         return None
-    return path_of(data_dir, session.id, "t_" + secrets.token_urlsafe(9))
+    return Recording(session.context, path_of(data_dir, session.id, "t_" + secrets.token_urlsafe(9)), screencast)
 
 
-async def end(session: Any, path: Path) -> Path | None:
+async def discard(recording: Recording | None, reason: str) -> None:
+    """Stop recording and keep nothing (Playwright's stop without a path drops what it recorded)."""
+    if recording is None or recording.discarded is not None:
+        return
+    recording.discarded = reason
     try:
-        await stop(session.context, path)
+        async with translate_playwright_errors():
+            await recording.context.tracing.stop()
     except PlingError as error:
-        log.warning("the trace on session %s could not be written: %s", session.id, error.message)
+        log.warning("a discarded trace could not be stopped cleanly: %s", error.message)
+
+
+async def end(recording: Recording, masked: Iterable[str]) -> Path | None:
+    """Stop recording and write the zip; None when it was discarded, could not be written, or holds a
+    masked value (then it is deleted, and ``recording.discarded`` says why)."""
+    if recording.discarded is not None:
+        return None
+    path = recording.path
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    try:
+        async with translate_playwright_errors():
+            await recording.context.tracing.stop(path=str(path))
+    except PlingError as error:
+        log.warning("a trace could not be written: %s", error.message)
+        path.unlink(missing_ok=True)
+        return None
+    if holds(path, masked):
+        path.unlink(missing_ok=True)
+        recording.discarded = "the page showed a masked value while it was recorded"
         return None
     return path
+
+
+def holds(path: Path, values: Iterable[str]) -> bool:
+    """Whether any entry of the zip at `path` holds one of `values` in a form masking knows (an entry
+    that cannot be read counts as holding one: nothing unread is kept)."""
+    pattern = pattern_for(values)
+    if pattern is None:
+        return False
+    try:
+        with zipfile.ZipFile(path) as archive:
+            for name in archive.namelist():
+                if pattern.search(archive.read(name).decode("utf-8", "replace")):
+                    return True
+    except (OSError, zipfile.BadZipFile):
+        return True
+    return False

@@ -8,6 +8,7 @@ import json
 import re
 from typing import Any
 
+from ..core import tracing
 from ..errors import InvalidArgs, InvalidParams
 from .context import Invocation
 
@@ -112,6 +113,12 @@ async def restore_references(inv: Invocation) -> None:
     references(inv.args, names)
     if not names:
         return
+    # A trace records what the driver reads and sends: it is dropped before any value is (SPEC: a trace
+    # never holds a restored value), and the invocation goes on untraced.
+    if inv.session.recording is not None:
+        await tracing.discard(inv.session.recording, "this invocation restored a secret reference, and a trace "
+                              "records what the page is given")
+        inv.note("the trace was discarded before secret references were restored")
     values = {name: operator_secrets[name] for name in names if operator_secrets and name in operator_secrets}
     missing = sorted(names - values.keys())
     if missing:

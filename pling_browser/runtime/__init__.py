@@ -4,25 +4,24 @@ the operations both front ends offer. No HTTP here."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import json
 import logging
-import secrets
-import weakref
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, AsyncIterator, Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 from ..config import Settings, load_secrets
 from ..core.browsers import Controller
 from .events import Events
+from .turns import CallerCheck, CallerGone, Turns  # noqa: F401  (CallerGone: the server's)
 from . import exported
 from .confirmations import PendingRequests, HttpConfirmer
-from ..errors import IdempotencyMismatch, PlingError, ResumeNotFound, SessionBusy
+from ..errors import IdempotencyMismatch, PlingError, ResumeNotFound
 from ..lifecycle import Resumes, invoke, resume
 from ..models import PageModel, Receipt
 from ..core.egress import Policy
 from ..core.masking import mask_logs
+from ..plain import wellformed
 from ..core.sessions import Session, Sessions
 from .store import Store
 from .profiles import Profiles
@@ -34,18 +33,8 @@ if TYPE_CHECKING:
 
 
 PRUNE_EVERY_S = 3600.0
-GONE_POLL_S = 0.2  # how often a waiting invocation asks whether its caller is still there
-BUSY_RETRY_AFTER_S = 5
 
 log = logging.getLogger("pling_browser.runtime")
-
-CallerCheck = Callable[[], Awaitable[bool]]
-
-
-class CallerGone(Exception):
-    """The caller of an invocation still waiting for its session has gone (its connection closed):
-    the invocation is dropped before it starts, and there is nobody left to answer."""
-
 
 def model_window(offset: int = 0, limit: int = 50, type: str | None = None, ids: str | list[str] | None = None) -> dict[str, Any]:
     """The record window of a model read, as REST's query parameters and MCP's read_model name it:
@@ -86,9 +75,12 @@ class Runtime:
         self.store: Store | None = None
         self.profiles = Profiles(settings.data_dir, settings.profiles_key)
         self._inflight: dict[str, asyncio.Future[tuple[str, dict[str, Any]]]] = {}
-        self.invocations_waiting = 0  # invocations waiting for their session (another one runs there)
-        # Tasks whose invocation got its session's turn (started): a caller's cancel no longer stops them.
-        self._started: "weakref.WeakSet[asyncio.Task[Any]]" = weakref.WeakSet()
+        self.turns = Turns(settings, lambda reason: self.metrics.dropped.labels(reason=reason).inc())
+
+    @property
+    def invocations_waiting(self) -> int:
+        """Invocations waiting for their session while another runs there."""
+        return self.turns.waiting
 
     def masked_values(self) -> list[str]:
         """Every value masked in this service's log lines: operator secrets and each open session's
@@ -181,45 +173,51 @@ class Runtime:
                      gone: CallerCheck | None = None, trace: bool = False, tab: str | None = None) -> Receipt:
         """Run one action. `gone` tells whether the caller has left: asked only while the invocation
         waits for its session, never once it started. `trace` records a Playwright trace of it."""
-        async with self._turn(session, action, gone):
+        async with self.turns.turn(session, action, gone):
             session.touch()
             session.invocations += 1
-            traced = await self._start_trace(session, action) if trace else None
+            refused = self._untraceable(session) if trace else None
+            recording = await self._begin_trace(session, action) if trace and refused is None else None
+            session.recording = recording
             session.follow_active()
             try:
                 receipt = await invoke(session.on_tab(tab), action, args, settings=self.settings, evidence=evidence,
                                        **self._lifecycle_options())
             finally:
+                session.recording = None
                 session.follow_active()  # the action may have closed its own tab
                 session.touch()
-                if traced is not None:
-                    traced = await self._stop_trace(session, traced)
+                traced = await tracing.end(recording, session.masked_values()) if recording is not None else None
                 session.mark_title_stale()
-            if trace and traced is None:
-                reason = ("No trace was recorded: this session's pages were given restored secrets, and a trace "
-                          "records the page." if session.masked_values() else "No trace was recorded: this session "
-                          "was opened with a profile, and a trace records its cookies." if session.profile
-                          else "No trace was recorded (see the log).")
-                receipt = receipt.model_copy(update={"warning": " ".join(filter(None, [receipt.warning, reason]))})
-            elif traced is not None:
-                receipt = receipt.model_copy(update={"trace": f"/sessions/{session.id}/traces/{traced.stem}"})
+            if traced is not None:
+                return receipt.model_copy(update={"trace": f"/sessions/{session.id}/traces/{traced.stem}"})
+            if trace:
+                said = (f"The trace was discarded: {recording.discarded}." if recording and recording.discarded
+                        else f"No trace was recorded: {refused}." if refused else "No trace was recorded (see the log).")
+                receipt = receipt.model_copy(update={"warning": " ".join(filter(None, [receipt.warning, said]))})
             return receipt
 
     def trace_path(self, sid: str, tid: str) -> Path:
         return tracing.path_of(self.settings.data_dir, sid, tid)
 
-    async def _start_trace(self, session: Session, action: str) -> "Path | None":
-        if session.masked_values() or session.profile:  # a trace records the page and its requests' cookies
-            return None
-        return await tracing.begin(session, action, self.settings.data_dir)
+    @staticmethod
+    def _untraceable(session: Session) -> str | None:
+        """Why the session cannot be traced at all, or None. Operator secrets alone do not stop a trace:
+        a page holds one only once it is restored, which discards the trace (core/tracing.py)."""
+        if session.restored_values():
+            return "this session's pages were given restored values, and a trace records the page"
+        if session.profile:
+            return "this session was opened with a profile, and a trace records its cookies"
+        return None
 
-    async def _stop_trace(self, session: Session, path: Path) -> "Path | None":
-        return await tracing.end(session, path)
+    async def _begin_trace(self, session: Session, action: str) -> "tracing.Recording | None":
+        # Frames are pictures nobody can search for a masked value: none where masking has values.
+        return await tracing.begin(session, action, self.settings.data_dir, screencast=not session.masked_values())
 
     async def resume(self, session: Session, handle: str, *, evidence: bool = True,
                      repeat_started_step: bool = False, gone: CallerCheck | None = None) -> Receipt:
         # The handle is claimed once the session is ours: a resume dropped while waiting keeps it.
-        async with self._turn(session, "resume", gone):
+        async with self.turns.turn(session, "resume", gone):
             state = self.resumes.claim(session.id, handle, repeat_started_step)
             if state is None:
                 raise ResumeNotFound(f"No resumable flow {handle[:40]!r} in this session (unknown, used or expired)")
@@ -229,66 +227,6 @@ class Runtime:
                 return await resume(session, state, settings=self.settings, evidence=evidence, **self._lifecycle_options())
             finally:
                 session.mark_title_stale()
-
-    @contextlib.asynccontextmanager
-    async def _turn(self, session: Session, what: str, gone: CallerCheck | None) -> AsyncIterator[None]:
-        """The session's turn: one invocation at a time, in arrival order. One that has to wait is
-        dropped when its caller has gone (CallerGone, logged as not started) and answered SESSION_BUSY
-        past PLING_INVOKE_WAIT; either way it never started."""
-        await self._wait_for_turn(session, what, gone)
-        holder = asyncio.current_task()
-        if holder is not None:
-            self._started.add(holder)
-        try:
-            yield
-        finally:
-            session.lock.release()
-
-    async def _wait_for_turn(self, session: Session, what: str, gone: CallerCheck | None) -> None:
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + self.settings.invoke_wait_s
-        waiter = asyncio.ensure_future(session.lock.acquire())
-        counted = False
-        try:
-            while True:
-                await asyncio.wait({waiter}, timeout=max(0.0, min(GONE_POLL_S, deadline - loop.time())))
-                if waiter.done():
-                    waiter.result()
-                    return
-                if not counted:
-                    counted = True
-                    self.invocations_waiting += 1
-                if gone is not None and await gone():
-                    log.info("%.200s on session %s dropped before it started: its caller has gone (not started)",
-                             what, session.id)
-                    self.metrics.dropped.labels(reason="caller_gone").inc()
-                    raise CallerGone(what)
-                if loop.time() >= deadline:
-                    log.info("%.200s on session %s not started: the session stayed busy for %g s (PLING_INVOKE_WAIT)",
-                             what, session.id, self.settings.invoke_wait_s)
-                    self.metrics.dropped.labels(reason="session_busy").inc()
-                    raise SessionBusy(
-                        f"Another invocation held session {session.id} for longer than {self.settings.invoke_wait_s:g} s "
-                        f"(PLING_INVOKE_WAIT); {what[:200]!r} did not start", retry_after=BUSY_RETRY_AFTER_S)
-        except BaseException as error:
-            self._give_up(waiter, session.lock)
-            if isinstance(error, asyncio.CancelledError):  # its caller cancelled it (an MCP client, say)
-                log.info("%.200s on session %s dropped before it started: its caller cancelled it (not started)",
-                         what, session.id)
-                self.metrics.dropped.labels(reason="caller_gone").inc()
-            raise
-        finally:
-            if counted:
-                self.invocations_waiting -= 1
-
-    @staticmethod
-    def _give_up(waiter: "asyncio.Future[bool]", lock: asyncio.Lock) -> None:
-        # The lock may have been handed to us in the same instant: then it is passed on, not kept.
-        if not waiter.done():
-            waiter.cancel()
-            waiter.add_done_callback(lambda w: lock.release() if not w.cancelled() and w.exception() is None else None)
-        elif not waiter.cancelled() and waiter.exception() is None:
-            lock.release()
 
     async def run_keyed(self, sid: str, key: str | None, request: Any,
                    work: Callable[[Session], Awaitable[Receipt]], *, parent: "Context | None" = None) -> dict[str, Any]:
@@ -318,7 +256,7 @@ class Runtime:
         try:
             return await asyncio.shield(run)
         except asyncio.CancelledError:
-            if run in self._started:
+            if run in self.turns.started:
                 log.info("the caller of a running invocation on session %s cancelled it; it runs to the end and "
                          "its receipt is logged", sid)
             else:
@@ -345,7 +283,8 @@ class Runtime:
                 future.set_result(stored)
                 return self._same(stored, fingerprint, key)
             session = self.sessions.get(sid)
-            receipt = (await work(session)).as_json()
+            # Whatever an agent or a page sent, what is stored and answered encodes (a lone surrogate -> U+FFFD).
+            receipt, request = wellformed((await work(session)).as_json()), wellformed(request)
             if session.masked_values():  # the operator's secrets and the session's earlier values too
                 receipt = session.mask(receipt)
             seq = await asyncio.to_thread(self.store.append, sid, receipt, key, fingerprint, request)

@@ -60,6 +60,16 @@ def _private(folder: Path, database: Path) -> None:
             os.chmod(path, 0o600)
 
 
+def _encodable(text: str) -> str:
+    """JSON text SQLite can store: a lone UTF-16 surrogate (a page's or an agent's) becomes U+FFFD, so
+    appending a receipt never fails on what it holds."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return text
+
+
 class Store:
     def __init__(self, folder: Path) -> None:
         self.path = folder / "pling.sqlite3"
@@ -84,8 +94,9 @@ class Store:
                request: Any = None) -> int:
         """Log a receipt (and the request that asked for it, as the caller sent it: references to
         secrets unrestored), with the idempotency key that answers with it."""
-        body = json.dumps(receipt, ensure_ascii=False, separators=(",", ":"))
-        asked = None if request is None else json.dumps(request, ensure_ascii=False, separators=(",", ":"), default=str)
+        body = _encodable(json.dumps(receipt, ensure_ascii=False, separators=(",", ":")))
+        asked = None if request is None else _encodable(json.dumps(request, ensure_ascii=False, separators=(",", ":"),
+                                                                   default=str))
         code = (receipt.get("error") or {}).get("code")
         now = time.time()
         with self._lock:
@@ -93,7 +104,8 @@ class Store:
             try:
                 cursor = self._db.execute(
                     "INSERT INTO receipts (session, action, ok, code, created, body, request) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (session, receipt["action"]["id"], int(bool(receipt.get("ok"))), code, now, body, asked))
+                    (_encodable(session), _encodable(str(receipt["action"]["id"])), int(bool(receipt.get("ok"))),
+                     code and _encodable(str(code)), now, body, asked))
                 seq = int(cursor.lastrowid or 0)
                 if key is not None:
                     self._db.execute("INSERT OR IGNORE INTO idempotency_keys (key, session, fingerprint, receipt, created) "

@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
+import re
 import secrets
 import time
 from dataclasses import dataclass
@@ -50,9 +52,8 @@ CONSOLE_SHELL = ("/console", "/console/static/")  # the page and its files: no d
 def cookie_name(host: str) -> str:
     """The console cookie of the service at `host`: named for its port, so services on two ports of one
     host (cookies ignore ports) do not overwrite each other's sign-in."""
-    name = _hostname(host)
-    port = host[len(name) + 1:] if host[len(name):].startswith(":") else ""
-    return f"{COOKIE}_{port or 'default'}"
+    parsed = parse_authority(host)
+    return f"{COOKIE}_{(parsed[1] if parsed else '') or 'default'}"
 
 
 @dataclass
@@ -116,10 +117,31 @@ def _cookie(header: str, name: str) -> str | None:
     return None
 
 
-def _hostname(host: str) -> str:
+# RFC 3986's authority without userinfo, as a Host header carries it (RFC 9110): a reg-name or IPv4
+# address, or an IP literal in brackets, then an optional port. Anything else is not parsed at all.
+_AUTHORITY = re.compile(r"^(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~!$&'()*+,;=%-]*)(?::(?P<port>[0-9]{0,5}))?$")
+
+
+def parse_authority(authority: str) -> tuple[str, str] | None:
+    """(host, port) of a Host header's value, host lower-cased (an IPv6 literal with its brackets), or
+    None when it is not one: userinfo (``127.0.0.1:P@evil.example`` names evil.example), text after a
+    bracket (``[::1]evil``), a second colon outside brackets, a port that is not a number."""
+    found = _AUTHORITY.match(authority)
+    if found is None:
+        return None
+    host = found.group("host").lower()
     if host.startswith("["):
-        return host[: host.find("]") + 1]
-    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+        try:
+            ipaddress.IPv6Address(host[1:-1])
+        except ValueError:
+            return None
+    return host, found.group("port") or ""
+
+
+def _hostname(host: str) -> str:
+    """The host a Host (or an origin's authority) names; "" when it cannot be parsed (never loopback)."""
+    parsed = parse_authority(host)
+    return parsed[0] if parsed is not None else ""
 
 
 class AccessGuard:
@@ -178,14 +200,17 @@ class AccessGuard:
         """The caller, or Forbidden or Unauthorized when the request may not go on (rendered by
         server/problems.py). Without PLING_TOKEN and PLING_TOKENS, whoever reaches the loopback
         address is the operator."""
-        if not self._guarded and _hostname(host.lower()) not in LOOPBACK_HOSTS:
+        if parse_authority(host) is None:
+            raise Forbidden(f"Host {host[:100]!r} is not a host and port this service can read",
+                            hint="Send a Host header of the form name[:port] or [v6-address][:port].")
+        if not self._guarded and _hostname(host) not in LOOPBACK_HOSTS:
             raise Forbidden(f"Host {host[:100]!r} is not this service's loopback address",
                             hint="Call the service as 127.0.0.1 or localhost (set PLING_TOKEN to serve other addresses).")
         origin = headers.get("origin")
         if origin and origin != "null":
             parts = urlsplit(origin)
             own = f"{parts.scheme}://{parts.netloc}".lower() in (f"http://{host}".lower(), f"https://{host}".lower())
-            if not own and _hostname((parts.netloc or "").lower()) not in LOOPBACK_HOSTS:
+            if not own and _hostname(parts.netloc or "") not in LOOPBACK_HOSTS:
                 raise Forbidden(f"Requests from {origin[:100]!r} are not accepted",
                                 hint="Call the API from a server or from the service's own origin.")
         if not self._guarded or any(path == p or (p.endswith("/") and path.startswith(p)) for p in PUBLIC_PATHS):

@@ -41,6 +41,7 @@ from ..agents.tools import NAME_LIMIT, resolve_call, specs
 from ..callers import OPERATOR, Caller, caller_key, named
 from ..errors import BadRequest, PlingError, ServiceError, ToolNotFound
 from ..models import PageModel, Receipt
+from ..plain import malformed
 from ..bodies import PROFILE_NAME, SessionClosed, SessionOpened
 
 if TYPE_CHECKING:
@@ -291,6 +292,10 @@ class PlingMCP(MCPServer):
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
         try:
+            found = malformed(arguments, "arguments") or malformed(arguments.get("action"), "action", identifier=True)
+            if found:  # as REST answers 400: nothing runs, and the refusal is logged
+                log.info("refused the MCP tool call %.80s: %s", name, found)
+                raise BadRequest(f"The tool's arguments cannot be taken: {found}")
             if name not in FIXED and self.pages.owner(name) is not None:
                 if self.pages.receipt_schema is None:
                     await self.list_tools()

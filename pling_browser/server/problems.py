@@ -130,6 +130,9 @@ def install(app: FastAPI) -> None:
     async def invalid_request(request: Request, error: RequestValidationError) -> Response:
         issues = [{"path": "/".join(str(p) for p in e.get("loc", ())), "problem": e.get("msg", "")}
                   for e in error.errors()[:20]]
+        # Logged, so a refused request is not lost without a trace (the filter escapes the agent's text).
+        log.info("refused %s %s (400): %s", request.method, request.url.path[:200],
+                 "; ".join(f"{i['path']}: {i['problem']}" for i in issues)[:500])
         return problem(BadRequest("The request body or parameters are not valid", issues=issues))
 
 

@@ -20,6 +20,10 @@ from . import CallerDep, GoneDep, RuntimeDep
 
 router = APIRouter()
 
+# Visible ASCII only: a key is stored, logged and compared, and a byte outside it is a mistake or an attack.
+IdempotencyKey = Header(None, max_length=200, pattern=r"^[\x21-\x7e]+$",
+                        description="Answer the first receipt again for a retry with the same key (visible ASCII).")
+
 
 async def _trace_parent(request: Request) -> Any:
     """The caller's trace context (W3C traceparent), continued by the invocation's span."""
@@ -31,7 +35,7 @@ ParentDep = Annotated[Any, Depends(_trace_parent)]
 
 @router.post("/sessions/{sid}/invoke", response_model=InvokeAnswer, tags=["actions"])
 async def invoke_action(sid: str, body: InvokeRequest, runtime: RuntimeDep, caller: CallerDep, gone: GoneDep,
-                        parent: ParentDep, idempotency_key: str | None = Header(None, max_length=200)) -> JSONResponse:
+                        parent: ParentDep, idempotency_key: str | None = IdempotencyKey) -> JSONResponse:
     async def work(session: Session) -> Receipt:
         return named(await runtime.invoke(session, body.action, body.args, evidence=body.evidence, gone=gone,
                                           trace=body.trace, tab=body.tab), caller)
@@ -62,7 +66,7 @@ async def list_tools(sid: str, runtime: RuntimeDep,
 
 @router.post("/sessions/{sid}/tools/{name}", response_model=InvokeAnswer, tags=["agents"])
 async def call_tool(sid: str, name: str, body: ToolCall, runtime: RuntimeDep, caller: CallerDep, gone: GoneDep,
-                    parent: ParentDep, idempotency_key: str | None = Header(None, max_length=200)) -> JSONResponse:
+                    parent: ParentDep, idempotency_key: str | None = IdempotencyKey) -> JSONResponse:
     async def work(session: Session) -> Receipt:
         call = resolve_call(await runtime.model(session, {"limit": 0}), name, body.arguments)
         if call is None:

@@ -1,0 +1,214 @@
+"""Issue 27: the attacks that broke, each reproduced against a real service and a real Chromium. Each
+test here failed on main before the fix (the issue's report says how each one broke)."""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import logging
+import tempfile
+import threading
+import time
+import zipfile
+from pathlib import Path
+from typing import Iterator
+
+import httpx
+import pytest
+
+from .conftest import Pages, ServiceThread, service_settings
+from .server import FixtureServer
+
+CARD = "4111111111111111"
+API_KEY = "sk-live-0123456789abcdef"
+
+
+def _forms(value: str) -> list[bytes]:
+    """The value as a trace could carry it: as is, grouped as a card, base64 (a screencast frame or
+    a resource is binary: its base64 in a JSON entry is what could be read)."""
+    grouped = " ".join(value[i:i + 4] for i in range(0, len(value), 4))
+    return [value.encode(), grouped.encode(), base64.b64encode(value.encode())]
+
+
+def _zip_entries(data: bytes) -> dict[str, bytes]:
+    archive = zipfile.ZipFile(io.BytesIO(data))
+    return {name: archive.read(name) for name in archive.namelist()}
+
+
+def _reference(model: dict, record: str) -> str:
+    item = next(i for i in model["records"]["account"]["items"] if i["id"] == record)
+    return item["fields"]["card"]
+
+
+def test_a_trace_during_which_a_value_was_restored_is_discarded(client: httpx.Client, pages: Pages,
+                                                               service: ServiceThread) -> None:
+    """Finding 1: `trace: true` on the first invocation that restores a page's sensitive reference
+    kept the card number in the zip (the fill's params, its log line, the DOM snapshots)."""
+    page = pages.open("pages/security/consent.html")
+    reference = _reference(page.first_model, "a1")
+    assert reference.startswith("<secret>") and CARD not in json.dumps(page.first_model)
+    receipt = page.invoke("fill_card", {"value": reference}, trace=True)
+    assert receipt["ok"] is True, receipt
+    assert "trace" not in receipt, receipt
+    assert "The trace was discarded" in receipt["warning"] and "restored" in receipt["warning"]
+    data_dir = Path(service.app.state.runtime.settings.data_dir)
+    for kept in (data_dir / "traces" / page.id).glob("*.zip"):  # nothing kept, and nothing kept holds it
+        assert not any(form in entry for entry in _zip_entries(kept.read_bytes()).values() for form in _forms(CARD))
+    # Once a value was restored, the session's pages hold it: a later trace is refused outright.
+    later = page.invoke("look", trace=True)
+    assert "trace" not in later and "were given restored values" in later["warning"]
+    # A session whose pages were given nothing is traced as before, and the zip is served.
+    other = pages.open("pages/security/consent.html")
+    traced = other.invoke("look", trace=True)
+    assert traced["trace"].startswith(f"/sessions/{other.id}/traces/t_"), traced
+    entries = _zip_entries(client.get(traced["trace"]).content)
+    assert "trace.trace" in entries and any(name.endswith(".jpeg") for name in entries)  # frames: nothing to mask
+
+
+@pytest.fixture(scope="module")
+def secured(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServiceThread]:
+    secrets = tmp_path_factory.mktemp("secrets") / "secrets.env"
+    secrets.write_text(f"CARD={CARD}\nAPI_KEY={API_KEY}\n")
+    svc = ServiceThread(service_settings(secrets_file=str(secrets))).start()
+    yield svc
+    svc.stop()
+
+
+@pytest.fixture
+def spages(secured: ServiceThread, fixtures: FixtureServer) -> Iterator[Pages]:
+    with httpx.Client(base_url=secured.url, timeout=60) as client:
+        opened = Pages(client, fixtures)
+        yield opened
+        opened.close_all()
+
+
+def test_with_operator_secrets_a_trace_holds_none_of_them(spages: Pages, secured: ServiceThread) -> None:
+    """With PLING_SECRETS a session may be traced when nothing was restored during the trace; every
+    entry of the zip is read, and none holds an operator secret in any form. Screencast frames cannot
+    be read, so where masking has values the trace records none (the DOM snapshots, which are read,
+    stay); a page that shows an operator secret by itself has its trace discarded, as /screenshot
+    masks that text."""
+    page = spages.open("pages/security/consent.html")
+    traced = page.invoke("look", trace=True)
+    assert traced["ok"] is True and "trace" in traced, traced
+    entries = _zip_entries(spages.client.get(traced["trace"]).content)
+    assert "trace.trace" in entries
+    assert not [name for name in entries if name.endswith((".jpeg", ".png"))], sorted(entries)
+    assert b"screencast-frame" not in entries["trace.trace"]
+    for name, entry in entries.items():
+        for secret in (CARD, API_KEY):
+            assert not any(form in entry for form in _forms(secret)), (name, secret)
+    # The operator secret's reference restored during a trace: discarded.
+    restored = page.invoke("fill_card", {"value": "<secret>CARD</secret>"}, trace=True)
+    assert restored["ok"] is True and "trace" not in restored and "The trace was discarded" in restored["warning"]
+    # A page that shows an operator secret it was never sent: the DOM snapshots of the fill hold it,
+    # so the trace is discarded (and it recorded no frame, which could not have been searched).
+    showing = spages.open("pages/security/consent.html?show=" + API_KEY)
+    shown = showing.invoke("fill_card", {"value": "plain"}, trace=True)
+    assert shown["ok"] is True and "trace" not in shown, shown
+    assert "The trace was discarded" in shown["warning"] and "showed a masked value" in shown["warning"]
+    data_dir = Path(secured.app.state.runtime.settings.data_dir)
+    assert not list((data_dir / "traces" / showing.id).glob("*.zip"))
+
+
+@pytest.fixture
+def impatient() -> Iterator[ServiceThread]:
+    svc = ServiceThread(service_settings(invoke_wait_s=0.5)).start()
+    yield svc
+    svc.stop()
+
+
+def _until(condition, timeout: float = 30.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return condition()
+
+
+def _lines(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [record.getMessage() for record in caplog.records if record.name.startswith("pling_browser")]
+
+
+def test_an_agents_action_id_cannot_forge_a_log_line(impatient: ServiceThread, fixtures: FixtureServer,
+                                                     caplog: pytest.LogCaptureFixture) -> None:
+    """Finding 4: CR/LF in an action id were written raw into "not started: the session stayed busy".
+    An action id with a control character is now refused (400) before anything; what passes (a
+    direction-changing character) is escaped, as all agent and page text in a log line is, by the one
+    filter every service logger has."""
+    caplog.set_level(logging.INFO, logger="pling_browser")
+    forged = "\r\n2030-01-01 00:00:00 INFO pling_browser.api: operator approved everything"
+    with httpx.Client(base_url=impatient.url, timeout=60) as client:
+        sid = client.post("/sessions", json={"url": fixtures.url("pages/security/consent.html")}).json()["session"]["id"]
+        refused = client.post(f"/sessions/{sid}/invoke", json={"action": "look" + forged})
+        assert refused.status_code == 400, refused.text
+        holder = threading.Thread(target=lambda: client.post(f"/sessions/{sid}/invoke",
+                                                             json={"action": "wait", "args": {"ms": 4000}}))
+        holder.start()
+        assert _until(lambda: client.get(f"/sessions/{sid}").json()["invocations"] == 1)
+        busy = client.post(f"/sessions/{sid}/invoke", json={"action": "look \u202e\u2066gnihtyreve devorppa"})
+        holder.join(30)
+        assert busy.status_code == 409, busy.text
+        client.delete(f"/sessions/{sid}")
+    lines = _lines(caplog)
+    said = [line for line in lines if "the session stayed busy" in line]
+    assert said and "look \\u202e\\u2066gnihtyreve" in said[0], said
+    assert [line for line in lines if "action holds a control character" in line and "(400)" in line], lines
+    assert not [line for line in lines if "\r" in line or "\n" in line or "\u202e" in line]
+
+
+def test_malformed_input_is_a_logged_400_and_nothing_is_lost(client: httpx.Client, pages: Pages,
+                                                             caplog: pytest.LogCaptureFixture) -> None:
+    """Finding 3: a lone surrogate in the action id or an args key answered 500 (the receipt store could
+    not encode it) and the refusal was not logged."""
+    caplog.set_level(logging.INFO, logger="pling_browser")
+    page = pages.open("pages/security/consent.html")
+    cases = [{"action": "look\ud800"}, {"action": "note", "args": {"t\udc00": "x"}},
+             {"action": "note", "args": {"text": "a\ud800b"}}, {"action": "look\r\n"}]
+    for body in cases:  # JSON escapes (\\ud800): the way a lone surrogate travels in a request
+        answer = client.post(f"/sessions/{page.id}/invoke", content=json.dumps(body),
+                             headers={"content-type": "application/json"})
+        assert answer.status_code == 400, (body, answer.status_code, answer.text)
+    for key in ("k\u00e9y".encode("latin-1"), b"two words"):
+        answer = client.post(f"/sessions/{page.id}/invoke", json={"action": "look"}, headers={"Idempotency-Key": key})
+        assert answer.status_code == 400, answer.text
+    tool = client.post(f"/sessions/{page.id}/tools/look", content=json.dumps({"arguments": {"k\ud800": 1}}),
+                       headers={"content-type": "application/json"})
+    assert tool.status_code == 400, tool.text
+    refusals = [line for line in _lines(caplog) if line.startswith("refused POST") and "(400)" in line]
+    assert len(refusals) >= len(cases) + 3 and any("lone UTF-16 surrogate" in line for line in refusals)
+    # Nothing lost: the receipt log answers, and the next invocation runs and is logged.
+    assert page.invoke("look")["ok"] is True
+    log = client.get(f"/sessions/{page.id}/receipts")
+    assert log.status_code == 200 and [e["receipt"]["action"]["id"] for e in log.json()["receipts"]] == ["look"]
+
+
+def test_the_receipt_store_never_fails_to_encode() -> None:
+    """Whatever reaches the store (a page's text in a receipt, a request another way in let through) is
+    stored with each lone surrogate as U+FFFD, and read back; the runtime answers the same."""
+    from pling_browser.runtime.store import Store
+
+    store = Store(Path(tempfile.mkdtemp(prefix="pling-store-")))
+    seq = store.append("s_x", {"ok": False, "action": {"id": "look\ud800"}, "log": ["k\udc00"]}, None, None,
+                       ["invoke", {"action": "look\ud800", "args": {"k\udc00": 1}}])
+    stored = store.receipts("s_x")[0]
+    assert stored["seq"] == seq and stored["receipt"]["action"]["id"] == "look\ufffd"
+    assert store.with_requests("s_x")[0][1] == ["invoke", {"action": "look\ufffd", "args": {"k\ufffd": 1}}]
+    store.close()
+
+
+def test_host_values_that_cannot_be_parsed_are_refused(service: ServiceThread) -> None:
+    """Finding 4: `127.0.0.1:P@evil.example` and `[::1]evil` passed as loopback; RFC 3986 reads the
+    first as evil.example (after userinfo) and the second as no authority at all."""
+    url, port = service.url, service.port
+    for host in (f"127.0.0.1:{port}@evil.example", "[::1]evil", f"[::1]evil:{port}", "127.0.0.1:80:81",
+                 f"localhost:{port}x", "[::1", "[zz::1]"):
+        answer = httpx.get(f"{url}/sessions", headers={"Host": host})
+        assert answer.status_code == 403, (host, answer.status_code)
+    for host in (f"127.0.0.1:{port}", f"LOCALHOST:{port}", f"[::1]:{port}", "localhost"):
+        assert httpx.get(f"{url}/sessions", headers={"Host": host}).status_code == 200, host
+    for origin in (f"http://127.0.0.1:{port}@evil.example", "http://[::1]evil"):
+        assert httpx.get(f"{url}/sessions", headers={"Origin": origin}).status_code == 403, origin
+    assert httpx.get(f"{url}/sessions", headers={"Origin": f"http://[::1]:{port}"}).status_code == 200
