@@ -202,11 +202,15 @@ ${lines}`);
   // js/src/live.ts
   var LIVE_KEYS = { list: true, value: true, items: true };
   function shapeOf(options) {
-    return JSON.stringify(options, function replacer(key, value) {
-      if (this === options && LIVE_KEYS[key]) return void 0;
-      if (typeof value === "function") return "<function>";
-      return value;
-    });
+    try {
+      return JSON.stringify(options, function replacer(key, value) {
+        if (this === options && LIVE_KEYS[key]) return void 0;
+        if (typeof value === "function") return "<function>";
+        return value;
+      });
+    } catch {
+      return "<unwritable>";
+    }
   }
   function valueOf(value, ...args) {
     return typeof value === "function" ? value(...args) : value;

@@ -28,13 +28,19 @@ export type LiveStateDeclaration<V> = Omit<StateDeclaration<V>, 'get'> & ({ valu
 // Keys whose values are read live and never copied: a change of them is not a change of shape.
 const LIVE_KEYS: Record<string, true> = { list: true, value: true, items: true };
 
-/** The part of a declaration the bridge copies, as text: functions count only by being there. */
+/** The part of a declaration the bridge copies, as text: functions count only by being there. A value
+ * JSON cannot write (a cycle, a BigInt) gives a fixed text: the declaration is then made again only
+ * when the component mounts again, never for every render, and the app never breaks on it. */
 export function shapeOf(options: object): string {
-  return JSON.stringify(options, function replacer(this: unknown, key: string, value: unknown) {
-    if (this === options && LIVE_KEYS[key]) return undefined;
-    if (typeof value === 'function') return '<function>';
-    return value;
-  });
+  try {
+    return JSON.stringify(options, function replacer(this: unknown, key: string, value: unknown) {
+      if (this === options && LIVE_KEYS[key]) return undefined;
+      if (typeof value === 'function') return '<function>';
+      return value;
+    });
+  } catch {
+    return '<unwritable>';
+  }
 }
 
 function valueOf<T>(value: Live<T>, ...args: unknown[]): T {

@@ -18,7 +18,9 @@ export type LiveStateDeclaration<V> = Omit<StateDeclaration<V>, 'get'> & ({
     get: () => V;
     value?: undefined;
 });
-/** The part of a declaration the bridge copies, as text: functions count only by being there. */
+/** The part of a declaration the bridge copies, as text: functions count only by being there. A value
+ * JSON cannot write (a cycle, a BigInt) gives a fixed text: the declaration is then made again only
+ * when the component mounts again, never for every render, and the app never breaks on it. */
 export declare function shapeOf(options: object): string;
 /** A declaration for the bridge made from `latest()`: static fields copied now, every function a
  * stand-in that calls the latest options' function of the same name. */

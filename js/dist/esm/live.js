@@ -1,11 +1,15 @@
 // ES module: pling-declare 0.1.0 (js/ in the Pling browser repository; MIT). Built file: edit js/src and run `make js`.
 const LIVE_KEYS = { list: true, value: true, items: true };
 function shapeOf(options) {
-  return JSON.stringify(options, function replacer(key, value) {
-    if (this === options && LIVE_KEYS[key]) return void 0;
-    if (typeof value === "function") return "<function>";
-    return value;
-  });
+  try {
+    return JSON.stringify(options, function replacer(key, value) {
+      if (this === options && LIVE_KEYS[key]) return void 0;
+      if (typeof value === "function") return "<function>";
+      return value;
+    });
+  } catch {
+    return "<unwritable>";
+  }
 }
 function valueOf(value, ...args) {
   return typeof value === "function" ? value(...args) : value;
