@@ -61,7 +61,7 @@ function call(name, argText) {
 }
 
 defineProperty(G, '__plingBridge', {
-  value: freeze({ version: BRIDGE_VERSION, call, target: currentTarget, adapter: runAdapter }),
+  value: freeze({ version: BRIDGE_VERSION, call, target: currentTarget, adapter: runAdapter, demonstrated }),
   writable: false,
   enumerable: false,
   configurable: false,

@@ -550,7 +550,7 @@ def test_a_person_records_a_draft_in_the_live_view(person: Page, agent: Pages, g
     person.get_by_role("button", name="Stop").click()
     expect(person.locator("#record-status")).to_have_text("Recorded: 6 steps")
     shown = person.get_by_label("The draft adapter")
-    expect(shown).to_contain_text('byRole("textbox", "Title of the print")')
+    expect(shown).to_contain_text('target: () => P.one({"role": "textbox", "name": "Title of the print"})')
     with person.expect_download() as downloading:
         person.get_by_role("link", name="Download the draft").click()
     download = downloading.value

@@ -106,7 +106,8 @@ def test_a_recorded_demonstration_becomes_a_draft_that_checks_and_works(
     draft = download.text
     assert draft == stopped["draft"] and SECRET not in draft and SECRET not in str(stopped)
     assert '"examples": ["Sunset"]' in draft and '"enum": ["Small", "Medium", "Large"]' in draft
-    assert 'target: () => byAttr("data-testid", "clear-tags")' in draft  # two buttons are named Clear
+    # Two buttons are named Clear: the one the person pressed is found by its data-testid.
+    assert 'target: () => P.one({"css": "button[data-testid=\\"clear-tags\\"]"})' in draft
     assert "// TODO: the person typed a secret here" in draft
     assert_draft_works(draft, fixtures, tmp_path)
 

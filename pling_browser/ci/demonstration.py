@@ -6,8 +6,8 @@ look generated, ``name``, ``data-testid``, ``href``), with the values they used 
 The draft has the shape ``pling-browser draft`` writes (docs/adapters.md): the userscript header with
 ``@match`` from the addresses the steps were made on, a ``DRAFT`` line, a prelude of helpers, one
 commented block per action, and ``TODO`` where a person decides (risks, expectations, a locator that
-is a guess). The prelude's ``roleOf``/``nameOf`` follow the same rules as js_bridge/demonstration.js,
-which described the controls while the person worked, so the adapter finds what was recorded."""
+is a guess). The prelude is the one every draft carries (prelude.js); the role, name and locators of each recorded
+control were read with it in the page while the person worked, so the adapter finds what was recorded."""
 
 from __future__ import annotations
 
@@ -19,15 +19,16 @@ from typing import Literal
 from urllib.parse import urlsplit
 
 from ..core.answers import Reached
+from .survey import PRELUDE
 
-__all__ = ["Step", "locate", "write_demonstration"]
+__all__ = ["ATTRIBUTES", "LOCATE", "Step", "locate", "located", "write_demonstration"]
 
 StepKind = Literal["click", "dblclick", "fill", "select", "check", "press"]
 
 _GENERATED_ID = re.compile(r"\d{3,}|[0-9a-f]{8,}|^[:_]|^(ember|mui|react-|radix-|headlessui-|yui_|ext-gen|j_id|ng-)|[-_]\d+$", re.I)
 _DANGER = re.compile(r"\b(delete|remove|destroy|cancel|clear|discard|drop|archive|revoke|pay|purchase|buy)\b", re.I)
 _NATIVE_CLICK = {"button", "a", "input"}
-_ATTRIBUTES = ("id", "name", "data-testid", "data-test", "data-qa", "data-cy", "href")
+ATTRIBUTES = ("id", "name", "data-testid", "data-test", "data-qa", "data-cy", "href")
 MAX_EXAMPLES = 5
 
 
@@ -91,24 +92,23 @@ def _slug(text: str, fallback: str) -> str:
     return "_".join(words[:4]) or fallback
 
 
-def locate(control: Reached) -> tuple[str, str, str | None]:
-    """How the adapter finds the control: a JS expression, what it goes by, and the TODO when it is a guess."""
+def locate(control: Reached) -> tuple[dict[str, str], str, str | None]:
+    """How the draft finds the control (a locator prelude.js reads: {role, name} or {css}), what it
+    goes by, and the TODO when that is a guess. A locator finds one element or none (P.one): one that
+    several controls share is written with a TODO, never taken as "the first"."""
     if control.role and control.name and control.sharing == 1:
-        return f"byRole({_js(control.role)}, {_js(control.name)})", "its role and accessible name", None
-    for name in _ATTRIBUTES:
+        return {"role": control.role, "name": control.name}, "its role and accessible name", None
+    for name in ATTRIBUTES:
         attribute = control.attrs.get(name)
-        if attribute is None or not attribute.unique or (name == "id" and _GENERATED_ID.search(attribute.value)):
+        if attribute is None or attribute.shown != 1 or (name == "id" and _GENERATED_ID.search(attribute.value)):
             continue
         why = None if control.role and control.name else f"it has no role and name to go by; found by its {name}"
-        return f"byAttr({_js(name)}, {_js(attribute.value)})", f"its {name} attribute", why
+        return {"css": attribute.css}, f"its {name} attribute", why
     if control.role and control.name:
-        return (f"byRole({_js(control.role)}, {_js(control.name)})", "its role and accessible name",
-                f"{control.sharing} elements share this role and name; the first is used")
-    if control.name:
-        return (f"byText({_js(control.tag)}, {_js(control.name)})", "its tag and text",
-                "it has no role and no stable attribute; found by its tag and text")
-    return (f"document.querySelector({_js(control.tag)})", "its tag alone",
-            "nothing identifies it: the first element with its tag is used; give it a stable locator")
+        return ({"role": control.role, "name": control.name}, "its role and accessible name",
+                f"{control.sharing} shown elements share this role and name, so it finds none: give it a locator of its own")
+    return ({"css": control.tag or "body"}, "its tag alone",
+            "nothing identifies it (no role and name, no stable attribute): give it a locator of its own")
 
 
 def _match_pattern(url: str) -> str:
@@ -147,7 +147,8 @@ def _examples(action: _Action) -> list[str]:
 def _block(action: _Action, numbers: list[int], out: list[str]) -> None:
     step = action.first
     control = step.control
-    find, by, guess = locate(control)
+    loc, by, guess = locate(control)
+    find = _js(loc)
     what = _what(control)
     said = "; ".join(f"step {n}: {s.said()}" for n, s in zip(numbers, action.steps))
     out.append(f"\n// {said[:400]}")
@@ -164,10 +165,10 @@ def _block(action: _Action, numbers: list[int], out: list[str]) -> None:
         out.append("  // TODO: the person typed a secret here (not kept): an agent passes it as <secret>NAME</secret>.")
     if step.kind == "fill" and gesture is None:
         out.append("  // TODO: a widget that ignores a fill (it listens to keys) needs gesture: { type: true }.")
-    out.append(f"  target: () => {find},")
+    out.append(f"  target: () => P.one({find}),")
     if gesture is not None:
         out.append(f"  gesture: {gesture},")
-    out.append(f"  available: () => ({find} ? true : {_js(what[0].upper() + what[1:] + ' is not on this page')}),")
+    out.append(f"  available: () => P.why({find}),")
     out.append("  // TODO: expect: { description: 'what is true once it worked', check: (args) => … },")
     out.append("});")
 
@@ -205,53 +206,31 @@ def _shape(action: _Action, what: str) -> tuple[str, str, dict[str, object] | No
     return f"{'Double-click' if step.kind == 'dblclick' else 'Click'} {what}", risk, None, gesture
 
 
-PRELUDE = r"""// Finding controls as the person saw them: by ARIA role and accessible name (the same rules the
-// console used while recording; docs/console.md, "Recording a draft"), else by an attribute.
-const squash = (s) => String(s ?? '').replace(/\s+/g, ' ').trim().slice(0, 120);
-const INPUT_ROLES = { button: 'button', submit: 'button', reset: 'button', image: 'button', checkbox: 'checkbox', radio: 'radio',
-  range: 'slider', number: 'spinbutton', search: 'searchbox', text: 'textbox', email: 'textbox', tel: 'textbox', url: 'textbox', password: 'textbox' };
-const NO_TEXT_NAME = ['textbox', 'searchbox', 'combobox', 'spinbutton', 'slider', 'listbox'];
-const roleOf = (el) => {
-  const explicit = (el.getAttribute('role') || '').trim();
-  if (explicit) return explicit.split(' ')[0];
-  const tag = el.tagName.toLowerCase();
-  if (tag === 'a') return el.hasAttribute('href') ? 'link' : null;
-  if (tag === 'button' || tag === 'summary') return 'button';
-  if (tag === 'textarea') return 'textbox';
-  if (tag === 'option') return 'option';
-  if (tag === 'select') return el.hasAttribute('multiple') || +(el.getAttribute('size') || 0) > 1 ? 'listbox' : 'combobox';
-  if (tag === 'input') return INPUT_ROLES[(el.getAttribute('type') || 'text').toLowerCase()] || null;
-  return el.isContentEditable ? 'textbox' : null;
-};
-const textOf = (node, depth = 0) => {
-  if (depth > 30) return '';
-  if (node.nodeType === 3) return node.nodeValue;
-  if (node.nodeType !== 1) return '';
-  const tag = node.tagName.toLowerCase();
-  if (['script', 'style', 'select', 'textarea', 'template'].includes(tag)) return '';
-  if (tag === 'img' && node.getAttribute('alt')) return ' ' + node.getAttribute('alt') + ' ';
-  return Array.from(node.childNodes, (child) => textOf(child, depth + 1)).join('');
-};
-const nameOf = (el) => {
-  const ids = (el.getAttribute('aria-labelledby') || '').trim();
-  const root = el.getRootNode();
-  const labelled = ids && root.getElementById ? squash(ids.split(' ').map((id) => root.getElementById(id)).filter(Boolean).map((n) => textOf(n)).join(' ')) : '';
-  if (labelled) return labelled;
-  if (squash(el.getAttribute('aria-label'))) return squash(el.getAttribute('aria-label'));
-  const labels = el.labels ? squash(Array.from(el.labels, (l) => textOf(l)).join(' ')) : '';
-  if (labels) return labels;
-  const tag = el.tagName.toLowerCase();
-  const type = tag === 'input' ? (el.getAttribute('type') || 'text').toLowerCase() : '';
-  if (['button', 'submit', 'reset'].includes(type)) return squash(el.getAttribute('value') || (type === 'submit' ? 'Submit' : type === 'reset' ? 'Reset' : ''));
-  if (type === 'image' && el.getAttribute('alt')) return squash(el.getAttribute('alt'));
-  if (!NO_TEXT_NAME.includes(roleOf(el)) && tag !== 'input' && squash(textOf(el))) return squash(textOf(el));
-  return squash(el.getAttribute('placeholder')) || squash(el.getAttribute('title'));
-};
-const CANDIDATES = 'a[href], button, input, select, textarea, summary, option, [role], [contenteditable]';
-const byRole = (role, name) => Array.from(document.querySelectorAll(CANDIDATES)).find((el) => roleOf(el) === role && nameOf(el) === name) || null;
-const byAttr = (attr, value) => Array.from(document.querySelectorAll(`[${attr}]`)).find((el) => el.getAttribute(attr) === value) || null;
-const byText = (tag, text) => Array.from(document.querySelectorAll(tag)).find((el) => nameOf(el) === text) || null;
-"""
+# Read in the page on the recorded control, with the helpers the draft will carry (prelude.js's P):
+# its role and name as the draft computes them, and how many shown elements each locator finds.
+LOCATE = "(el, attrs) => {\n" + PRELUDE + """
+  const shown = (loc) => P.matches(loc).filter(P.visible).length;
+  const quoted = (v) => JSON.stringify(String(v));  // a CSS string: quotes and backslashes escaped
+  const role = P.roleOf(el) || null;
+  const name = P.nameOf(el);
+  const found = {};
+  for (const attr of attrs) {
+    const value = el.getAttribute(attr);
+    if (!value || value.length > 200) continue;
+    const css = el.tagName.toLowerCase() + '[' + attr + '=' + quoted(value) + ']';
+    found[attr] = { value, css, shown: shown({ css }) };
+  }
+  return { role, name: name.slice(0, 200), sharing: role && name ? shown({ role, name }) : 0, attrs: found };
+}"""
+
+
+def located(reached: Reached, answer: object) -> Reached:
+    """The control with its role, name and locators as the page answered them (validated: the
+    page's world answered)."""
+    if not isinstance(answer, dict):
+        return reached
+    return Reached.model_validate({**reached.model_dump(), **{k: answer.get(k) for k in ("role", "name", "sharing", "attrs")
+                                                                if answer.get(k) is not None}})
 
 
 def write_demonstration(steps: list[Step], url: str, title: str, now: datetime | None = None) -> str:

@@ -236,13 +236,15 @@ class Attribute(BaseModel):
     model_config = ConfigDict(extra="ignore", frozen=True)
 
     value: str = Field(max_length=200)
-    unique: bool = False  # no other element of the document has it
+    css: str = Field(max_length=500)  # the locator a draft writes for it
+    shown: int = 0  # how many shown elements the locator finds now (one: it names this control)
 
 
 class Reached(_Answer):
-    """pointedAt, focused, pointedAgain (demonstration.js): the control a person's input reached, as
-    a draft would find it again: its role and accessible name (and how many elements share them),
-    stable attributes, and what it holds. ``found`` false: no control there."""
+    """pointedAt, focused, pointedAgain (demonstration.js): the control a person's input reached, what
+    kind it is and what it holds; ``found`` false: no control there. Its role, accessible name (and
+    how many shown elements share them) and stable attributes are read afterwards with the helpers
+    every draft carries (``read_demonstrated``), so they are the draft's own view of it."""
 
     found: bool = False
     kind: Literal["click", "text", "select", "check", "other"] = "other"

@@ -317,6 +317,17 @@ class Bridge:
         """The control that has the focus (through open shadow roots)."""
         return await self._call("focused", {}, Reached, budget_ms=2_000)
 
+    async def read_demonstrated(self, function: str, arg: Any) -> Any:
+        """``function(element, arg)`` evaluated in the page on the control the last ``pointed_at`` or
+        ``focused`` described (how a draft finds it: ci/demonstration.py). It runs in the page's
+        world, so its answer is only what the page shows; the caller validates it."""
+        async with translate_playwright_errors():
+            handle = await asyncio.wait_for(self.page.evaluate_handle("window.__plingBridge.demonstrated()"), 2)
+            element = handle.as_element()
+            if element is None:
+                return None
+            return await asyncio.wait_for(element.evaluate(function, arg), 2)
+
 
 class _SettleAnswer(BaseModel):
     model_config = ConfigDict(extra="ignore", frozen=True)

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from ...ci.demonstration import Step, write_demonstration
+from ...ci.demonstration import ATTRIBUTES, LOCATE, Step, located, write_demonstration
 from ...core.answers import Reached
 from ...errors import NotFound
 from .gestures import PersonInput
@@ -125,10 +125,10 @@ async def _note(recording: Recording, session: "Session", gesture: PersonInput, 
     pointer = gesture.type in ("down", "click") and gesture.button == "left"
     if before:
         if pointer:
-            recording.pointed = await bridge.pointed_at(gesture.x, gesture.y)
+            recording.pointed = await _read(session, await bridge.pointed_at(gesture.x, gesture.y))
             _pointer_step(recording, recording.pointed, url, gesture.clicks)
         elif gesture.type in ("key", "text", "paste"):
-            recording.focused = await bridge.focused()
+            recording.focused = await _read(session, await bridge.focused())
         return
     if gesture.type not in ("key", "text", "paste", "up", "click"):
         return
@@ -143,12 +143,20 @@ async def _note(recording: Recording, session: "Session", gesture: PersonInput, 
     now = await bridge.focused()
     if not now.found:
         return
+    now = await _read(session, now)
     if now.kind == "text" and gesture.type in ("key", "text", "paste"):
         _fill(recording, now, url, session)
     elif now.kind == "select" and not (earlier is not None and _same(earlier, now) and earlier.value == now.value):
         _select(recording, now, url, session)
     elif gesture.type == "key" and gesture.key not in _IGNORED_KEYS and now.kind in ("click", "other"):
         recording.steps.append(Step("press", now, url, press=gesture.key))
+
+
+async def _read(session: "Session", reached: Reached) -> Reached:
+    """The control with its role, name and locators, read with the helpers the draft will carry."""
+    if not reached.found:
+        return reached
+    return located(reached, await session.bridge.read_demonstrated(LOCATE, list(ATTRIBUTES)))
 
 
 def _same(a: Reached, b: Reached) -> bool:
