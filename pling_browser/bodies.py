@@ -100,7 +100,9 @@ class ToolList(BaseModel):
 
 class ToolCall(Checked):
     model_config = ConfigDict(extra="forbid")
-    arguments: dict[str, Any] = Field(default_factory=dict)
+    arguments: dict[str, Any] | str = Field(default_factory=dict, description=(
+        "The tool's arguments: an object, or the JSON text of one as a model returns it (text that is not "
+        "a JSON object answers a receipt with INVALID_ARGS, as invoke's `args` does)."))
     evidence: bool = True
     detail: Detail = _detail()
 

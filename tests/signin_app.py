@@ -77,6 +77,8 @@ open.onsuccess = () => {
   read.onerror = () => { indexeddb = false; };
 };
 pling.page({ id: 'app', name: 'Example app' });
+pling.action({ id: 'whoami', description: 'Who the page says is signed in (its cookie)', risk: 'read',
+  run: () => document.body.dataset.user || null });
 pling.state({ key: 'signed_in', description: 'What of the sign-in this page sees',
   get: () => ({ cookie: document.body.dataset.user || null,
                 local: localStorage.getItem('token') === expected.local,

@@ -168,3 +168,105 @@ def test_a_handshake_era_client_gets_list_changed_on_its_stream(service: Service
             return sid
 
     _run(conversation())
+
+
+# ---- what clients nobody here wrote expect (issue 30) -------------------------------------------------
+
+
+def test_list_changed_is_advertised_on_every_protocol_version(service: ServiceThread) -> None:
+    from mcp import Client
+
+    async def capabilities(mode: str) -> Any:
+        options = {"mode": "legacy"} if mode == "legacy" else {}
+        async with Client(f"{service.url}/mcp", **options) as mcp:
+            return mcp.protocol_version, mcp.server_capabilities
+
+    for mode in ("legacy", "modern"):
+        version, caps = _run(capabilities(mode))
+        assert caps.tools is not None and caps.tools.list_changed is True, (mode, version, caps)
+    assert _run(capabilities("legacy"))[0] != _run(capabilities("modern"))[0]  # two protocol eras, really
+
+
+def test_a_failed_receipt_is_an_error_result_that_keeps_the_receipt(service: ServiceThread, fixtures: FixtureServer) -> None:
+    from mcp import Client
+
+    async def conversation() -> dict[str, Any]:
+        async with Client(f"{service.url}/mcp") as mcp:
+            sid = (await mcp.call_tool("open_page", {"url": fixtures.url("demo/todos.html")})).structured_content["session"]["id"]
+            tag = next(t.name for t in (await mcp.list_tools()).tools if sid in (t.description or "")).split("_", 1)[0]
+            out = {"unknown": await mcp.call_tool("invoke", {"session": sid, "action": "nope"}),
+                   "invalid": await mcp.call_tool(f"{tag}_add_todo", {"text": ""}),
+                   "fine": await mcp.call_tool(f"{tag}_toggle", {"record": "t2"})}
+            await mcp.call_tool("close_page", {"session": sid})
+            return out
+
+    out = _run(conversation())
+    for name, code in (("unknown", "ACTION_NOT_FOUND"), ("invalid", "INVALID_PARAMS")):
+        result = out[name]
+        assert result.is_error is True, name  # frameworks that read only isError see a failure
+        receipt = result.structured_content
+        assert receipt["ok"] is False and receipt["error"]["code"] == code and receipt["error"]["started"] is False
+        text = json.loads(result.content[0].text)  # the same code, message and hint as REST's receipt
+        assert text["error"]["code"] == code and text["error"]["message"] and text["error"]["hint"], text
+    assert out["fine"].is_error is False and out["fine"].structured_content["ok"] is True
+
+
+class _RawMCP:
+    """A handshake-era JSON-RPC conversation over plain HTTP: what a client that does not validate its
+    own requests sends (the SDKs refuse to send `arguments` as text)."""
+
+    def __init__(self, url: str) -> None:
+        self.url, self.http, self.sid, self.n = url, httpx.Client(timeout=60), "", 0
+
+    def ask(self, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
+        self.n += 1
+        headers = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+        if self.sid:
+            headers.update({"mcp-session-id": self.sid, "mcp-protocol-version": "2025-06-18"})
+        body: dict[str, Any] = {"jsonrpc": "2.0", "method": method, "params": params or {}}
+        if not method.startswith("notifications/"):
+            body["id"] = self.n
+        answer = self.http.post(self.url, json=body, headers=headers)
+        self.sid = self.sid or answer.headers.get("mcp-session-id", "")
+        data = [line[5:] for line in answer.text.splitlines() if line.startswith("data:")]
+        return json.loads(data[-1]) if data else {}
+
+    def __enter__(self) -> "_RawMCP":
+        self.ask("initialize", {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}})
+        self.ask("notifications/initialized")
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.http.close()
+
+
+def test_tool_arguments_may_be_json_text_over_mcp(service: ServiceThread, fixtures: FixtureServer, client: httpx.Client) -> None:
+    sid = client.post("/sessions", json={"url": fixtures.url("demo/todos.html")}).json()["session"]["id"]
+    try:
+        with _RawMCP(f"{service.url}/mcp") as mcp:
+            tag = next(t["name"] for t in mcp.ask("tools/list")["result"]["tools"] if sid in t.get("description", "")).split("_", 1)[0]
+
+            def call(name: str, arguments: Any) -> dict[str, Any]:
+                return mcp.ask("tools/call", {"name": name, "arguments": arguments})["result"]
+
+            added = call(f"{tag}_add_todo", '{"text": "Sent as text"}')
+            toggled = call(f"{tag}_toggle", '{"record": "t2"}')
+            broken = call(f"{tag}_add_todo", '{"text": ')
+            listed = call(f"{tag}_add_todo", '["not", "an", "object"]')
+            model = call("read_model", json.dumps({"session": sid, "limit": 0}))
+            bad = call("read_model", "{nope")
+        logged = [entry["receipt"]["error"]["code"] for entry in client.get(f"/sessions/{sid}/receipts").json()["receipts"]
+                  if not entry["receipt"]["ok"]]
+    finally:
+        client.delete(f"/sessions/{sid}")
+    assert added["isError"] is False and added["structuredContent"]["ok"] is True
+    assert added["structuredContent"]["changed"]["records"]["task"]["added"] == ["t15"]
+    assert toggled["structuredContent"]["action"]["id"] == "toggle@t2"  # the record maps back from text too
+    for refused in (broken, listed):
+        receipt = refused["structuredContent"]
+        assert refused["isError"] is True and receipt["error"]["code"] == "INVALID_ARGS", receipt
+        assert receipt["error"]["stage"] == "decode" and receipt["error"]["started"] is False
+        assert receipt["action"]["id"] == "add_todo"
+    assert model["isError"] is False and model["structuredContent"]["page"]["id"] == "todos"
+    assert bad["isError"] is True and json.loads(bad["content"][0]["text"])["code"] == "BAD_REQUEST"
+    assert logged == ["INVALID_ARGS", "INVALID_ARGS"]  # refused calls are in the receipt log, as invokes are

@@ -295,12 +295,19 @@ def test_over_mcp_open_page_takes_a_profile(
         client = httpx2.AsyncClient(headers={"Authorization": f"Bearer {AGENT}"}, timeout=60)
         async with client, Client(streamable_http_client(f"{keyed.url}/mcp", http_client=client)) as mcp:
             tools = {tool.name: tool for tool in (await mcp.list_tools()).tools}
+            listed = await mcp.call_tool("list_profiles", {})
             opened = await mcp.call_tool("open_page", {"url": app.url("/app"), "profile": "mcp"})
             unknown = await mcp.call_tool("open_page", {"url": app.url("/app"), "profile": "nobody"})
-            return {"schema": tools["open_page"].input_schema, "opened": opened, "unknown": unknown}
+            return {"schema": tools["open_page"].input_schema, "opened": opened, "unknown": unknown, "listed": listed,
+                    "annotations": tools["list_profiles"].annotations}
 
     out = asyncio.run(asyncio.wait_for(conversation(), 60))
     assert "profile" in out["schema"]["properties"]
+    # An agent learns which sign-ins exist (names and dates, never contents) before it opens with one.
+    assert out["listed"].is_error is False and out["annotations"].read_only_hint is True
+    listed = out["listed"].structured_content["profiles"]
+    assert [p["name"] for p in listed] == [p["name"] for p in agent.get("/profiles").json()["profiles"]]
+    assert "mcp" in [p["name"] for p in listed] and set(listed[0]) == {"name", "saved"}
     assert not out["opened"].is_error, out["opened"]
     opened = out["opened"].structured_content
     assert signed_in(agent, opened) == {"cookie": "ada", "local": True, "session": True, "indexeddb": True}
@@ -347,3 +354,42 @@ def test_the_python_client_saves_lists_opens_with_and_deletes_profiles(
         people.delete_profile("client")
         with pytest.raises(ProfileNotFound):
             bot.open(app.url("/app"), profile="client")
+
+
+def test_a_scenario_names_the_profile_it_needs(keyed: ServiceThread, agent: httpx.Client, person: httpx.Client,
+                                              app: SignInApp, tmp_path: Path) -> None:
+    """`profile` in a scenario file opens its page signed in as the profile was saved; a session opened with
+    a profile records it in its scenario file."""
+    import io
+    import json
+
+    from pling_browser.ci.progress import Progress
+    from pling_browser.ci.scenarios import ScenarioFileError, load_suite, run_suite
+
+    sid = _sign_in_as_a_person(keyed, agent, person, app)
+    assert person.post(f"/sessions/{sid}/profile", json={"name": "replayed"}).status_code == 201
+    opened = _open(agent, app.url("/app"), profile="replayed")["session"]["id"]
+    assert agent.post(f"/sessions/{opened}/invoke", json={"action": "whoami"}).json()["result"]["data"] == "ada"
+    recorded = agent.get(f"/sessions/{opened}/scenario").json()
+    assert recorded["profile"] == "replayed" and recorded["url"] == app.url("/app")
+
+    def run(profile: str | None) -> Any:
+        scenario: dict[str, Any] = {"name": "who", "steps": [{"invoke": "whoami", "expect": {"data": "ada"}}]}
+        file: dict[str, Any] = {"url": app.url("/app"), "scenarios": [scenario]}
+        if profile is not None:
+            file["profile"] = profile
+        path = tmp_path / f"{profile}.json"
+        path.write_text(json.dumps(file))
+        suite = load_suite(path)
+        assert suite.scenarios[0].profile == profile
+        return keyed.in_service(lambda runtime: run_suite(runtime, suite, Progress(io.StringIO(), live=False)), 60)[0]
+
+    signed, anonymous, unknown = run("replayed"), run(None), run("nobody")
+    assert signed.status == "passed", signed.ledger()
+    assert anonymous.status == "failed" and "expected data" in anonymous.message  # the profile made the difference
+    assert unknown.status == "error" and "PROFILE_NOT_FOUND" in unknown.message
+    (tmp_path / "bad.json").write_text(json.dumps({"url": app.url("/app"), "profile": "../etc",
+                                                   "scenarios": [{"steps": [{"invoke": "whoami"}]}]}))
+    with pytest.raises(ScenarioFileError, match="profile"):
+        load_suite(tmp_path / "bad.json")
+    person.delete("/profiles/replayed")

@@ -109,3 +109,25 @@ def test_tool_calls_map_record_back_to_the_family(client: httpx.Client, pages: P
     assert missing.status_code == 404 and problem(missing)["code"] == "TOOL_NOT_FOUND"
     unknown_record = client.post(f"/sessions/{page.id}/tools/flag", json={"arguments": {"record": "row-999"}})
     assert unknown_record.json()["result"]["error"]["code"] == "ACTION_NOT_FOUND"
+
+
+def test_tool_arguments_may_be_the_json_text_a_model_returns(client: httpx.Client, pages: Pages) -> None:
+    """OpenAI answers a function call's arguments as JSON text: it is taken as invoke takes `args`, and text
+    that is not a JSON object is an INVALID_ARGS receipt (nothing resolved, nothing ran), not a 400."""
+    page = pages.open("pages/tools/many.html")
+    as_text = client.post(f"/sessions/{page.id}/tools/flag", json={"arguments": '{"record": "row-7", "note": "from text"}'})
+    receipt = as_text.json()["result"]
+    assert as_text.status_code == 200 and receipt["ok"] is True and receipt["action"]["id"] == "flag@row-7"
+    assert receipt["data"] == {"note": "from text"}
+    for text, words in (('{"record": "row-8", ', "not valid JSON"), ('["row-8"]', "must be a JSON object"),
+                        ('{"record": "row-8", "note": NaN}', "NaN is not a JSON number")):
+        answer = client.post(f"/sessions/{page.id}/tools/flag", json={"arguments": text})
+        refused = answer.json()["result"]
+        assert answer.status_code == 200 and refused["ok"] is False, answer.text
+        assert refused["error"]["code"] == "INVALID_ARGS" and refused["error"]["stage"] == "decode"
+        assert refused["error"]["started"] is False and words in refused["error"]["message"]
+        assert refused["action"]["id"] == "flag"  # the record was inside the text: the family is named
+    flagged = page.model(type="row", ids="row-8")["records"]["row"]["items"][0]["fields"]["flagged"]
+    assert flagged is False  # nothing ran
+    wrong_type = client.post(f"/sessions/{page.id}/tools/flag", json={"arguments": 5})
+    assert wrong_type.status_code == 400 and problem(wrong_type)["code"] == "BAD_REQUEST"

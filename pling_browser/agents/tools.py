@@ -22,7 +22,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ..models import ActionInfo, PageModel
+from ..errors import InvalidArgs
+from ..lifecycle.decode import parse_args
+from ..models import ActionSummary, ActionInfo, PageModel, Receipt
 from .strict import drop_nulls, strict_parameters
 
 Format = Literal["openai", "openai-responses", "anthropic", "mcp"]
@@ -186,13 +188,15 @@ def names(model: PageModel) -> dict[str, dict[str, str | None]]:
 # ---- calls ---------------------------------------------------------------------------------------------
 
 
-def resolve_call(model: PageModel, name: str, arguments: dict[str, Any],
+def resolve_call(model: PageModel, name: str, arguments: dict[str, Any] | str | None,
                  limit: int = NAME_LIMIT) -> tuple[str, dict[str, Any]] | None:
-    """The action reference and arguments a tool call means, or None when no tool has that name."""
+    """The action reference and arguments a tool call means, or None when no tool has that name.
+    `arguments` may be the JSON text a model returns (OpenAI's function calls carry text); text that is
+    not a JSON object raises InvalidArgs, as invoke's `args` does (``refused_call`` answers it)."""
     for spec in specs(model, limit):
         if spec.name != name:
             continue
-        args = dict(arguments)
+        args = dict(parse_args(arguments))
         ref = spec.action.id
         if spec.record_param:
             record = args.pop(spec.record_param, None)
@@ -203,3 +207,12 @@ def resolve_call(model: PageModel, name: str, arguments: dict[str, Any],
             args = {key: value for key, value in args.items() if value is not None}
         return ref, args
     return None
+
+
+def refused_call(model: PageModel, name: str, error: InvalidArgs, limit: int = NAME_LIMIT) -> Receipt:
+    """The receipt of a tool call whose arguments could not be decoded: nothing resolved, nothing ran
+    (a family's record id was inside the arguments, so the receipt names the family)."""
+    spec = next((s for s in specs(model, limit) if s.name == name), None)
+    action = spec.action if spec is not None else None
+    return Receipt(ok=False, action=ActionSummary(id=action.id if action else name, description=action.description if action else None),
+                   error=error.to_dict(), log=[f"tool {name}: {error.message}; nothing ran"])

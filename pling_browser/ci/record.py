@@ -83,8 +83,10 @@ def added_ids(receipt: dict[str, Any]) -> list[str]:
             for rid in change.get("added") or []]
 
 
-def scenario_from(url: str, entries: list[tuple[int, Any, dict[str, Any]]], *, name: str = "recorded") -> dict[str, Any]:
-    """The scenario file for one session's log: (seq, request, receipt) in order."""
+def scenario_from(url: str, entries: list[tuple[int, Any, dict[str, Any]]], *, name: str = "recorded",
+                  profile: str | None = None) -> dict[str, Any]:
+    """The scenario file for one session's log: (seq, request, receipt) in order; a session opened with a
+    profile names it, so the replay opens signed in as the recording was."""
     created: dict[str, str] = {}
     steps: list[dict[str, Any]] = []
     approved: set[str] = set()
@@ -104,6 +106,8 @@ def scenario_from(url: str, entries: list[tuple[int, Any, dict[str, Any]]], *, n
         for index, rid in enumerate(added_ids(receipt)):
             created.setdefault(rid, f"{{step{number}.added.{index}}}")
     scenario: dict[str, Any] = {"name": name, "url": url}
+    if profile:
+        scenario["profile"] = profile
     if approved:  # the replay has no person to ask: the file approves what was approved while recording
         scenario["approve"] = sorted(approved)
     scenario["scenarios"] = [{"name": f"{name} session", "steps": steps}]

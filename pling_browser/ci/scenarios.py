@@ -8,12 +8,14 @@ steps after it are skipped (they depend on it). One scenario is one JUnit testca
 from __future__ import annotations
 
 import json
+import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin, urlsplit
 
+from ..bodies import PROFILE_NAME
 from .compare import same
 from .junit import Case, SuiteReport
 from .record import fill
@@ -25,8 +27,8 @@ if TYPE_CHECKING:
 
 __all__ = ["ScenarioFileError", "Suite", "Scenario", "Step", "load_suite", "run_suite", "suite_report"]
 
-_SUITE_KEYS = {"name", "description", "url", "approve", "scenarios"}
-_SCENARIO_KEYS = {"name", "description", "url", "steps"}
+_SUITE_KEYS = {"name", "description", "url", "profile", "approve", "scenarios"}
+_SCENARIO_KEYS = {"name", "description", "url", "profile", "steps"}
 _STEP_KEYS = {"name", "invoke", "args", "expect", "evidence"}
 _EXPECT_KEYS = {"ok", "error", "added", "removed", "updated", "state", "warning", "verified", "feedback", "data", "type"}
 
@@ -54,6 +56,7 @@ class Scenario:
     name: str
     url: str
     steps: list[Step]
+    profile: str | None = None  # the saved sign-in its page needs (GET /profiles); opened with it
 
 
 @dataclass
@@ -148,6 +151,9 @@ def load_suite(path: str | Path, base_url: str | None = None) -> Suite:
         _need(name not in names, f"{at}.name", f"{name!r} is used twice (JUnit names testcases by it)")
         names.add(name)
         url = resolve(raw.get("url", data.get("url")), at)
+        profile = raw.get("profile", data.get("profile"))
+        _need(profile is None or (isinstance(profile, str) and re.fullmatch(PROFILE_NAME, profile) is not None),
+              f"{at}.profile", "must be the name of a saved profile (letters, digits, `_`, `.`, `-`)")
         _need(isinstance(raw.get("steps"), list) and raw["steps"], at, "needs \"steps\": a non-empty list")
         steps = []
         for k, step in enumerate(raw["steps"], 1):
@@ -159,7 +165,7 @@ def load_suite(path: str | Path, base_url: str | None = None) -> Suite:
             expect = _check_expect(step.get("expect", {}), f"{step_at}.expect")
             steps.append(Step(number=k, action=step["invoke"], args=step.get("args"), expect=expect,
                               name=step.get("name"), evidence=step.get("evidence", True)))
-        scenarios.append(Scenario(name=name, url=url, steps=steps))
+        scenarios.append(Scenario(name=name, url=url, steps=steps, profile=profile))
     suite_name = data.get("name") or path.stem
     _need(isinstance(suite_name, str), f"{where}.name", "must be text")
     return Suite(name=suite_name, path=str(path), approve=tuple(approve), scenarios=scenarios)
@@ -297,9 +303,9 @@ async def _run_scenario(runtime: "Runtime", scenario: Scenario, label: str, prog
 
     started = time.monotonic()
     results: list[StepResult] = []
-    progress.status(f"{label} · opening {scenario.url}")
+    progress.status(f"{label} · opening {scenario.url}" + (f" as profile {scenario.profile}" if scenario.profile else ""))
     try:
-        session = await runtime.open(scenario.url)
+        session = await runtime.open(scenario.url, profile=scenario.profile)
     except PlingError as error:
         return ScenarioResult(scenario, "error", [], time.monotonic() - started, f"{error.code}: {error.message}")
     added_by_step: dict[int, list[str]] = {}  # the ids each step added, for `{stepN.added.I}` (ci/record.py)

@@ -17,10 +17,19 @@ MAX_ARGS_CHARS = 1_000_000
 
 
 def decode(inv: Invocation) -> None:
-    raw = inv.raw_args
+    inv.args = parse_args(inv.raw_args)
+    problem = unsendable(inv.args)
+    if problem:
+        raise InvalidArgs(f"args cannot be sent to the page: {problem}")
+    inv.note(f"decoded args ({len(inv.args)} keys)")
+
+
+def parse_args(raw: Any) -> dict[str, Any]:
+    """Arguments as an agent sends them (an object, JSON text of one, or nothing) as an object; anything
+    else is INVALID_ARGS. Invoke's args and a tool call's arguments (REST and MCP) alike."""
     if raw is None or raw == "":
-        inv.args = {}
-    elif isinstance(raw, str):
+        return {}
+    if isinstance(raw, str):
         if len(raw) > MAX_ARGS_CHARS:
             raise InvalidArgs(f"args is {len(raw)} characters long; at most {MAX_ARGS_CHARS} are accepted")
         try:
@@ -34,15 +43,10 @@ def decode(inv: Invocation) -> None:
             raise InvalidArgs(f"args nests deeper than {MAX_DEPTH} levels") from None
         if not isinstance(value, dict):
             raise InvalidArgs(f"args must be a JSON object, not {type(value).__name__}")
-        inv.args = value
-    elif isinstance(raw, dict):
-        inv.args = raw
-    else:
-        raise InvalidArgs(f"args must be a JSON object, not {type(raw).__name__}")
-    problem = unsendable(inv.args)
-    if problem:
-        raise InvalidArgs(f"args cannot be sent to the page: {problem}")
-    inv.note(f"decoded args ({len(inv.args)} keys)")
+        return value
+    if isinstance(raw, dict):
+        return raw
+    raise InvalidArgs(f"args must be a JSON object, not {type(raw).__name__}")
 
 
 MAX_DEPTH = 64

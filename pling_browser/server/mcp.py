@@ -1,12 +1,14 @@
 """The MCP server at /mcp (streamable HTTP, the official SDK 2.x).
 
-Tools: `open_page`, `read_model`, `invoke`, `resume` and `close_page`, each typed by an
+Tools: `open_page`, `read_model`, `invoke`, `resume`, `close_page` and `list_profiles`, each typed by an
 `outputSchema` derived from the pydantic models (`SessionOpened`, `PageModel`, `Receipt`,
-`SessionClosed`), answering the structured content and the same JSON as compact text. A failure
-is the SDK's `ToolError` whose text is the problem details REST answers (RFC 9457: `type`, `title`,
-`status`, `detail`, `code`, `hint`, …), logged at INFO; only a bug in the service is an ERROR with a traceback.
+`SessionClosed`, `ProfileList`), answering the structured content and the same JSON as compact text. A
+receipt with `ok: false` is an `isError` result whose structured content is the receipt. A failure of
+the call itself is the SDK's `ToolError` whose text is the problem details REST answers (RFC 9457:
+`type`, `title`, `status`, `detail`, `code`, `hint`, …), logged at INFO; only a bug in the service is an
+ERROR with a traceback. `arguments` may be an object or JSON text of one, on every tool.
 
-Page tools: every open session's declared actions are tools of their own, named
+Page tools (mcp_pages.py): every open session's declared actions are tools of their own, named
 `P_TOOL` (`p1_add_todo`, `p1_remove`): `P` is a short page tag given to a session the first time MCP
 lists it (`p1`, `p2`, … never reused while the service runs) and `TOOL` the action's tool name (see
 agents/tools.py for the mangling). A family is one tool with a `record` parameter. Annotations
@@ -14,35 +16,33 @@ follow the declared risk: `readOnlyHint` for read, `destructiveHint` for danger,
 write (MCP's defaults then say "may be destructive"). When a session's tools change (opened, closed,
 or an invocation changed its actions, records or availability) the server sends
 `notifications/tools/list_changed`: on `subscriptions/listen` streams (protocol 2026-07-28) and on
-the standalone stream of each handshake-era connection. The same runtime serves REST, so sessions
-opened there have page tools here too."""
+the standalone stream of each handshake-era connection, and `tools.listChanged` is advertised on every
+protocol version. The same runtime serves REST, so sessions opened there have page tools here too."""
 
 from __future__ import annotations
 
-import asyncio
-import contextvars
-import hashlib
 import json
 import logging
-from collections import OrderedDict
-from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING, Annotated, Any, AsyncIterator
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import TYPE_CHECKING, Annotated, Any
 
+from mcp.server import NotificationOptions
 from mcp.server.context import ServerRequestContext
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
-from mcp.server.subscriptions import InMemorySubscriptionBus, ToolsListChanged
-from mcp_types.version import MODERN_PROTOCOL_VERSIONS
-from mcp.types import CallToolResult, TextContent, ToolAnnotations
+from mcp.server.subscriptions import InMemorySubscriptionBus
+from mcp.types import CallToolResult, ToolAnnotations
 from mcp.types import Tool as MCPTool
 from pydantic import Field, ValidationError
 
-from ..agents.tools import NAME_LIMIT, resolve_call, specs
-from ..callers import OPERATOR, Caller, caller_key, named
-from ..errors import BadRequest, PlingError, ServiceError, ToolNotFound
+from ..callers import OPERATOR, caller_key, named
+from ..errors import BadRequest, InvalidArgs, PlingError, ToolNotFound
+from ..lifecycle.decode import parse_args
 from ..models import PageModel, Receipt
 from ..plain import malformed
-from ..bodies import PROFILE_NAME, SessionClosed, SessionOpened
+from ..bodies import PROFILE_NAME, ProfileList, SessionClosed, SessionOpened
+from .mcp_pages import _CALLER, PageTools, compact, result
 
 if TYPE_CHECKING:
     from ..core.sessions import Session
@@ -56,16 +56,7 @@ INSTRUCTIONS = (
     "what was verified and what changed. Once a page is open its actions are also tools of their own, "
     "named after the page's tag (p1_add_todo). Never guess: if a receipt says ok=false, read error.hint."
 )
-FIXED = ("open_page", "read_model", "invoke", "resume", "close_page")
-# The caller of the tool call being handled (AccessGuard put it on the HTTP request): its receipts
-# name it and its idempotency keys are its own, as over REST.
-_CALLER: contextvars.ContextVar[Caller] = contextvars.ContextVar("pling_mcp_caller", default=OPERATOR)
-MODEL_WAIT_S = 5.0  # how long listing waits for one page's model before it answers that page's last tools
-LEGACY_CONNECTIONS = 256  # handshake-era connections remembered for list_changed (most recent first)
-
-
-def compact(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+FIXED = ("open_page", "read_model", "invoke", "resume", "close_page", "list_profiles")
 
 
 def problem(error: PlingError) -> dict[str, Any]:
@@ -83,10 +74,6 @@ class Problem(ToolError):
         super().__init__(compact(self.problem))
 
 
-def _result(structured: dict[str, Any]) -> CallToolResult:
-    return CallToolResult(content=[TextContent(type="text", text=compact(structured))], structured_content=structured)
-
-
 def _problem_of(error: BaseException) -> Problem | None:
     seen: BaseException | None = error
     while seen is not None:
@@ -101,164 +88,23 @@ def _problem_of(error: BaseException) -> Problem | None:
     return None
 
 
-class PageTools:
-    """Each open session's actions as MCP tools, and the announcements when they change."""
+TEXT_ARGUMENTS = "io.pling/arguments-text"  # where TextArguments carries text past the SDK's checks
 
-    def __init__(self, runtime: "Runtime", bus: InMemorySubscriptionBus) -> None:
-        self.runtime = runtime
-        self.bus = bus
-        self.receipt_schema: dict[str, Any] | None = None
-        self._tags: dict[str, str] = {}  # session id -> page tag
-        self._count = 0
-        self._listed: dict[str, tuple[str, list[MCPTool]]] = {}  # session id -> (fingerprint, tools)
-        self._legacy: OrderedDict[str, Any] = OrderedDict()  # Mcp-Session-Id -> its latest ServerSession
-        self.active = False  # set by the first MCP request: REST-only services never compute page tools
-        self._watcher: asyncio.Task[None] | None = None
-        self._running = False
 
-    # -- naming --
+class TextArguments:
+    """`tools/call` whose `arguments` is the JSON text a model returns (OpenAI's function calls carry text),
+    not the object MCP asks for. The SDK checks params against the protocol before any handler, so this
+    server middleware (its own extension point, which runs before that check) moves the text into the
+    request's `_meta` and leaves `{}`; the call handler puts it back. A page tool then answers text that is
+    not a JSON object with an INVALID_ARGS receipt, as invoke does; a fixed tool with a problem."""
 
-    def tag(self, sid: str) -> str:
-        if sid not in self._tags:
-            self._count += 1
-            self._tags[sid] = f"p{self._count}"
-        return self._tags[sid]
-
-    @staticmethod
-    def limit(tag: str) -> int:
-        return NAME_LIMIT - len(tag) - 1  # `TAG_NAME` stays a valid OpenAI tool name
-
-    def owner(self, name: str) -> str | None:
-        """The session id whose page tool `name` is, or None."""
-        tag, sep, _ = name.partition("_")
-        if not sep:
-            return None
-        for sid, known in self._tags.items():
-            if known == tag:
-                return sid
-        return None
-
-    # -- listing --
-
-    async def _build(self, session: "Session") -> list[MCPTool]:
-        model = await self.runtime.model(session)
-        tag = self.tag(session.id)
-        where = f"[page {tag}: {model.page.name or model.page.title or model.page.url}; session {session.id}] "
-        out = []
-        for spec in specs(model, self.limit(tag)):
-            hints = spec.annotations
-            annotations = ToolAnnotations(title=spec.title, read_only_hint=hints.get("readOnlyHint"),
-                                          destructive_hint=hints.get("destructiveHint"))
-            out.append(MCPTool(name=f"{tag}_{spec.name}", title=spec.title, description=where + spec.description,
-                               input_schema=spec.schema, output_schema=self.receipt_schema, annotations=annotations))
-        return out
-
-    @staticmethod
-    def _fingerprint(tools: list[MCPTool]) -> str:
-        text = compact([t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in tools])
-        return hashlib.sha256(text.encode()).hexdigest()
-
-    async def refresh(self, sid: str) -> bool:
-        """Recompute one session's tools; True when they differ from what was last listed."""
-        try:
-            session = self.runtime.sessions.get(sid)
-        except ServiceError:
-            return self._listed.pop(sid, None) is not None
-        try:
-            tools = await asyncio.wait_for(self._build(session), MODEL_WAIT_S)
-        except (PlingError, asyncio.TimeoutError):
-            return False
-        fingerprint = self._fingerprint(tools)
-        before = self._listed.get(sid)
-        self._listed[sid] = (fingerprint, tools)
-        return before is None or before[0] != fingerprint
-
-    async def tools(self) -> list[MCPTool]:
-        self.active = True
-        self._start()
-        sessions = self.runtime.sessions.list()
-        await asyncio.gather(*(self.refresh(s.id) for s in sessions))
-        for sid in set(self._listed) - {s.id for s in sessions}:
-            del self._listed[sid]
-        return [tool for s in sessions for tool in self._listed.get(s.id, ("", []))[1]]
-
-    # -- calling --
-
-    async def call(self, name: str, arguments: dict[str, Any]) -> CallToolResult:
-        sid = self.owner(name)
-        assert sid is not None
-        session = self.runtime.sessions.get(sid)
-        model = await self.runtime.model(session)
-        call = resolve_call(model, name.partition("_")[2], arguments, self.limit(self.tag(sid)))
-        if call is None:
-            names = [t.name for t in await self._build(session)]
-            raise ToolNotFound(f"No tool {name[:80]!r} on page {self.tag(sid)} now", available=names)
-        ref, args = call
-        caller = _CALLER.get()
-
-        async def work(s: "Session") -> Receipt:
-            return named(await self.runtime.invoke(s, ref, args), caller)
-
-        receipt = await self.runtime.run_keyed(sid, None, ["invoke", {"action": ref, "args": args, "evidence": True}], work)
-        return _result(receipt)
-
-    # -- announcing --
-
-    def remember(self, ctx: ServerRequestContext[Any, Any]) -> None:
-        """Keep a handshake-era connection's session, to reach its standalone stream later."""
-        self.active = True
-        self._start()
-        try:
-            if ctx.session.protocol_version in MODERN_PROTOCOL_VERSIONS:
-                return  # 2026-07-28 clients hear list_changed on their subscriptions/listen stream
-            headers = getattr(ctx.request, "headers", None)
-            key = headers.get("mcp-session-id") if headers is not None else None
-        except Exception:  # an SDK detail changed: page tools still work, only this announcement is lost
-            log.debug("could not note the MCP connection", exc_info=True)
-            return
-        if key:
-            self._legacy[key] = ctx.session
-            self._legacy.move_to_end(key)
-            while len(self._legacy) > LEGACY_CONNECTIONS:
-                self._legacy.popitem(last=False)
-
-    async def announce(self) -> None:
-        await self.bus.publish(ToolsListChanged())
-        for key, session in list(self._legacy.items()):
-            try:
-                await session.send_tool_list_changed()
-            except Exception:  # a connection that went away: forget it
-                self._legacy.pop(key, None)
-
-    async def watch(self) -> None:
-        async for event in self.runtime.events.watch():
-            if not self.active or event.get("kind") not in ("session", "closed", "receipt"):
-                continue
-            try:
-                if await self.refresh(str(event.get("session"))):
-                    await self.announce()
-            except Exception:  # the watcher must outlive one page's trouble
-                log.debug("page tools refresh failed", exc_info=True)
-
-    def _start(self) -> None:
-        # Started by the first MCP request: a service nobody reaches over MCP watches nothing.
-        if self._watcher is None and self._running:
-            self._watcher = asyncio.create_task(self.watch())
-
-    @asynccontextmanager
-    async def running(self) -> AsyncIterator[None]:
-        self._running = True
-        try:
-            yield
-        finally:
-            self._running = False
-            if self._watcher is not None:
-                self._watcher.cancel()
-                try:
-                    await self._watcher
-                except asyncio.CancelledError:
-                    pass
-                self._watcher = None
+    async def __call__(self, ctx: ServerRequestContext[Any, Any], call_next: Any) -> Any:
+        params = ctx.params
+        if ctx.method == "tools/call" and isinstance(params, Mapping) and isinstance(params.get("arguments"), str):
+            meta = params.get("_meta")
+            meta = {**meta, TEXT_ARGUMENTS: params["arguments"]} if isinstance(meta, Mapping) else {TEXT_ARGUMENTS: params["arguments"]}
+            ctx = replace(ctx, params={**params, "arguments": {}, "_meta": meta})
+        return await call_next(ctx)
 
 
 class PlingMCP(MCPServer):
@@ -267,7 +113,18 @@ class PlingMCP(MCPServer):
     def __init__(self, runtime: "Runtime", **options: Any) -> None:
         bus = InMemorySubscriptionBus()
         self.pages = PageTools(runtime, bus)
-        super().__init__(subscriptions=bus, **options)
+        super().__init__(subscriptions=bus, middleware=[TextArguments()], **options)
+        # Page tools come and go, and list_changed says so: advertised to handshake-era clients through
+        # the SDK's own NotificationOptions (2026-07-28 clients learn it from subscriptions/listen, which
+        # the bus serves). The streamable HTTP manager asks the low-level server for its initialization
+        # options without any, so they are made the default here.
+        lowlevel = self._lowlevel_server
+        make = lowlevel.create_initialization_options
+
+        def with_tools_changed(notification_options: NotificationOptions | None = None, *args: Any, **kwargs: Any) -> Any:
+            return make(notification_options or NotificationOptions(tools_changed=True), *args, **kwargs)
+
+        lowlevel.create_initialization_options = with_tools_changed  # type: ignore[method-assign]
 
     # The SDK's request handlers, to note each request's connection first (for list_changed on the
     # standalone stream of handshake-era connections; those requests do not pass through middleware).
@@ -279,6 +136,9 @@ class PlingMCP(MCPServer):
         self.pages.remember(ctx)
         state = getattr(getattr(ctx, "request", None), "state", None)
         token = _CALLER.set(getattr(state, "caller", OPERATOR))
+        text = (params.meta or {}).get(TEXT_ARGUMENTS) if hasattr(params, "meta") else None
+        if isinstance(text, str):  # back from where TextArguments kept it (not validated again: it is text)
+            params = params.model_copy(update={"arguments": text})
         try:
             return await super()._handle_call_tool(ctx, params)
         finally:
@@ -290,18 +150,29 @@ class PlingMCP(MCPServer):
             self.pages.receipt_schema = next(t.output_schema for t in fixed if t.name == "invoke")
         return [*fixed, *await self.pages.tools()]
 
-    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+    @staticmethod
+    def _refuse_malformed(name: str, arguments: dict[str, Any] | str) -> None:
+        action = arguments.get("action") if isinstance(arguments, dict) else None
+        found = malformed(arguments, "arguments") or malformed(action, "action", identifier=True)
+        if found:  # as REST answers 400: nothing runs, and the refusal is logged
+            log.info("refused the MCP tool call %.80s: %s", name, found)
+            raise BadRequest(f"The tool's arguments cannot be taken: {found}")
+
+    async def call_tool(self, name: str, arguments: dict[str, Any] | str, context: Any = None) -> Any:
         try:
-            found = malformed(arguments, "arguments") or malformed(arguments.get("action"), "action", identifier=True)
-            if found:  # as REST answers 400: nothing runs, and the refusal is logged
-                log.info("refused the MCP tool call %.80s: %s", name, found)
-                raise BadRequest(f"The tool's arguments cannot be taken: {found}")
+            self._refuse_malformed(name, arguments)
             if name not in FIXED and self.pages.owner(name) is not None:
                 if self.pages.receipt_schema is None:
                     await self.list_tools()
                 return await self.pages.call(name, arguments)
             if self._tool_manager.get_tool(name) is None:
                 raise ToolNotFound(f"No tool {name[:80]!r}", available=[*FIXED, "(page tools: see tools/list)"])
+            if not isinstance(arguments, dict):
+                try:
+                    arguments = parse_args(arguments)
+                except InvalidArgs as error:
+                    raise BadRequest(f"The tool's arguments are not valid: {error.message}") from None
+                self._refuse_malformed(name, arguments)  # what the text decoded to, checked as an object is
             return await super().call_tool(name, arguments, context)
         except UnexpectedToolError as error:
             found = _problem_of(error.__cause__) if error.__cause__ is not None else None
@@ -325,7 +196,7 @@ def create_mcp(runtime: "Runtime") -> PlingMCP:
 
     async def _guard(work: Any) -> CallToolResult:
         try:
-            return _result(await work)
+            return result(await work)
         except PlingError as error:
             raise Problem(error) from error
 
@@ -378,6 +249,16 @@ def create_mcp(runtime: "Runtime") -> PlingMCP:
             return named(await runtime.resume(s, handle), caller)
 
         return await _guard(runtime.run_keyed(session, None, ["resume", handle], work))
+
+    @server.tool(annotations=ToolAnnotations(read_only_hint=True))
+    async def list_profiles() -> Annotated[CallToolResult, ProfileList]:
+        """The saved profiles (sign-ins a person saved): names and when each was saved, never their
+        contents. Pass a name to open_page as `profile` to open a page signed in as it was saved."""
+
+        async def work() -> dict[str, Any]:
+            return ProfileList(profiles=runtime.profiles.list()).model_dump(mode="json")
+
+        return await _guard(work())
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=False, idempotent_hint=True))
     async def close_page(session: str) -> Annotated[CallToolResult, SessionClosed]:

@@ -9,9 +9,9 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Depends, Header, Request
 from fastapi.responses import JSONResponse
 
-from ...agents.tools import names, resolve_call, tools
+from ...agents.tools import names, refused_call, resolve_call, tools
 from ...core.sessions import Session
-from ...errors import ToolNotFound
+from ...errors import InvalidArgs, ToolNotFound
 from ... import telemetry
 from ...models import Receipt, answered
 from ...bodies import InvokeAnswer, InvokeRequest, ResumeRequest, ToolCall, ToolList
@@ -68,7 +68,11 @@ async def list_tools(sid: str, runtime: RuntimeDep,
 async def call_tool(sid: str, name: str, body: ToolCall, runtime: RuntimeDep, caller: CallerDep, gone: GoneDep,
                     parent: ParentDep, idempotency_key: str | None = IdempotencyKey) -> JSONResponse:
     async def work(session: Session) -> Receipt:
-        call = resolve_call(await runtime.model(session, {"limit": 0}), name, body.arguments)
+        model = await runtime.model(session, {"limit": 0})
+        try:
+            call = resolve_call(model, name, body.arguments)
+        except InvalidArgs as error:
+            return named(refused_call(model, name, error), caller)
         if call is None:
             raise ToolNotFound(f"No tool {name!r} in this session's model")
         return named(await runtime.invoke(session, call[0], call[1], evidence=body.evidence, gone=gone), caller)
