@@ -127,7 +127,7 @@ async def _note(recording: Recording, session: "Session", gesture: PersonInput, 
         if pointer:
             recording.pointed = await _read(session, await bridge.pointed_at(gesture.x, gesture.y))
             _pointer_step(recording, recording.pointed, url, gesture.clicks)
-        elif gesture.type in ("key", "text", "paste"):
+        elif gesture.type == "key":  # Enter may clear the field, a key may change a select: what was there before
             recording.focused = await _read(session, await bridge.focused())
         return
     if gesture.type not in ("key", "text", "paste", "up", "click"):
@@ -136,7 +136,7 @@ async def _note(recording: Recording, session: "Session", gesture: PersonInput, 
     if gesture.type in ("up", "click") and last is not None and last.kind == "check" and last.checked is None:
         again = await bridge.pointed_again()
         last.checked = again.checked if again.found else None
-    earlier = recording.focused if gesture.type in ("key", "text", "paste") else recording.pointed
+    earlier = recording.focused if gesture.type == "key" else recording.pointed if gesture.type in ("up", "click") else None
     if gesture.type == "key" and gesture.key == "Enter" and earlier is not None and earlier.kind == "text":
         _fill(recording, earlier, url, session).press = "Enter"  # the app may clear the field on Enter
         return
