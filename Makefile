@@ -49,7 +49,7 @@ node:  ## make sure node and npm exist (Debian's when missing)
 
 # --ignore-scripts: no package's install script runs (esbuild's only checks its binary, which its
 # platform package already holds); the same on every npm, which differ on whether they ask first.
-$(NODE_STAMP): package.json package-lock.json js/package.json | node
+$(NODE_STAMP): package.json package-lock.json js/package.json tests/mcp_ts/package.json | node
 	npm ci --no-audit --no-fund --ignore-scripts
 	@touch $@
 
