@@ -54,6 +54,10 @@ def _parser() -> argparse.ArgumentParser:
     draft = commands.add_parser("draft", help="write a starting adapter for a page that does not declare itself")
     draft.add_argument("url")
     draft.add_argument("--out", metavar="FILE", help="write the draft here (never over an existing file); default: print it")
+    draft.add_argument("--do", action="append", default=[], metavar="'ACTION {JSON args}'",
+                       help="before reading the page, run this action of a first draft (repeatable, in order): "
+                            "the draft is then written from the page as those steps left it (a list that is empty "
+                            "until something is added)")
     run = commands.add_parser("run", help="run scenario files; exit 1 when a scenario fails")
     run.add_argument("scenarios", nargs="+", metavar="SCENARIO", help="a scenario file (.json, or .yaml with PyYAML)")
     run.add_argument("--junit", metavar="FILE", help="write a JUnit XML report")
@@ -154,16 +158,29 @@ async def _record(settings: Settings, url: str, steps: list[str], name: str) -> 
         await runtime.stop()
 
 
-async def _draft(settings: Settings, url: str) -> str:
-    from .ci.draft import draft
+async def _draft(settings: Settings, url: str, steps: list[str] | None = None) -> str:
+    import tempfile
+
+    from .ci.draft import draft, draft_after, parse_step
     from .runtime import Runtime
 
     runtime = Runtime(settings.with_(adapters=None))  # the page as it is, without the operator's adapters
     try:
         await runtime.start()
-        return await draft(runtime, url)
+        first = await draft(runtime, url)
     finally:
         await runtime.stop()
+    if not steps:
+        return first
+    # The steps are actions of that first draft, run through the lifecycle like any invocation.
+    with tempfile.TemporaryDirectory(prefix="pling-draft-") as folder:
+        Path(folder, "first-draft.js").write_text(first, encoding="utf-8")
+        runtime = Runtime(settings.with_(adapters=folder))
+        try:
+            await runtime.start()
+            return await draft_after(runtime, url, [parse_step(step) for step in steps])
+        finally:
+            await runtime.stop()
 
 
 async def _run(settings: Settings, paths: list[str], junit: str | None, base_url: str | None) -> int:
@@ -253,7 +270,7 @@ def main(argv: list[str] | None = None) -> int:
             if options.out and Path(options.out).exists():
                 print(f"pling-browser draft: {options.out} exists; choose another file", file=sys.stderr)
                 return 2
-            draft_text = asyncio.run(_draft(settings, options.url))
+            draft_text = asyncio.run(_draft(settings, options.url, options.do))
             if options.out:
                 Path(options.out).write_text(draft_text, encoding="utf-8")
                 print(f"pling-browser draft: wrote {options.out}; finish its TODOs, then "

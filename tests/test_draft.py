@@ -46,7 +46,9 @@ def test_draft_writes_an_adapter_that_loads_and_whose_actions_run(fixtures: Fixt
             assert item["label"] == "Ada Lovelace" and item["fields"]["email"] == "ada@example.com"
             actions = {a["id"]: a for a in model["actions"]}
             assert set(actions) == {"add_contact", "delete", "click_sort_by_name"}
-            assert actions["add_contact"]["params"]["properties"]["role"]["enum"] == ["customer", "supplier"]
+            # The form's fields as they are now: a select's options as oneOf {const: value, title: what it shows}.
+            assert actions["add_contact"]["params"]["properties"]["role"]["oneOf"] == [
+                {"const": "customer", "title": "Customer"}, {"const": "supplier", "title": "Supplier"}]
             assert actions["add_contact"]["params"]["required"] == ["name"]
             assert actions["delete"]["record"] == "contact" and actions["delete"]["risk"] == "danger"
 

@@ -266,7 +266,8 @@ async def solve(agent: PlingAgent, model: dict[str, Any], steps: int = 8, explor
     for _ in range(steps + explore):
         todo = plan(model, ins, done)
         strong = [c for c in todo if c.score >= 2]
-        if (not todo or ins.quoted and _unmatched(ins, done) and not strong) and len(tried) < explore:
+        lost = not todo and not done or ins.quoted and _unmatched(ins, done) and not strong
+        if lost and len(tried) < explore:
             options = explorations(model, tried | set(done))
             if options:
                 tried.add(options[0])

@@ -9,6 +9,7 @@ The draft says it is one: a ``DRAFT`` line at the top and ``TODO`` comments wher
 
 from __future__ import annotations
 
+import json
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
@@ -19,7 +20,11 @@ from .survey import PRELUDE, survey_page
 if TYPE_CHECKING:
     from ..runtime import Runtime
 
-__all__ = ["draft", "write_adapter"]
+__all__ = ["draft", "draft_after", "parse_step", "write_adapter", "DraftStepFailed"]
+
+
+class DraftStepFailed(RuntimeError):
+    """A step of ``draft --do`` did not succeed: the draft would describe a page nobody asked for."""
 
 
 async def draft(runtime: "Runtime", url: str) -> str:
@@ -30,6 +35,34 @@ async def draft(runtime: "Runtime", url: str) -> str:
     finally:
         await runtime.close(session.id)
     return write_adapter(read_survey(survey))
+
+
+def parse_step(text: str) -> tuple[str, dict[str, object]]:
+    """``ACTION`` or ``ACTION {JSON args}``."""
+    action, _, raw = text.strip().partition(" ")
+    args = json.loads(raw) if raw.strip() else {}
+    if not isinstance(args, dict):
+        raise ValueError(f"the arguments of {action} must be a JSON object")
+    return action, args
+
+
+async def draft_after(runtime: "Runtime", url: str, steps: list[tuple[str, dict[str, object]]]) -> str:
+    """Open ``url`` (the runtime's adapters hold a first draft), run ``steps`` through the lifecycle, and
+    answer the draft of the page as they left it (a list that is empty until something is added)."""
+    session = await runtime.open(url)
+    try:
+        for action, args in steps:
+            receipt = await runtime.invoke(session, action, args)
+            if not receipt.ok:
+                error = receipt.error or {}
+                raise DraftStepFailed(f"{action}: {error.get('code')} {error.get('message')}"[:300])
+        survey = await survey_page(session)
+    finally:
+        await runtime.close(session.id)
+    reading = read_survey(survey)
+    reading.notes.append("Written after these steps of a first draft: " + "; ".join(
+        f"{a} {json.dumps(g, ensure_ascii=False)}" if g else a for a, g in steps))
+    return write_adapter(reading)
 
 
 # How a form action fills its fields as typing would (the value setter, then input and change) and
@@ -67,6 +100,9 @@ def _action(plan: ActionPlan, out: list[str]) -> None:
     if plan.choice is not None:
         _comment(out, "Its options are read from the list whenever they change (the enum is what it offers now).")
         parts.append(f"params: P.choice(el, {js(plan.choice)})")
+    elif plan.form is not None:
+        _comment(out, "Its params are the form's fields as they are now, read again whenever the form changes.")
+        parts.append("params: P.formParams(el)")
     elif plan.params:
         parts.append(f"params: {js(plan.params)}")
     if plan.form is not None:
@@ -81,6 +117,8 @@ def _action(plan: ActionPlan, out: list[str]) -> None:
             parts.append(f"expect: {{ description: {js(plan.expect[0])}, check: (args) => {plan.expect[1] % loc} }}")
     if plan.choice is not None:
         out.append(f"P.live({js(plan.loc)}, P.options, (el) => pling.action({{ " + ",\n  ".join(parts) + " }));")
+    elif plan.form is not None:
+        out.append(f"P.live({js(plan.form)}, P.formParams, (el) => pling.action({{ " + ",\n  ".join(parts) + " }));")
     else:
         out.append("pling.action({ " + ",\n  ".join(parts) + " });")
 
@@ -149,13 +187,13 @@ def write_adapter(reading: Reading, now: datetime | None = None) -> str:
         "// it: check every TODO, narrow @match, run `pling-browser check URL --adapter THIS_FILE`, then delete this line.",
         f"// Found: {len(reading.actions)} actions, {len(reading.records)} record types, {len(reading.states)} state entries, "
         f"{len(reading.feedback)} feedback sources, {len(reading.regions)} dialogs; {todos} TODOs.",
-        "",
-        PRELUDE.rstrip(),
     ]
+    out += ["// " + note[:400] for note in reading.notes]
+    out += ["", PRELUDE.rstrip()]
     if any(a.form is not None for a in reading.actions):
         out += ["", _SUBMIT]
     out += ["", "// The page, named from its address (the @match pattern says which addresses it is).",
-            f"pling.page({{ id: {js(reading.page_id)}, name: {js(reading.title[:120])} }});"]
+            f"pling.page({{ id: {js(reading.page_id)} + P.queryKeys(), name: {js(reading.title[:120])} }});"]
     for region_id, name, loc in reading.regions:
         out.append("")
         _comment(out, f"Region {region_id}: the dialog “{name}”, found by {_loc_words(loc)}; its controls name it as their region.")

@@ -124,6 +124,7 @@ class Names:
         self.used: set[str] = set()
 
     def take(self, wanted: str) -> str:
+        wanted = wanted if wanted[:1].isalpha() else "n" + wanted   # a type's name is part of a JS name too
         name, n = wanted, 2
         while name in self.used:
             name, n = f"{wanted}_{n}", n + 1

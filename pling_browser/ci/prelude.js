@@ -159,6 +159,44 @@ const P = (() => {
     const one = opts.length ? { type: 'string', enum: opts } : { type: 'string' };
     return { type: 'object', properties: { value: many ? { type: 'array', items: one } : one }, required: ['value'] };
   };
+  // A form's params as the form is now (a filter row appears, a select gains options): one property per
+  // named field; a select's or radio group's choices as oneOf [{const: value, title: what it shows}].
+  const formParams = (form) => {
+    const properties = {};
+    const required = [];
+    for (const el of form ? Array.from(form.elements) : []) {
+      const key = el.name || el.id;
+      const type = String(el.type || '').toLowerCase();
+      if (!key || el.disabled || /^(submit|button|reset|hidden|image|file)$/.test(type) || !/^(INPUT|SELECT|TEXTAREA)$/.test(el.tagName)) continue;
+      const choices = (list) => { const seen = new Set(); return list.filter((c) => !seen.has(c.const) && seen.add(c.const)); };
+      if (type === 'radio') {
+        const choice = { const: el.value, title: nameOf(el) || el.value };
+        if (properties[key]) { properties[key].oneOf = choices(properties[key].oneOf.concat([choice])); continue; }
+        properties[key] = { type: 'string', oneOf: [choice], description: key };
+        continue;
+      }
+      if (properties[key]) continue;
+      let schema;
+      if (type === 'checkbox') schema = { type: 'boolean' };
+      else if (el.tagName === 'SELECT') {
+        const opts = choices(Array.from(el.options).map((o) => ({ const: o.value, title: text(o.textContent) || o.value })));
+        const one = opts.length ? { type: 'string', oneOf: opts } : { type: 'string' };
+        schema = el.multiple ? { type: 'array', items: one } : one;
+      } else if (type === 'number' || type === 'range') schema = { type: 'number' };
+      else {
+        schema = { type: 'string' };
+        if (type === 'email' || type === 'date') schema.format = type;
+      }
+      schema.description = nameOf(el) || key;
+      properties[key] = schema;
+      if (el.required) required.push(key);
+    }
+    return { type: 'object', properties, required };
+  };
+  // The page is its address's path and which query parameters it has (their values are data): a
+  // filtered view is another page than the unfiltered one, so leaving it is not a deletion.
+  const queryKeys = () => Array.from(new Set(new URLSearchParams(location.search).keys())).sort().slice(0, 5)
+    .map((k) => '_' + k.toLowerCase().replace(/[^a-z0-9]+/g, '_')).join('').slice(0, 60);
   const textOf = (loc) => { const el = one(loc); return el ? text(el.innerText !== undefined ? el.innerText : el.textContent).slice(0, 2000) : null; };
-  return { text, visible, roleOf, nameOf, ownLabel, one, live, options, choice, attrIn, why, items, textId, cell, pick, inside, valueOf, states, textOf, matches, all };
+  return { text, visible, roleOf, nameOf, ownLabel, one, live, options, choice, formParams, queryKeys, attrIn, why, items, textId, cell, pick, inside, valueOf, states, textOf, matches, all };
 })();

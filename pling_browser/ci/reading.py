@@ -40,7 +40,7 @@ def _control_action(c: Control, names: Names, regions: dict[int, str]) -> list[A
     loc = c.loc.js()
     words = handle(c)
     out: list[ActionPlan] = []
-    if role in TEXT_ROLES or role == "slider" and c.tag == "input":
+    if c.tag != "select" and (role in TEXT_ROLES or role == "slider" and c.tag == "input"):
         gesture = None
         if role == "combobox" or c.autocomplete:
             gesture = {"commit": "none"}   # suggestions open while the field keeps focus
@@ -49,9 +49,15 @@ def _control_action(c: Control, names: Names, regions: dict[int, str]) -> list[A
         out.append(ActionPlan(names.take(f"fill_{words}"), f"Type into the {described(c)} {label}".strip(),
                               "write", found, loc, {"type": "object", "properties": {"value": schema}, "required": ["value"]},
                               gesture, region=region, todos=todos))
+        if c.alone and c.tag == "input" and gesture is None and c.type in ("", "text", "search", "email", "url", "tel", "number"):
+            # No form and no button beside it: a person commits it with Enter (a new todo, a search).
+            out.append(ActionPlan(names.take(f"enter_{words}"), f"Type into the {described(c)} {label} and press Enter".strip(),
+                                  "write", found, loc, {"type": "object", "properties": {"value": schema}, "required": ["value"]},
+                                  {"commit": "enter"}, region=region, todos=list(todos) + [
+                                      "TODO: a guess: nothing beside this field submits it, so Enter is its way to commit"]))
         if c.tag == "input" and c.type not in ("date", "time", "datetime-local", "month", "week", "color", "range"):
             out.append(ActionPlan(names.take(f"focus_{words}"), f"Focus the {described(c)} {label} (put the cursor in it)".strip(),
-                                  "read", found, loc, None, "focus", region=region, todos=list(todos)))
+                                  "write", found, loc, None, "focus", region=region, todos=list(todos)))
         if c.type not in ("password",) and gesture is None and c.tag != "select":
             expr = "String(P.valueOf(P.one(%s))) === String(args.value)" if c.type != "number" else "Number(P.valueOf(P.one(%s))) === Number(args.value)"
             out[0].expect = ("The field holds the value", expr)
@@ -177,10 +183,11 @@ def reading_id(names: Names, words: str, fallback: str) -> str:
 
 
 def _texts(survey: Survey, reading: Reading, names: Names) -> None:
-    instructions = next((t for t in survey.texts if t.before and not t.heading), None)
+    instructions = (next((t for t in survey.texts if t.before and not t.heading), None)
+                    or next((t for t in survey.texts if not t.heading and not t.loc.guess), None))
     if instructions is not None:
         reading.states.insert(0, StatePlan(
-            names.take("instructions"), "The first text on the page before any control: its instructions, if it has any",
+            names.take("instructions"), "The first text on the page (before any control, when there is one): its instructions, if it has any",
             "P.textOf(%s)" % js(instructions.loc.js()),
             f"the text “{instructions.text[:80]}”, found by {where(instructions.loc)}",
             todos=["TODO: a guess: the first text block before any control; is it what a person is asked to do?"]))

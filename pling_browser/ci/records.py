@@ -69,7 +69,8 @@ def _key(group: Group) -> tuple[str, str, bool, int | None]:
     if group.table and group.headers:
         for index, header in enumerate(group.headers):
             values = [i.cells[index] if index < len(i.cells) else "" for i in items]
-            if ID_NAME.search(header) and _usable(values):
+            # A column the app calls an id is the app's id, even when its values count 1, 2, 3.
+            if ID_NAME.search(header) and all(values) and len(set(values)) == len(values):
                 return f"P.cell(el, {index})", f"the {header!r} column", False, index
         for index in range(max(len(i.cells) for i in items)):
             values = [i.cells[index] if index < len(i.cells) else "" for i in items]
@@ -87,8 +88,8 @@ def _key(group: Group) -> tuple[str, str, bool, int | None]:
 
 
 def _type_name(group: Group, roles: list[str], types: Names) -> str:
-    words = group.caption or group.name or group.heading
-    name = singular(slug(words)) if words and len(words) <= 40 else ""
+    words = re.sub(r"\d+", " ", group.caption or group.name or group.heading)   # "3 rows": the count is data
+    name = singular(slug(words)) if words.strip() and len(words) <= 40 else ""
     if not name:
         name = _TYPE_BY_ROLE.get(roles[0] if roles else "", "") or ("row" if group.table else "item")
     return types.take(name)
@@ -117,7 +118,7 @@ def _family(role: str, name: str, inner: dict[str, Any] | None, names: set[str],
         todos.append("TODO: not a control in the accessibility tree: the pointer shows it is clickable (a guess)")
     elif role == "link" and href and not href.startswith(("#", "javascript:")):
         risk = "read"
-        description = f"Follow {what} of the {noun}" if inner is not None else f"Follow the {noun}'s link"
+        description = f"Follow {what} of the {noun}" if inner is not None else f"Follow the {noun}"
     else:
         description = (f"{'Press' if role == 'button' else 'Click'} {what} of the {noun}" if inner is not None
                        else f"{'Press' if role == 'button' else 'Choose' if role in ('option', 'radio', 'menuitem') else 'Click'} the {noun}")
@@ -182,7 +183,8 @@ def group_records(survey: Survey, reading: Reading, types: Names, names: Names, 
             if family:
                 families.append(family)
             if role in ("textbox", "searchbox") and controls[0] and controls[0].tag == "input":
-                families.append(FamilyPlan("focus", f"Focus the {noun} (put the cursor in it)", "read", None, None, "focus", []))
+                families.append(FamilyPlan("focus", f"Focus the {noun} (put the cursor in it)", "write", None, None, "focus",
+                                            ["TODO: risk 'write': a page may act when a field gets focus (read, write or danger?)"]))
         # Controls every item holds: by role and name (a Delete button in every row), else one of a role each.
         firsts = [c for c in inner[0] if c]
         for c in firsts:
@@ -200,7 +202,8 @@ def group_records(survey: Survey, reading: Reading, types: Names, names: Names, 
         covered.update(c.n for c in flat)
         found = (f"{len(group.items)} {group.tag == 'table' and 'rows' or 'items'} ({', '.join(repr(t[:30]) for t in texts[:3])}"
                  f"{'…' if len(texts) > 3 else ''}) under {where(group.loc)}, each matching {group.item_css!r}"
-                 + (" (nested: a tree or submenus, one record type)" if group.nested else ""))
+                 + (" (nested: a tree or submenus, one record type)" if group.nested else "")
+                 + (" (the same structure in several panels or sections: one record type; only what is shown is listed)" if group.spread else ""))
         reading.records.append(RecordPlan(type_name, found, group.loc.js(), group.css, id_expr, id_how, label, fields, families,
                                           regions.get(group.dialog) if group.dialog else None, todos, texts[:3]))
     return covered

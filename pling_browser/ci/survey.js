@@ -26,6 +26,7 @@
       const same = Array.from(node.parentElement.children).filter((c) => c.tagName === node.tagName);
       parts.unshift(same.length > 1 ? tag + ':nth-of-type(' + (same.indexOf(node) + 1) + ')' : tag);
     }
+    if (!parts.length || !parts[0].startsWith('#')) parts.unshift('body');
     return parts.join(' > ');
   };
   const locate = (el) => {
@@ -57,7 +58,16 @@
     }
     return out;
   };
-  const skipped = (el) => !!el.closest('script, style, template, noscript, head, [aria-hidden="true"]');
+  // A tab panel or an accordion section that is closed now is still what a person gets by opening it:
+  // its content is read as if shown (the records list only what is shown when the model is read).
+  const panelOf = (el) => el.closest('[role=tabpanel], [role=region][aria-labelledby]');
+  const inPanel = (el) => !!panelOf(el) && (panelOf(el) === el || getComputedStyle(el).display !== 'none') && !el.closest('[hidden]');
+  const shown = (el) => P.visible(el) || inPanel(el);
+  const skipped = (el) => {
+    if (el.closest('script, style, template, noscript, head')) return true;
+    const hidden = el.closest('[aria-hidden="true"]');
+    return !!hidden && !(panelOf(el) && hidden.matches('[role=tabpanel], [role=region]'));
+  };
 
   // ---- controls -------------------------------------------------------------------------------------
   const CONTROL_CSS = 'input:not([type=hidden]), select, textarea, button, a[href], summary, [contenteditable=""], ' +
@@ -66,18 +76,23 @@
     '[role=menuitemradio], [role=option], [role=textbox], [role=searchbox], [onclick]';
   const controls = [];
   const isControl = new Set();
+  // Whether a button sits beside a field (in its own container): a field with none beside it and no
+  // form is committed by Enter.
+  const buttonBeside = (el) => !!el.parentElement && Array.from(el.parentElement.querySelectorAll(CONTROL_CSS))
+    .some((c) => c !== el && P.roleOf(c) === 'button');
   const consider = (el, clickable) => {
     if (isControl.has(el) || skipped(el)) return;
+    const own = clickable ? cut(el.innerText || el.textContent, 120) : '';
     if (el.parentElement && el.parentElement.closest('button, a[href], [role=button], [role=link], select, [role=option], [role=tab], [role=menuitem], [role=treeitem]') && !clickable) return;
     if (el.isContentEditable && el.parentElement && el.parentElement.isContentEditable) return;
-    const shown = P.visible(el);
-    const name = P.nameOf(el);
-    if (!shown && !name) return;
+    const seen = shown(el);
+    const name = P.nameOf(el) || own;
+    if (!seen && !name) return;
     isControl.add(el);
     const tag = el.tagName.toLowerCase();
     const control = {
       n: mark(el), tag, type: tag === 'input' ? (el.getAttribute('type') || 'text').toLowerCase() : '',
-      role: P.roleOf(el), name, visible: shown, clickable: !!clickable,
+      role: P.roleOf(el), name, visible: seen, clickable: !!clickable,
       disabled: !!(el.disabled || el.getAttribute('aria-disabled') === 'true'), readonly: !!el.readOnly,
       required: !!(el.required || el.getAttribute('aria-required') === 'true'), multiple: !!el.multiple,
       editable: !!el.isContentEditable, attrs: attrsOf(el), loc: locate(el),
@@ -87,6 +102,7 @@
       placeholder: cut(el.getAttribute('placeholder'), 80), value: cut(P.valueOf(el), 200), states: P.states(el),
       form: el.form && P.visible(el.form) ? mark(el.form) : null, href: tag === 'a' ? el.href : '',
       autocomplete: el.getAttribute('aria-autocomplete') || (el.getAttribute('list') ? 'list' : ''),
+      alone: !el.form && !buttonBeside(el),
     };
     controls.push(control);
   };
@@ -99,7 +115,7 @@
     if (++looked > limits.elements) break;
     if (isControl.has(el) || skipped(el) || el.closest('a[href], button, select, label')) continue;
     const style = getComputedStyle(el);
-    if (style.cursor !== 'pointer' || !P.visible(el)) continue;
+    if (style.cursor !== 'pointer' || !shown(el)) continue;
     if (el.parentElement && getComputedStyle(el.parentElement).cursor === 'pointer') continue;
     if (el.querySelector(CONTROL_CSS)) continue;
     consider(el, true);
@@ -132,10 +148,10 @@
   const grouped = new Set();
   const containers = document.body ? [document.body, ...document.body.querySelectorAll('*')] : [];
   for (const parent of containers) {
-    if (skipped(parent) || !P.visible(parent) || parent.tagName === 'SELECT' || parent.tagName === 'TR' || parent.tagName === 'THEAD') continue;
+    if (skipped(parent) || !shown(parent) || parent.tagName === 'SELECT' || parent.tagName === 'TR' || parent.tagName === 'THEAD') continue;
     const buckets = new Map();
     for (const child of parent.children) {
-      if (!P.visible(child) || !meaningful(child) || /^(TD|TH|BR|OPTION|SCRIPT|STYLE|LABEL)$/.test(child.tagName) && !child.querySelector('input[type=checkbox], input[type=radio]')) continue;
+      if (!shown(child) || !meaningful(child) || /^(TD|TH|BR|OPTION|SCRIPT|STYLE|LABEL)$/.test(child.tagName) && !child.querySelector('input[type=checkbox], input[type=radio]')) continue;
       const key = signature(child);
       if (!buckets.has(key)) buckets.set(key, []);
       buckets.get(key).push(child);
@@ -181,8 +197,35 @@
     if (outer) { outer.items.push(...group.items); outer.nested = true; continue; }
     merged.push(group);
   }
+  // One structure repeated in parallel containers (the links of each tab panel, the rows of each
+  // section) is one record type too: its container is their common ancestor, its items found below it.
+  const common = (a, b) => { let up = a; while (up && !up.contains(b)) up = up.parentElement; return up; };
+  const joined = [];
+  for (const group of merged) {
+    const alike = (a, b) => a.tagName === b.tagName && classes(a).sort().join('.') === classes(b).sort().join('.');
+    const twin = joined.find((o) => o.css === group.css && alike(o.parent, group.parent)
+      && !o.items.some((i) => i.contains(group.parent) || group.parent.contains(i)));
+    if (twin && !group.items[0].matches('tr')) {
+      twin.items.push(...group.items);
+      twin.parent = common(twin.parent, group.parent) || twin.parent;
+      twin.spread = true;
+      continue;
+    }
+    joined.push(group);
+  }
+  // A structure that goes on outside its container (links scattered over several paragraphs) is
+  // widened to the nearest ancestor, a few levels up, below which more of it is found.
+  for (const group of joined) {
+    if (group.nested || group.items[0].matches('tr, li, option')) continue;
+    let best = null;
+    for (let up = group.parent.parentElement, level = 0; up && up !== document.body && level < 4; up = up.parentElement, level++) {
+      const found = Array.from(up.querySelectorAll(group.css)).filter((el) => shown(el) && signature(el) === group.key);
+      if (found.length > (best ? best.items.length : group.items.length)) best = { parent: up, items: found };
+    }
+    if (best) { group.parent = best.parent; group.items = best.items; group.spread = true; }
+  }
   const out = [];
-  for (const group of merged.slice(0, limits.groups)) {
+  for (const group of joined.slice(0, limits.groups)) {
     const table = group.items[0].tagName === 'TR' ? group.parent.closest('table') : null;
     const container = table || group.parent;
     const headers = table ? Array.from(table.querySelectorAll('thead th, thead td, tr:first-child > th')).map((h) => cut(h.textContent, 60)) : [];
@@ -197,8 +240,8 @@
     if (items.length < 2 && !(items.length === 1 && Object.keys(items[0].attrs).some((a) => a.startsWith('data-')))) continue;
     out.push({ n: mark(container), loc: locate(container), name: P.nameOf(container) || cut(container.getAttribute('aria-label'), 80),
                caption: table && table.caption ? cut(table.caption.textContent, 80) : '', heading: headingOf(container),
-               role: P.roleOf(container), tag: container.tagName.toLowerCase(), table: !!table, nested: !!group.nested,
-               css: table ? ':scope > tbody > tr, :scope > tr' : (group.nested ? group.css : ':scope > ' + group.css),
+               role: P.roleOf(container), tag: container.tagName.toLowerCase(), table: !!table, nested: !!group.nested, spread: !!group.spread,
+               css: table ? ':scope > tbody > tr, :scope > tr' : (group.nested || group.spread ? group.css : ':scope > ' + group.css),
                item_css: group.css, headers, items });
   }
   function headingOf(el) {

@@ -86,6 +86,7 @@ class Control(_Data):
     form: int | None = None
     href: str = ""
     autocomplete: str = ""
+    alone: bool = False           # outside a form, with no button beside it: committed by Enter
     dialog: int | None = None
     seen: Seen = Seen()
 
@@ -122,6 +123,7 @@ class Group(_Data):
     tag: str = ""
     table: bool = False
     nested: bool = False
+    spread: bool = False          # one structure repeated in parallel containers (tab panels), joined
     css: str
     item_css: str
     headers: list[str] = []
