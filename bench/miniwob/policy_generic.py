@@ -81,6 +81,10 @@ class Candidate:
     start: int = 0
     end: int = 0
     weak: bool = False          # mentioned only by the kind of thing it is ("the button"): taken when it is the only one
+    values: list[tuple[int, int]] = field(default_factory=list)   # where the instruction says its values
+
+    def spans(self) -> list[tuple[int, int]]:
+        return [(self.start, self.end)] + self.values
 
 
 def _phrase_at(words: list[str], phrase: list[str]) -> int:
@@ -104,6 +108,11 @@ def _value_for(schema: dict[str, Any], ins: Instruction, after: int, used: set[s
     kind = schema.get("type")
     if kind == "boolean":
         return True, -1
+    choices = _choices(schema)
+    if choices:
+        found_choice = [(pos, const) for pos, q in ins.quoted for const, title in choices
+                        if q.strip().lower() in (str(const).strip().lower(), str(title).strip().lower()) and q.strip()]
+        return (found_choice[0][1], found_choice[0][0]) if found_choice else (None, -1)
     if "enum" in schema or (kind == "array" and "enum" in (schema.get("items") or {})):
         options = schema.get("enum") or schema["items"]["enum"]
         found = [(pos, str(o)) for o in options for pos, q in ins.quoted if q.strip().lower() == str(o).strip().lower()]
@@ -122,6 +131,32 @@ def _value_for(schema: dict[str, Any], ins: Instruction, after: int, used: set[s
         return (ins.numbers[0][1], ins.numbers[0][0]) if ins.numbers else (None, -1)
     later = [(pos, q) for pos, q in ins.quoted if pos >= after and q not in used] or [(pos, q) for pos, q in ins.quoted if q not in used]
     return (later[0][1], later[0][0]) if later else (None, -1)
+
+
+def _choices(schema: dict[str, Any]) -> list[tuple[Any, str]]:
+    """A oneOf of {const, title}: the values and what the page shows for each."""
+    return [(o["const"], str(o.get("title", o["const"]))) for o in schema.get("oneOf") or [] if isinstance(o, dict) and "const" in o]
+
+
+def _optional(params: dict[str, Any], ins: Instruction, taken: dict[str, Any], spans: list[tuple[int, int]]) -> dict[str, Any]:
+    """Quoted phrases, in the order the instruction says them, for the optional params, in the order they
+    are declared: each to the first param not yet given that offers it as a choice, else to the first
+    free-text param."""
+    out: dict[str, Any] = {}
+    properties = params.get("properties") or {}
+    for pos, phrase in ins.quoted:
+        wanted = phrase.strip().lower()
+        free = [k for k, v in properties.items() if k not in taken and k not in out]
+        chosen = next(((k, const) for k in free for const, title in _choices(properties[k])
+                       if wanted and wanted in (str(const).strip().lower(), title.strip().lower())), None)
+        if chosen is None:
+            text = next((k for k in free if properties[k].get("type") == "string" and not _choices(properties[k])
+                         and "enum" not in properties[k] and "format" not in properties[k]), None)
+            chosen = (text, phrase) if text else None
+        if chosen:
+            out[chosen[0]] = chosen[1]
+            spans.append((pos, pos + max(1, len(tokens(phrase)))))
+    return out
 
 
 def candidates(model: dict[str, Any], ins: Instruction) -> list[Candidate]:
@@ -172,6 +207,11 @@ def _mention(c: Candidate, ins: Instruction, index: int = 0, count: int = 0) -> 
         if c.score and verb in words:
             c.score += 0.5
     else:
+        named = [n.strip().lower() for n in re.findall(r"“([^”]+)”", action.get("description") or "")]
+        for pos, q in ins.quoted:
+            if q.strip().lower() in named and q.strip():
+                c.score, c.start, c.end = 4.0, pos, pos + len(tokens(q))
+                return _valued(c, ins)
         name = [w for w in _name_words(action) if w not in STOP]
         hits = [words.index(w) for w in name if w in words]
         if hits and len(hits) * 2 >= len(name):
@@ -180,6 +220,12 @@ def _mention(c: Candidate, ins: Instruction, index: int = 0, count: int = 0) -> 
             c.score += 0.6 if c.score else 0.0
             if not c.score and verb not in ("fill", "click", "open", "choose"):
                 c.score, c.start, c.end = 0.8, words.index(verb), words.index(verb) + 1
+    return _valued(c, ins)
+
+
+def _valued(c: Candidate, ins: Instruction) -> Candidate:
+    """The candidate's arguments from the instruction; one it cannot give a required value is dropped."""
+    action = c.action
     params = action.get("params") or {}
     wanted = [k for k in params.get("required") or [] if k in (params.get("properties") or {})]
     used: set[str] = set()
@@ -190,8 +236,16 @@ def _mention(c: Candidate, ins: Instruction, index: int = 0, count: int = 0) -> 
             return c
         c.args[key] = value
         used.add(str(value))
+        if at >= 0:
+            c.values.append((at, at + max(1, len(tokens(str(value))) if isinstance(value, str) else 1)))
         if not c.score and at >= 0:
             c.score, c.start, c.end = 0.7, at, at + 1
+    if not wanted and len(params.get("properties") or {}) > 1:
+        given: list[tuple[int, int]] = []
+        c.args.update(_optional(params, ins, c.args, given))      # a form's fields
+        c.values.extend(given)
+        if c.score and len(given) >= 2:
+            c.score += 1.5 * len(given)   # a form the instruction fills: its phrases are its values
     if not c.score:
         nouns = NOUNS & set(tokens(action.get("description") or ""))
         said = [ins.words.index(w) for w in ins.words if w in nouns or SYNONYMS.get(w) in nouns]
@@ -200,18 +254,18 @@ def _mention(c: Candidate, ins: Instruction, index: int = 0, count: int = 0) -> 
     return c
 
 
-def plan(model: dict[str, Any], ins: Instruction, done: dict[str, tuple[int, int]]) -> list[Candidate]:
+def plan(model: dict[str, Any], ins: Instruction, done: dict[str, list[tuple[int, int]]]) -> list[Candidate]:
     """The operations still to run, in the order the instruction says them; the words of operations
     already done are taken (another candidate does not get them again)."""
     chosen: list[Candidate] = []
-    taken: list[tuple[int, int]] = [span for span in done.values() if span[1] > span[0]]
+    taken: list[tuple[int, int]] = [span for spans in done.values() for span in spans if span[1] > span[0]]
     for c in sorted(candidates(model, ins), key=lambda c: (-c.score, c.start)):
         if c.ref in done:
             continue
-        if any(c.start < end and start < c.end for start, end in taken) and c.end > c.start:
+        if any(a < end and start < b for a, b in c.spans() if b > a for start, end in taken):
             continue
         chosen.append(c)
-        taken.append((c.start, c.end))
+        taken.extend(c.spans())
     return sorted(chosen, key=lambda c: (c.start, -c.score))
 
 
@@ -232,9 +286,9 @@ def _moved(result: dict[str, Any]) -> bool:
                 or any((r.get("added") or r.get("removed") or r.get("entered")) for r in (changed.get("records") or {}).values()))
 
 
-def _unmatched(ins: Instruction, done: dict[str, tuple[int, int]]) -> bool:
+def _unmatched(ins: Instruction, done: dict[str, list[tuple[int, int]]]) -> bool:
     """Whether a quoted phrase of the instruction is still unaccounted for by what was done."""
-    return any(not any(start <= pos < max(end, start + 1) for start, end in done.values()) for pos, _ in ins.quoted)
+    return any(not any(start <= pos < max(end, start + 1) for spans in done.values() for start, end in spans) for pos, _ in ins.quoted)
 
 
 def explorations(model: dict[str, Any], tried: set[str]) -> list[str]:
@@ -255,12 +309,14 @@ def explorations(model: dict[str, Any], tried: set[str]) -> list[str]:
     return out
 
 
-async def solve(agent: PlingAgent, model: dict[str, Any], steps: int = 8, explore: int = 6) -> list[str]:
+async def solve(agent: PlingAgent, model: dict[str, Any], steps: int = 8, explore: int = 6,
+                instruction: str | None = None) -> list[str]:
     """Act on the model until the instruction's operations are done; answers the refs invoked. When the
     instruction quotes something the model does not show, it opens what only changes the view, one at
-    a time, reading the model again after each, up to `explore` times."""
-    ins = read_instruction(instruction_of(model))
-    done: dict[str, tuple[int, int]] = {}
+    a time, reading the model again after each, up to `explore` times. `instruction`: the task in words,
+    when the page itself does not say it (an app, not a benchmark page)."""
+    ins = read_instruction(instruction if instruction is not None else instruction_of(model))
+    done: dict[str, list[tuple[int, int]]] = {}
     tried: set[str] = set()
     invoked: list[str] = []
     for _ in range(steps + explore):
@@ -281,7 +337,7 @@ async def solve(agent: PlingAgent, model: dict[str, Any], steps: int = 8, explor
         step = todo[0]
         result = await agent.invoke(step.ref, step.args)
         invoked.append(step.ref)
-        done[step.ref] = (step.start, step.end)
+        done[step.ref] = step.spans()
         if not result.get("ok"):
             error = result.get("error") or {}
             raise PolicyError(f"{step.ref}: {error.get('code')} {str(error.get('message', ''))[:200]}")

@@ -119,15 +119,26 @@ class Reading:
     notes: list[str] = field(default_factory=list)
 
 
+def _letters(n: int) -> str:
+    out = ""
+    while True:
+        out = "abcdefghijklmnopqrstuvwxyz"[n % 26] + out
+        n = n // 26 - 1
+        if n < 0:
+            return out
+
+
 class Names:
     def __init__(self) -> None:
         self.used: set[str] = set()
 
     def take(self, wanted: str) -> str:
         wanted = wanted if wanted[:1].isalpha() else "n" + wanted   # a type's name is part of a JS name too
-        name, n = wanted, 2
+        # A second one of a name gets a letter, never a number: a numbered id reads as one per row
+        # (check's ACTION_PER_ROW) and may coincide with a record's id.
+        name, n = wanted, 1
         while name in self.used:
-            name, n = f"{wanted}_{n}", n + 1
+            name, n = f"{wanted}_{_letters(n)}", n + 1
         self.used.add(name)
         return name
 

@@ -11,7 +11,8 @@ const P = (() => {
     const box = el.getBoundingClientRect();
     if (!(box.width > 0 && box.height > 0)) return false;
     const style = getComputedStyle(el);
-    return style.visibility !== 'hidden' && style.display !== 'none' && Number(style.opacity) !== 0;
+    // Opacity 0 still counts as shown, as for Playwright: custom checkboxes are transparent inputs over a picture.
+    return style.visibility !== 'hidden' && style.display !== 'none';
   };
   const INPUT_ROLES = { button: 'button', submit: 'button', reset: 'button', image: 'button', checkbox: 'checkbox',
     radio: 'radio', range: 'slider', number: 'spinbutton', search: 'searchbox', email: 'textbox', tel: 'textbox',
