@@ -8,6 +8,9 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
+# Test files run on this many pytest-xdist workers, a whole file per worker (docs/testing.md);
+# TEST_WORKERS=0 runs them one after another in this process.
+TEST_WORKERS ?= 2
 
 .PHONY: help setup browser node node_modules js run test bench clean
 
@@ -63,8 +66,8 @@ setup: $(STAMP) browser  ## install everything
 run: setup  ## the service with its demo at http://127.0.0.1:8000/demo/
 	$(BIN)/pling-browser serve --host $(HOST) --port $(PORT)
 
-test: setup $(NODE_STAMP)  ## the whole test suite against a real Chromium
-	$(BIN)/python -m pytest
+test: setup $(NODE_STAMP)  ## the whole test suite against a real Chromium (TEST_WORKERS files at once)
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile
 
 $(VENV)/.bench-installed: pyproject.toml | $(STAMP)
 	$(BIN)/python -m pip install -q -e '.[test,bench]'

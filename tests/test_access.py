@@ -9,6 +9,7 @@ from typing import Any, Iterator
 
 import httpx
 import pytest
+from prometheus_client.parser import text_string_to_metric_families
 
 from .conftest import ServiceThread, problem, service_settings
 from .server import FixtureServer
@@ -29,31 +30,31 @@ def _code(answer: httpx.Response) -> tuple[int, str]:
 
 def test_a_token_guards_every_route_but_health_and_the_public_files(guarded: ServiceThread) -> None:
     url = guarded.url
-    assert _code(httpx.get(f"{url}/sessions")) == (401, "UNAUTHORIZED")
-    assert _code(httpx.get(f"{url}/sessions", headers={"Authorization": "Bearer wrong"})) == (401, "UNAUTHORIZED")
-    assert _code(httpx.post(f"{url}/mcp", json={})) == (401, "UNAUTHORIZED")
-    assert httpx.get(f"{url}/healthz").status_code == 200
-    assert httpx.get(f"{url}/demo/todos.html").status_code == 200  # the browser fetches it without a token
-    assert httpx.get(f"{url}/js/pling-react.js").status_code == 200  # so does a page loading the package
+    assert _code(httpx.get(f"{url}/sessions", timeout=60)) == (401, "UNAUTHORIZED")
+    assert _code(httpx.get(f"{url}/sessions", headers={"Authorization": "Bearer wrong"}, timeout=60)) == (401, "UNAUTHORIZED")
+    assert _code(httpx.post(f"{url}/mcp", json={}, timeout=60)) == (401, "UNAUTHORIZED")
+    assert httpx.get(f"{url}/healthz", timeout=60).status_code == 200
+    assert httpx.get(f"{url}/demo/todos.html", timeout=60).status_code == 200  # the browser fetches it without a token
+    assert httpx.get(f"{url}/js/pling-react.js", timeout=60).status_code == 200  # so does a page loading the package
     auth = {"Authorization": f"Bearer {TOKEN}"}
     opened = httpx.post(f"{url}/sessions", json={}, headers=auth, timeout=60)
     assert opened.status_code == 201, opened.text
     sid = opened.json()["session"]["id"]
-    assert httpx.get(f"{url}/sessions/{sid}/model", headers=auth).json()["page"]["id"] == "todos"
-    httpx.delete(f"{url}/sessions/{sid}", headers=auth)
+    assert httpx.get(f"{url}/sessions/{sid}/model", headers=auth, timeout=60).json()["page"]["id"] == "todos"
+    httpx.delete(f"{url}/sessions/{sid}", headers=auth, timeout=60)
 
 
 def test_host_and_origin_checks_stop_dns_rebinding(service: ServiceThread) -> None:
     url = service.url
-    assert _code(httpx.get(f"{url}/sessions", headers={"Host": "attacker.example"})) == (403, "FORBIDDEN")
-    assert _code(httpx.get(f"{url}/sessions", headers={"Origin": "http://attacker.example"})) == (403, "FORBIDDEN")
-    assert httpx.get(f"{url}/sessions", headers={"Host": f"localhost:{service.port}"}).status_code == 200
-    assert httpx.get(f"{url}/sessions", headers={"Origin": f"http://127.0.0.1:{service.port}"}).status_code == 200
+    assert _code(httpx.get(f"{url}/sessions", headers={"Host": "attacker.example"}, timeout=60)) == (403, "FORBIDDEN")
+    assert _code(httpx.get(f"{url}/sessions", headers={"Origin": "http://attacker.example"}, timeout=60)) == (403, "FORBIDDEN")
+    assert httpx.get(f"{url}/sessions", headers={"Host": f"localhost:{service.port}"}, timeout=60).status_code == 200
+    assert httpx.get(f"{url}/sessions", headers={"Origin": f"http://127.0.0.1:{service.port}"}, timeout=60).status_code == 200
 
 
 def test_bodies_over_one_mebibyte_are_413(service: ServiceThread) -> None:
     big = b'{"url": "' + b"a" * (1024 * 1024 + 10) + b'"}'
-    answer = httpx.post(f"{service.url}/sessions", content=big, headers={"content-type": "application/json"})
+    answer = httpx.post(f"{service.url}/sessions", content=big, headers={"content-type": "application/json"}, timeout=60)
     assert _code(answer) == (413, "PAYLOAD_TOO_LARGE")
 
     def chunks() -> Iterator[bytes]:  # no Content-Length: counted as it arrives
@@ -62,12 +63,24 @@ def test_bodies_over_one_mebibyte_are_413(service: ServiceThread) -> None:
             yield b"a" * 32768
         yield b'"}'
 
-    answer = httpx.post(f"{service.url}/sessions", content=chunks(), headers={"content-type": "application/json"})
+    answer = httpx.post(f"{service.url}/sessions", content=chunks(), headers={"content-type": "application/json"}, timeout=60)
     assert _code(answer) == (413, "PAYLOAD_TOO_LARGE")
 
 
+def _wait_until_queued(client: httpx.Client, count: int) -> None:
+    def queued() -> float:
+        families = text_string_to_metric_families(client.get("/metrics").text)
+        return next(family.samples[0].value for family in families if family.name == "pling_sessions_queued")
+
+    deadline = time.monotonic() + 30
+    while queued() != count:
+        assert time.monotonic() < deadline, f"not {count} request(s) queued within 30 s"
+        time.sleep(0.02)
+
+
 def test_the_session_queue_answers_429_at_once_and_503_after_waiting(fixtures: FixtureServer) -> None:
-    svc = ServiceThread(service_settings(max_sessions=2, queue=1, queue_timeout_s=1.5)).start()
+    # The queued request must still be waiting when the next one comes: 5 s is room for a loaded machine.
+    svc = ServiceThread(service_settings(max_sessions=2, queue=1, queue_timeout_s=5.0)).start()
     page = fixtures.url("demo/todos.html")
     try:
         with httpx.Client(base_url=svc.url, timeout=60) as client:
@@ -83,7 +96,7 @@ def test_the_session_queue_answers_429_at_once_and_503_after_waiting(fixtures: F
 
             thread = threading.Thread(target=queued)
             thread.start()
-            time.sleep(0.4)  # the queued request is waiting now; the queue (1) is full
+            _wait_until_queued(client, 1)  # the queue (1) is full
             started = time.monotonic()
             refused = client.post("/sessions", json={"url": page})
             refused_in = time.monotonic() - started

@@ -55,7 +55,8 @@ def _with_token(case: Case) -> dict[str, str]:
 
 
 def _fuzz(service: ServiceThread, GenerationMode: Any) -> None:
-    document = httpx.get(f"{service.url}/openapi.json", headers=AUTH).json()
+    # The document is built on the first request: seconds, on a loaded machine (httpx's default is 5 s).
+    document = httpx.get(f"{service.url}/openapi.json", headers=AUTH, timeout=60).json()
     api = schemathesis.openapi.from_dict(document)
     count: dict[str, Any] = {"requests": 0, "by_status": {}}
     http = requests.Session()  # one connection pool, closed at the end (no sockets left to the GC)

@@ -41,8 +41,9 @@ def test_delete_without_approval(pling):
 def _pytest(folder: Path, *args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     environ = {k: v for k, v in os.environ.items()
                if k not in ("PLING_URL", "PLING_APPROVE", "PLING_TOKEN", "PYTEST_ADDOPTS", "PYTEST_PLUGINS")}
+    # A hang guard, not a speed check: the inner run starts a service and a browser of its own.
     return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args], cwd=folder,
-                          capture_output=True, text=True, timeout=120, env={**environ, **env})
+                          capture_output=True, text=True, timeout=300, env={**environ, **env})
 
 
 def _outcomes(report: Path) -> dict[str, str]:
