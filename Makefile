@@ -12,7 +12,7 @@ PORT   ?= 8000
 # TEST_WORKERS=0 runs them one after another in this process.
 TEST_WORKERS ?= 2
 
-.PHONY: help setup browser node node_modules js run test bench clean
+.PHONY: help setup browser nginx node node_modules js run test bench clean
 
 help:  ## list the targets
 	@grep -E '^[a-z]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -61,12 +61,21 @@ node_modules: $(NODE_STAMP)  ## the npm toolchain (npm ci)
 js: $(NODE_STAMP)  ## build the declaration package (js/dist) and its example pages; commit what changes
 	node js/build.mjs
 
+nginx:  ## make sure nginx exists for the router test (tests/test_router.py): Debian's, as root
+	@if command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ]; then exit 0; fi; \
+	if command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
+	  echo "installing Debian's nginx (the router test runs docker/nginx/ in front of two replicas)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null; \
+	else \
+	  echo "no nginx and no root apt-get: tests/test_router.py will be skipped (and fail under CI=true)"; \
+	fi
+
 setup: $(STAMP) browser  ## install everything
 
 run: setup  ## the service with its demo at http://127.0.0.1:8000/demo/
 	$(BIN)/pling-browser serve --host $(HOST) --port $(PORT)
 
-test: setup $(NODE_STAMP)  ## the whole test suite against a real Chromium (TEST_WORKERS files at once)
+test: setup nginx $(NODE_STAMP)  ## the whole test suite against a real Chromium (TEST_WORKERS files at once)
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile
 
 $(VENV)/.bench-installed: pyproject.toml | $(STAMP)

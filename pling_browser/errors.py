@@ -39,6 +39,7 @@ and carry the lifecycle ``stage`` where they arose and whether the page's write 
         ├── PayloadTooLarge         PAYLOAD_TOO_LARGE     413
         ├── TooManySessions         TOO_MANY_SESSIONS     429
         ├── PageUnreachable         PAGE_UNREACHABLE      502
+        ├── ReplicaUnavailable      REPLICA_UNAVAILABLE   502   answered by the router (docker/nginx/), never the service
         ├── BrowserUnavailable      BROWSER_UNAVAILABLE   503
         ├── QueueTimeout            QUEUE_TIMEOUT         503
         ├── PageUnresponsive        PAGE_UNRESPONSIVE     504
@@ -60,7 +61,7 @@ __all__ = [
     "InvocationError", "MethodNotAllowed", "NavigationRefused", "NotFound", "PageLoadTimeout",
     "PageNavigated", "PageUnreachable", "PageUnresponsive", "PayloadTooLarge", "PendingAlreadyAnswered",
     "PendingNotFound", "PermissionDenied", "PlingError", "ProfileNotFound", "ProfileUnreadable",
-    "ProfilesKeyMissing", "QueueTimeout", "ResumeNotFound", "ResumeRepeatsStep", "ServiceError",
+    "ProfilesKeyMissing", "QueueTimeout", "ReplicaUnavailable", "ResumeNotFound", "ResumeRepeatsStep", "ServiceError",
     "SessionBusy", "SessionLost", "SessionNotFound", "StepFailed", "TabNotFound", "TooManySessions",
     "ToolNotFound", "Unauthorized", "INVOCATION_CODES", "SERVICE_CODES",
 ]
@@ -313,6 +314,13 @@ class PageUnreachable(ServiceError):
     default_hint = "Check the URL and that the site is up."
 
 
+class ReplicaUnavailable(ServiceError):
+    code = "REPLICA_UNAVAILABLE"
+    status = 502
+    default_hint = ("A session lives on the replica that opened it and is lost with it: open a new one "
+                    "(POST /sessions goes to a replica that answers).")
+
+
 class BrowserUnavailable(ServiceError):
     code = "BROWSER_UNAVAILABLE"
     status = 503
@@ -382,7 +390,7 @@ SERVICE_CODES: dict[str, type[ServiceError]] = {
         BadRequest, NavigationRefused, Unauthorized, Forbidden, PayloadTooLarge, NotFound, MethodNotAllowed, SessionNotFound, PendingNotFound, ResumeNotFound, ToolNotFound, TabNotFound,
         PendingAlreadyAnswered, ResumeRepeatsStep, SessionBusy, IdempotencyMismatch,
         AnswerTooLate, SessionLost, TooManySessions,
-        PageUnreachable, BrowserUnavailable, QueueTimeout, PageUnresponsive, PageLoadTimeout, PageNavigated,
+        PageUnreachable, ReplicaUnavailable, BrowserUnavailable, QueueTimeout, PageUnresponsive, PageLoadTimeout, PageNavigated,
         ProfileNotFound, ProfilesKeyMissing, ProfileUnreadable, InternalError,
     )
 }

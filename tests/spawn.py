@@ -75,9 +75,10 @@ class BrowserServer:
 
 
 def serve(*args: str, env: dict[str, str] | None = None, port: int | None = None, log: Path | None = None,
-          open_files: int | None = None) -> tuple[subprocess.Popen[bytes], str]:
+          open_files: int | None = None, host: str = "127.0.0.1") -> tuple[subprocess.Popen[bytes], str]:
     """`pling-browser serve` as a process of its own; answers it and its URL once /healthz answers.
-    `log`: a file for its output; `open_files`: the soft open-file limit it starts with."""
+    `log`: a file for its output; `open_files`: the soft open-file limit it starts with; `host`: the
+    loopback address it listens on (127.0.0.2 is loopback too: replicas on one port, as pods)."""
     import httpx
 
     def limit_open_files() -> None:
@@ -88,12 +89,13 @@ def serve(*args: str, env: dict[str, str] | None = None, port: int | None = None
 
     port = port or free_port()
     output = open(log, "wb") if log is not None else subprocess.DEVNULL
-    process = subprocess.Popen([sys.executable, "-m", "pling_browser", "serve", "--port", str(port), *args],
+    listen = ["--host", host] if host != "127.0.0.1" else []
+    process = subprocess.Popen([sys.executable, "-m", "pling_browser", "serve", "--port", str(port), *listen, *args],
                                env={**os.environ, **(env or {})}, stdout=output, stderr=output,
                                start_new_session=True, preexec_fn=limit_open_files)
     if log is not None:
         output.close()  # type: ignore[union-attr]
-    url = f"http://127.0.0.1:{port}"
+    url = f"http://{host}:{port}"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:

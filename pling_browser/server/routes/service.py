@@ -16,7 +16,9 @@ router = APIRouter()
 @router.get("/healthz", tags=["service"])
 async def healthz(runtime: RuntimeDep) -> dict[str, Any]:
     status = runtime.controller.browser_status
-    return {"ok": bool(status["connected"]), "browser": status, "sessions": len(runtime.sessions)}
+    # `replica` (PLING_REPLICA, else null): which replica answered, when a router is in front of several.
+    return {"ok": bool(status["connected"]), "replica": runtime.controller.settings.replica, "browser": status,
+            "sessions": len(runtime.sessions)}
 
 
 @router.get("/metrics", tags=["service"], response_class=PlainTextResponse,
