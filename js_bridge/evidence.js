@@ -194,15 +194,26 @@ function diffFeedback(before, after, watch) {
 function diffEvidence(before, watch) {
   const after = captureEvidence();
   const actions = { added: [], removed: [], availability: create(null), omitted: { added: 0, removed: 0, availability: 0 } };
-  const records = diffRecords(before.records, after.records, actions);
-  diffActions(before.actions, after.actions, actions);
-  const state = diffState(before.state, after.state);
+  // Another page (views.js): records entered and left the view, never added or removed.
+  const same = samePage(before.page, after.page);
+  let records;
+  let state;
+  if (same) {
+    records = diffRecords(before.records, after.records, actions);
+    diffActions(before.actions, after.actions, actions);
+    state = diffState(before.state, after.state);
+  } else {
+    records = diffViews(before.records, after.records);
+    diffViewActions(before.actions, after.actions, actions);
+    state = diffViewState(before.state, after.state);
+  }
   const feedback = diffFeedback(before.feedback, after.feedback, watch);
   const observed = keys(records).length > 0 ||
     actions.added.length + actions.removed.length + keys(actions.availability).length > 0 ||
     keys(state.changed).length > 0 || feedback.added.length + feedback.removed.length > 0;
   const changed = { observed, records, actions, state: { changed: state.changed }, feedback };
   if (state.omitted) changed.state.omitted = state.omitted;
+  if (state.declared) changed.state.declared = state.declared;
   // A route of a single-page app that declares another page (navigate.js: diffFrom for another document).
   // A page that declares no pling.page (a WebMCP-only page) has no route of its own to name: there an
   // address the action changed within the document (pushState, a hash) is the page change.

@@ -200,6 +200,26 @@ class RecordsChange(_Data):
     total: dict[str, int]  # {"from": n, "to": m}: this type's active records before and after
 
 
+class RecordsInView(_Data):
+    """One record type's change when the action led to another page (another ``pling.page`` id, across
+    documents or an SPA route) that declares the type too. Leaving a view is not a deletion: ``entered``
+    are ids the new page shows that the old one did not, ``left`` the reverse; neither says a record was
+    created or deleted (the expectation says whether the business change happened)."""
+
+    entered: list[str]
+    left: list[str]
+    updated: list[RecordUpdate]
+    omitted: dict[str, int]
+    total: dict[str, int]  # {"from": n, "to": m}: shown by the old page, by the new one
+
+
+class RecordsDeclared(_Data):
+    """A record type only one of the two pages declares: not diffed (``before``: only the page the
+    action left; ``after``: only the new one, whose model lists its records)."""
+
+    declared: Literal["before", "after"]
+
+
 class ActionsChange(_Data):
     added: list[str]
     removed: list[str]
@@ -210,6 +230,8 @@ class ActionsChange(_Data):
 class StateChange(_Data):
     changed: dict[str, dict[str, Any]]
     omitted: int | None = None
+    # Another page: state keys only one of the two pages declares, not diffed (which page declares each).
+    declared: dict[str, Literal["before", "after"]] | None = None
 
 
 class FeedbackChange(_Data):
@@ -222,7 +244,9 @@ class Changed(_Data):
     """What the after snapshot shows that the before snapshot did not, keyed on business ids."""
 
     observed: bool
-    records: dict[str, RecordsChange] = Field(default_factory=dict)  # by record type; unchanged types left out
+    # By record type; unchanged types left out. The same page: RecordsChange; another page (the action
+    # led to another pling.page id): RecordsInView for a type both declare, RecordsDeclared for the rest.
+    records: dict[str, RecordsChange | RecordsInView | RecordsDeclared] = Field(default_factory=dict)
     actions: ActionsChange
     state: StateChange
     feedback: FeedbackChange

@@ -174,6 +174,7 @@ REAL_PAGES = {
     "react": ("shopping", {"item_text", "add_item", "add", "remove", "remove_item"}, {"item"},
               {"count", "draft", "confirming"}),
     "vue": ("notes", {"title", "add", "add_note", "remove"}, {"note"}, {"committed", "count"}),
+    "vue_router": ("people", {"open", "remove", "about"}, {"person"}, {"count"}),
     "shadow": ("shadow", {"increment_closed", "name_closed", "increment_open", "name_open"}, set(),
                {"closed_clicks", "open_clicks", "closed_name", "open_name"}),
     "iframe": ("framed", {"frame_press", "frame_name", "frame_missing"}, set(),
@@ -261,7 +262,7 @@ def test_every_page_declares_its_model_without_errors():
 
             await page.goto(app.url("/tasks/task-4"))
             detail = await model_when(page, lambda m: (m["page"] or {}).get("id") == "task")
-            assert {a["id"] for a in detail["actions"]} == {"mark_done", "back"}
+            assert {a["id"] for a in detail["actions"]} == {"mark_done", "delete_task", "back"}
 
             await page.goto(app.url("/spa"))
             inbox = await model_when(page, lambda m: (m["page"] or {}).get("id") == "inbox")

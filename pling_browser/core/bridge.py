@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("pling_browser.bridge")
 
 BRIDGE_VERSION = "1"
-_PARTS = ("prelude", "protect", "bound", "registry", "webmcp", "webmcp_shim", "webmcp_browser", "webmcp_forms", "records", "observe", "model", "problems", "evidence", "resolve", "reveal", "gesture", "execute", "expect", "handoff", "interaction", "export", "navigate", "adapters", "demonstration", "entry")
+_PARTS = ("prelude", "protect", "bound", "registry", "webmcp", "webmcp_shim", "webmcp_browser", "webmcp_forms", "records", "observe", "model", "problems", "evidence", "views", "resolve", "reveal", "gesture", "execute", "expect", "handoff", "interaction", "export", "navigate", "adapters", "demonstration", "entry")
 
 
 def _bridge_dir() -> Path:

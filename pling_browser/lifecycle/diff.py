@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ..core.answers import BridgeCode, Diffed, Refusal
 from ..core.bridge import BridgeError
-from ..models import Changed
+from ..models import Changed, RecordsChange, RecordsDeclared
 from .context import Invocation
 from .navigation import follow, refused, tabs_changed
 
@@ -15,13 +15,16 @@ from .navigation import follow, refused, tabs_changed
 def _summary(changed: Changed) -> str:
     parts = []
     for type_, r in changed.records.items():
+        if isinstance(r, RecordsDeclared):
+            parts.append(f"{type_} declared only {r.declared}")
+            continue
         counts = []
-        for name, count in (("added", len(r.added) + r.omitted.get("added", 0)),
-                            ("removed", len(r.removed) + r.omitted.get("removed", 0)),
-                            ("updated", len(r.updated) + r.omitted.get("updated", 0))):
+        names = ("added", "removed", "updated") if isinstance(r, RecordsChange) else ("entered", "left", "updated")
+        for name in names:
+            count = len(getattr(r, name)) + r.omitted.get(name, 0)
             if count:
                 counts.append(f"{count} {name}")
-        if r.reordered:
+        if isinstance(r, RecordsChange) and r.reordered:
             counts.append("reordered")
         parts.append(f"{type_} {', '.join(counts)}")
     if changed.state.changed:

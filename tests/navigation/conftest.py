@@ -1,6 +1,6 @@
 """Actions that leave the document, against the server-rendered task app (fixtures/apps/ssr): a real
 HTTP server on port 0 with its request log, a real Pling service and Chromium, no mocks. The service
-approves the app's `delete` (danger) by operator policy."""
+approves the app's `delete`, `delete_task` and `remove` (danger) by operator policy."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ def nav_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServiceThr
     # 127.0.0.1 on any port; the app's `external` link (127.0.0.2) stays refused.
     secrets = tmp_path_factory.mktemp("nav-secrets") / "secrets.env"
     secrets.write_text(f"CARD={CARD}\n")
-    svc = ServiceThread(service_settings(approve=APPROVED + ("delete",), navigation_settle_s=5.0,
+    svc = ServiceThread(service_settings(approve=APPROVED + ("delete", "delete_task", "remove"), navigation_settle_s=5.0,
                                          secrets_file=str(secrets))).start()
     yield svc
     svc.stop()

@@ -40,7 +40,7 @@ def test_add_by_element_actions_posts_once_and_diffs_across_documents(app: SsrAp
     assert task["total"] == {"from": 3, "to": 4}
     assert changed["feedback"]["added"] == [{"kind": "success", "text": "Task added"}]
     assert changed["state"]["changed"] == {"count": {"from": 3, "to": 4}, "open_count": {"from": 2, "to": 3}}
-    assert sorted(changed["actions"]["added"]) == ["complete@task-4", "delete@task-4", "open@task-4"]
+    assert sorted(changed["actions"]["added"]) == ["complete@task-4", "delete@task-4", "open@task-4", "remove@task-4"]
     assert "warning" not in receipt and "refused" not in changed
     assert app.posts("/tasks") == 1
     assert [r.form for r in app.requests if r.method == "POST"] == [{"title": "Water the plants"}]
@@ -68,7 +68,7 @@ def test_delete_posts_once_and_reports_the_removed_record(app: SsrApp, opener: O
     task = records(receipt["changed"], "task")
     assert task["removed"] == ["task-2"] and task["added"] == [] and task["total"] == {"from": 3, "to": 2}
     assert receipt["changed"]["feedback"]["added"] == [{"kind": "success", "text": "Task deleted"}]
-    assert sorted(receipt["changed"]["actions"]["removed"]) == ["complete@task-2", "delete@task-2", "open@task-2"]
+    assert sorted(receipt["changed"]["actions"]["removed"]) == ["complete@task-2", "delete@task-2", "open@task-2", "remove@task-2"]
     assert app.posts("/tasks/task-2/delete") == 1 and app.task("task-2") is None
 
 
@@ -95,9 +95,13 @@ def test_a_link_to_a_detail_page_then_acting_there_and_back(app: SsrApp, opener:
     # `open` is not declared on the task page: not verified, and the warning says why.
     assert opened["verified"] is False
     assert "could not be checked on the new page" in opened["warning"] and "does not declare open" in opened["warning"]
-    task = records(opened["changed"], "task")
-    assert task["removed"] == ["task-2", "task-3"] and task["total"] == {"from": 3, "to": 1}
+    # Another page (task, not tasks): leaving the list is not a deletion. The two tasks the detail page
+    # does not show left the view; nothing is claimed added or removed.
+    assert opened["changed"]["records"]["task"] == {
+        "entered": [], "left": ["task-2", "task-3"], "updated": [],
+        "omitted": {"entered": 0, "left": 0, "updated": 0}, "total": {"from": 3, "to": 1}}
     assert "mark_done" in opened["changed"]["actions"]["added"]
+    assert not any("@" in a for a in opened["changed"]["actions"]["removed"])  # instances follow the records
 
     done = tab.invoke("mark_done")
     assert done["ok"] is True and done["verified"] is True, done
@@ -110,7 +114,8 @@ def test_a_link_to_a_detail_page_then_acting_there_and_back(app: SsrApp, opener:
     back = tab.invoke("back")
     assert back["ok"] is True and "verified" not in back and "error" not in back, back
     assert back["changed"]["page"]["to"] == page(app, "tasks", "/tasks", "Tasks")
-    assert records(back["changed"], "task")["added"] == ["task-2", "task-3"]
+    assert back["changed"]["records"]["task"]["entered"] == ["task-2", "task-3"]
+    assert "added" not in back["changed"]["records"]["task"] and back["changed"]["records"]["task"]["left"] == []
 
 
 def test_a_reload_is_a_navigation_with_nothing_else_changed(app: SsrApp, opener: Opener) -> None:
@@ -160,3 +165,39 @@ def test_masking_outlives_the_navigation(app: SsrApp, opener: Opener) -> None:
     label = next(item["label"] for item in model["records"]["task"]["items"] if item["id"] == "task-4")
     assert CARD not in json.dumps(model) and "<secret>" in label
     assert CARD not in json.dumps(receipt)
+
+
+def test_a_delete_on_another_page_reports_records_that_left_the_view_not_removed(app: SsrApp, opener: Opener) -> None:
+    # From the task page, deleting lands on the list (another page id): task-2 was really deleted, but
+    # the receipt does not claim it from the view; it left the view, and the list's other tasks entered.
+    tab = opener.open(app.url("/tasks/task-2"))
+    receipt = tab.invoke("delete_task")
+    assert receipt["ok"] is True, receipt
+    assert app.task("task-2") is None and app.posts("/tasks/task-2/delete") == 1
+    changed = receipt["changed"]
+    assert changed["page"]["from"]["id"] == "task" and changed["page"]["to"]["id"] == "tasks"
+    assert changed["records"]["task"] == {"entered": ["task-1", "task-3"], "left": ["task-2"], "updated": [],
+                                          "omitted": {"entered": 0, "left": 0, "updated": 0}, "total": {"from": 1, "to": 2}}
+    # The state keys of the two pages differ: none is diffed against a key the other page never had.
+    assert changed["state"]["changed"] == {}
+    assert changed["state"]["declared"] == {"done": "before", "count": "after", "open_count": "after"}
+    assert changed["feedback"]["added"] == [{"kind": "success", "text": "Task deleted"}]
+    # The list does not declare delete_task: its expectation is not verified, never a claimed failure.
+    assert receipt["verified"] is False and "does not declare delete_task" in receipt["warning"]
+
+
+def test_a_failed_flow_that_lands_on_another_page_claims_nothing_removed(app: SsrApp, opener: Opener) -> None:
+    tab = opener.open(app.url("/tasks"))
+    app.drop_task("task-2")  # someone else deleted it meanwhile: the list shown still has it
+    receipt = tab.invoke("remove@task-2")
+    assert receipt["ok"] is False, receipt
+    error = receipt["error"]
+    assert error["code"] == "STEP_FAILED" and error["step"] == 2
+    assert error["step_error"]["code"] == "ACTION_NOT_FOUND"  # the 404 page declares no delete_task
+    changed = receipt["changed"]
+    assert changed["page"]["from"]["id"] == "tasks" and changed["page"]["to"]["id"] == "not_found"
+    # The 404 page declares no task records: the type is not diffed, nothing is claimed removed.
+    assert changed["records"] == {"task": {"declared": "before"}}
+    assert changed["state"]["declared"] == {"count": "before", "open_count": "before"}
+    assert not any("@" in a for a in changed["actions"]["removed"])
+    assert app.posts("/tasks/task-2/delete") == 0
