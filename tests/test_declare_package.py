@@ -65,6 +65,17 @@ def test_the_types_check() -> None:
         assert (ROOT / source).resolve() in read, source
 
 
+def test_the_types_check_loosely_written_javascript() -> None:
+    # js/test/loose.js: declarations as adapters are written (plain JavaScript, `pling` in scope, a schema
+    # in a variable), in a project that does not check nulls, where json-schema-to-ts's types would
+    # recurse without end (TS2589) if `args` were inferred there.
+    _toolchain()
+    checked = _run("node", "node_modules/typescript/bin/tsc", "-p", "js/tsconfig.loose.json", "--listFiles")
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    read = {Path(line).resolve() for line in checked.stdout.splitlines() if line.strip()}
+    assert {(ROOT / "js/test/loose.js").resolve(), (ROOT / "js/dist/esm/adapter.d.ts").resolve()} <= read
+
+
 def test_the_readme_quick_start_is_the_checked_file() -> None:
     # README's TypeScript quick start is js/test/quickstart-react.tsx, which the check above compiles.
     readme = (ROOT / "README.md").read_text()

@@ -5,7 +5,7 @@
 
 import { bridge, declared } from './bridge.js';
 import type {
-  ActionDeclaration, FeedbackSource, FlowDeclaration, HandoffDeclaration, PageDeclaration, ParamsSchema,
+  ActionDeclaration, FeedbackSource, FlowDeclaration, HandoffDeclaration, PageDeclaration, ParamsInput, ParamsSchema,
   RecordsDeclaration, RegionDeclaration, Remove, StateDeclaration,
 } from './types.js';
 
@@ -48,12 +48,12 @@ export function state<V>(declaration: StateDeclaration<V>): Remove {
   return declare('state', declaration);
 }
 
-export function action<const S extends ParamsSchema = ParamsSchema, const Rec extends string | undefined = undefined>(
+export function action<const S extends ParamsInput = ParamsSchema, const Rec extends string | undefined = undefined>(
   declaration: ActionDeclaration<S, Rec>): Remove {
   return declare('action', declaration);
 }
 
-export function flow<const S extends ParamsSchema = ParamsSchema, const Rec extends string | undefined = undefined>(
+export function flow<const S extends ParamsInput = ParamsSchema, const Rec extends string | undefined = undefined>(
   declaration: FlowDeclaration<S, Rec>): Remove {
   return declare('flow', declaration);
 }
@@ -71,13 +71,13 @@ export const pling = { page, region, records, state, action, flow, handoff, feed
 
 /** Returns its argument, typed: an action declared apart from the call that registers it (in a module
  * of its own, or handed to a hook) still gets `args` typed from its `params`. */
-export function defineAction<const S extends ParamsSchema = ParamsSchema, const Rec extends string | undefined = undefined>(
+export function defineAction<const S extends ParamsInput = ParamsSchema, const Rec extends string | undefined = undefined>(
   declaration: ActionDeclaration<S, Rec>): ActionDeclaration<S, Rec> {
   return declaration;
 }
 
 /** `defineAction` for flows. */
-export function defineFlow<const S extends ParamsSchema = ParamsSchema, const Rec extends string | undefined = undefined>(
+export function defineFlow<const S extends ParamsInput = ParamsSchema, const Rec extends string | undefined = undefined>(
   declaration: FlowDeclaration<S, Rec>): FlowDeclaration<S, Rec> {
   return declaration;
 }

@@ -12,7 +12,7 @@ import * as core from './index.js';
 import { liveAction, liveFeedback, liveRecords, liveState, shapeOf, throughLatest } from './live.js';
 import type { Live, LiveActionDeclaration, LiveFlowDeclaration, LiveHandoffDeclaration, LiveRecordsDeclaration,
   LiveStateDeclaration } from './live.js';
-import type { FeedbackItem, PageDeclaration, ParamsSchema, RegionDeclaration, Remove } from './types.js';
+import type { FeedbackItem, PageDeclaration, ParamsInput, ParamsSchema, RegionDeclaration, Remove } from './types.js';
 
 export * from './index.js';
 export type { Live, LiveActionDeclaration, LiveFlowDeclaration, LiveHandoffDeclaration, LiveRecordsDeclaration,
@@ -53,12 +53,12 @@ export function usePlingState<V>(declaration: LiveStateDeclaration<V>): void {
 }
 
 /** An action; `available` may be `true` or a reason as a value, kept up to date by rendering. */
-export function usePlingAction<const S extends ParamsSchema = ParamsSchema, const Rec extends string | undefined = undefined>(
+export function usePlingAction<const S extends ParamsInput = ParamsSchema, const Rec extends string | undefined = undefined>(
   declaration: LiveActionDeclaration<S, Rec>): void {
   useDeclaration(declaration, (latest) => core.action(liveAction(latest) as never));
 }
 
-export function usePlingFlow<const S extends ParamsSchema = ParamsSchema, const Rec extends string | undefined = undefined>(
+export function usePlingFlow<const S extends ParamsInput = ParamsSchema, const Rec extends string | undefined = undefined>(
   declaration: LiveFlowDeclaration<S, Rec>): void {
   useDeclaration(declaration, (latest) => core.flow(liveAction(latest) as never));
 }

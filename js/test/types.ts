@@ -31,6 +31,13 @@ pling.action({
   run: ({ count }) => count.toUpperCase(),
 });
 
+// A schema kept in a variable keeps its literal types with `as const`; without it, `type` is a string.
+const search = { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] } as const;
+pling.action({ id: 'search_by', params: search, run: ({ q }) => q.trim() });
+const widened = { type: 'object', properties: { q: { type: 'string' } } };
+// @ts-expect-error: `type: string` is not a JSON Schema type name (write the schema `as const`)
+pling.action({ id: 'search_widened', params: widened, run: () => 1 });
+
 // Without params, args are JSON values by name.
 pling.action({ id: 'clear', run: (args) => { same<typeof args, Args>(true); } });
 
@@ -71,6 +78,7 @@ pling.records({ type: 'row', list: () => [{ name: 'a' }], id: (row) => row.name 
 
 pling.state({ key: 'filter', description: 'Which tasks are shown', get: () => 'open' });
 pling.region({ id: 'list', name: 'Tasks', role: 'list', more: () => ({ count: 3, hint: 'Load more' }) });
+pling.region({ id: 'pages', more: () => ({ count: null, hint: 'There are more; how many is not known' }) });
 pling.flow({
   id: 'rename_flow', record: 'task', params: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
   steps: [{ action: 'edit@{record}' }, { action: 'edit_text', args: { text: '{text}' } }, { action: 'save_edit' }],

@@ -1,5 +1,5 @@
 import { bridge } from './bridge.js';
-import type { ActionDeclaration, FeedbackSource, FlowDeclaration, HandoffDeclaration, PageDeclaration, ParamsSchema, RecordsDeclaration, RegionDeclaration, Remove, StateDeclaration } from './types.js';
+import type { ActionDeclaration, FeedbackSource, FlowDeclaration, HandoffDeclaration, PageDeclaration, ParamsInput, ParamsSchema, RecordsDeclaration, RegionDeclaration, Remove, StateDeclaration } from './types.js';
 export type * from './types.js';
 export { startDevCheck } from './devcheck.js';
 export type { DevCheckOptions } from './devcheck.js';
@@ -8,8 +8,8 @@ export declare function page(declaration: PageDeclaration): Remove;
 export declare function region(declaration: RegionDeclaration): Remove;
 export declare function records<T>(declaration: RecordsDeclaration<T>): Remove;
 export declare function state<V>(declaration: StateDeclaration<V>): Remove;
-export declare function action<const S extends ParamsSchema = ParamsSchema, const Rec extends string | undefined = undefined>(declaration: ActionDeclaration<S, Rec>): Remove;
-export declare function flow<const S extends ParamsSchema = ParamsSchema, const Rec extends string | undefined = undefined>(declaration: FlowDeclaration<S, Rec>): Remove;
+export declare function action<const S extends ParamsInput = ParamsSchema, const Rec extends string | undefined = undefined>(declaration: ActionDeclaration<S, Rec>): Remove;
+export declare function flow<const S extends ParamsInput = ParamsSchema, const Rec extends string | undefined = undefined>(declaration: FlowDeclaration<S, Rec>): Remove;
 export declare function handoff(declaration: HandoffDeclaration): Remove;
 export declare function feedback(source: FeedbackSource): Remove;
 /** The same functions under the names `window.pling` uses: `pling.action({…})` reads as in SPEC. */
@@ -25,6 +25,6 @@ export declare const pling: {
 };
 /** Returns its argument, typed: an action declared apart from the call that registers it (in a module
  * of its own, or handed to a hook) still gets `args` typed from its `params`. */
-export declare function defineAction<const S extends ParamsSchema = ParamsSchema, const Rec extends string | undefined = undefined>(declaration: ActionDeclaration<S, Rec>): ActionDeclaration<S, Rec>;
+export declare function defineAction<const S extends ParamsInput = ParamsSchema, const Rec extends string | undefined = undefined>(declaration: ActionDeclaration<S, Rec>): ActionDeclaration<S, Rec>;
 /** `defineAction` for flows. */
-export declare function defineFlow<const S extends ParamsSchema = ParamsSchema, const Rec extends string | undefined = undefined>(declaration: FlowDeclaration<S, Rec>): FlowDeclaration<S, Rec>;
+export declare function defineFlow<const S extends ParamsInput = ParamsSchema, const Rec extends string | undefined = undefined>(declaration: FlowDeclaration<S, Rec>): FlowDeclaration<S, Rec>;

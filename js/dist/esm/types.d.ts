@@ -19,8 +19,21 @@ export type ParamsSchema = Exclude<JSONSchema, boolean>;
 export type Args = {
     [name: string]: unknown;
 };
-/** The type of `args` for a `params` schema: inferred from a literal schema, `Args` otherwise. */
-export type ArgsOf<S> = [S] extends [ParamsSchema] ? (ParamsSchema extends S ? Args : FromSchema<S>) : Args;
+/** Whether the compiler checks nulls: json-schema-to-ts needs it (without it `undefined` fits every
+ * type, and its types recurse without end: TS2589 in a project that is not `strict`). */
+type NullsChecked = undefined extends string ? false : true;
+/** What `params` takes. Where nulls are checked, a JSON Schema whose keywords are literals: an inline
+ * schema is, a schema kept in a variable needs `as const` (or JSDoc's `@type {const}`) so that `type:
+ * 'object'` is not widened to `string`. Where they are not (plain JavaScript checked loosely, say), any
+ * object: such a project gets no typed `args` anyway. */
+export type ParamsInput = NullsChecked extends false ? object : ParamsSchema;
+/** Arguments in a project that does not check nulls: as loose as the rest of such a project. */
+export type LooseArgs = {
+    [name: string]: any;
+};
+/** The type of `args` for a `params` schema: inferred from a literal schema where nulls are checked,
+ * `Args` for a schema that is not a literal, `LooseArgs` in a project that does not check nulls. */
+export type ArgsOf<S> = NullsChecked extends false ? LooseArgs : [S] extends [ParamsSchema] ? (ParamsSchema extends S ? Args : FromSchema<S>) : Args;
 /** The record id that a family's callbacks get after their arguments; nothing for a plain action. */
 export type IdArg<Rec> = [Rec] extends [string] ? [id: RecordId] : [];
 export interface PageDeclaration {
@@ -30,7 +43,8 @@ export interface PageDeclaration {
 }
 /** What a region says it holds beyond what is shown (a list with more to load). */
 export interface More {
-    count: number;
+    /** How many more there are; `null` when there are more but how many is not known. */
+    count: number | null;
     hint?: string;
 }
 export interface RegionDeclaration {
@@ -181,8 +195,8 @@ export interface Pling {
     region(declaration: RegionDeclaration): Remove;
     records<T>(declaration: RecordsDeclaration<T>): Remove;
     state<V>(declaration: StateDeclaration<V>): Remove;
-    action<const S extends ParamsSchema = ParamsSchema, const Rec extends string | undefined = undefined>(declaration: ActionDeclaration<S, Rec>): Remove;
-    flow<const S extends ParamsSchema = ParamsSchema, const Rec extends string | undefined = undefined>(declaration: FlowDeclaration<S, Rec>): Remove;
+    action<const S extends ParamsInput = ParamsSchema, const Rec extends string | undefined = undefined>(declaration: ActionDeclaration<S, Rec>): Remove;
+    flow<const S extends ParamsInput = ParamsSchema, const Rec extends string | undefined = undefined>(declaration: FlowDeclaration<S, Rec>): Remove;
     handoff(declaration: HandoffDeclaration): Remove;
     feedback(source: FeedbackSource): Remove;
     /** The problems an agent would read in the model now, and references the model cannot state (an
@@ -197,3 +211,4 @@ declare global {
         pling?: Pling;
     }
 }
+export {};
