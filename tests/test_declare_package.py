@@ -16,7 +16,6 @@ import pytest
 
 from pling_browser.server.routes.static import package_files
 
-from .conftest import ServiceThread
 
 ROOT = Path(__file__).resolve().parent.parent
 NODE_MODULES = ROOT / "node_modules"
@@ -84,8 +83,8 @@ def test_the_readme_quick_start_is_the_checked_file() -> None:
 
 
 @pytest.mark.parametrize("name", ["pling-declare.js", "pling-react.js", "pling-vue.js", "esm/index.js", "esm/react.d.ts"])
-def test_the_service_serves_the_built_files(service: ServiceThread, name: str) -> None:
-    answer = httpx.get(f"{service.url}/js/{name}")
+def test_the_service_serves_the_built_files(client: httpx.Client, name: str) -> None:
+    answer = client.get(f"/js/{name}")
     assert answer.status_code == 200
     assert answer.content == (ROOT / "js" / "dist" / name).read_bytes()
     expected = "text/plain" if name.endswith(".d.ts") else "text/javascript"
@@ -93,7 +92,7 @@ def test_the_service_serves_the_built_files(service: ServiceThread, name: str) -
 
 
 @pytest.mark.parametrize("name", ["nothing.js", "../../pyproject.toml", "%2e%2e/package.json", "esm", ""])
-def test_nothing_else_is_served_under_js(service: ServiceThread, name: str) -> None:
-    answer = httpx.get(f"{service.url}/js/{name}")
+def test_nothing_else_is_served_under_js(client: httpx.Client, name: str) -> None:
+    answer = client.get(f"/js/{name}")
     assert answer.status_code == 404
     assert "esm/index.js" in package_files() and name not in package_files()
