@@ -157,3 +157,32 @@ def test_without_a_bridge_declaring_does_nothing(watched: Watched, fixtures: Fix
     assert page.evaluate("() => [typeof window.pling, PlingDeclare.pling.action({ id: 'x', run: () => 1 })()]") == [
         "undefined", False]
     assert watched.errors == []
+
+
+def test_a_composable_outside_a_component_lives_as_long_as_its_scope(watched: Watched, fixtures: FixtureServer) -> None:
+    # In an effectScope rather than a component: declared at once, removed when the scope stops.
+    page = watched.page
+    page.goto(fixtures.url("pages/declare/vue.html"))
+    watched.until("the app declaring itself", lambda: watched.model()["page"]["id"] == "reading")
+    page.evaluate("""() => {
+      const count = Vue.ref(1);
+      window.__scope = Vue.effectScope();
+      window.__scope.run(() => {
+        PlingVue.usePlingState({ key: 'scoped', description: 'Declared in an effect scope', value: count });
+        PlingVue.usePlingAction(() => ({ id: 'bump', description: 'Count ' + (count.value > 1 ? 'again' : 'once'),
+                                          risk: 'write', run: () => { count.value += 1; } }));
+      });
+      window.__count = count;
+    }""")
+    model = watched.model()
+    assert model["state"]["scoped"]["value"] == 1
+    assert next(a for a in model["actions"] if a["id"] == "bump")["description"] == "Count once"
+    page.evaluate("() => { window.__count.value = 2; }")
+    # A description computed from reactive state is declared again when it changes (the watcher's flush).
+    watched.until("the new description", lambda: next(
+        a for a in watched.model()["actions"] if a["id"] == "bump")["description"] == "Count again")
+    assert watched.model()["state"]["scoped"]["value"] == 2
+    page.evaluate("() => window.__scope.stop()")
+    model = watched.model()
+    assert "bump" not in [a["id"] for a in model["actions"]] and "scoped" not in model["state"]
+    assert watched.errors == []
