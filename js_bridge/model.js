@@ -192,8 +192,10 @@ function modelSnapshot(opts) {
       items: tally.items,
       keys: tally.keys,
       depth: tally.depth,
+      frames: [],  // child frames not read: the controller reads frames and says which (core/frames.py)
     },
     problems,
+    frames: [],  // child frames whose declarations the controller joined to this model
   };
   if (tally.errors) push(problems, { where: 'values', problem: tally.errors + ' values could not be read (a getter or proxy threw); they are shown as <error: …>' });
   if (tally.cycles) push(problems, { where: 'values', problem: tally.cycles + ' values refer back to an object that contains them; each is shown as <cycle>' });

@@ -40,8 +40,15 @@ function wrapBrowserWebMCP(native) {
         webmcpTools[name] = tool;
         if (controller) controllers[name] = controller;
         learnTool(tool);
-        // The browser refused it after all (an invalid schema, a policy): forget it again.
-        try { promiseThen(answer, undefined, () => { if (webmcpTools[name] === tool) withdraw(name); }); } catch (e) { /* not a promise */ }
+        // The browser refused it after all (an invalid schema, a policy: a frame of another origin
+        // whose embedder did not delegate `allow="tools"`): forget it again, and say so in the model.
+        try {
+          promiseThen(answer, undefined, (e) => {
+            if (webmcpTools[name] !== tool) return;
+            withdraw(name);
+            problem('webmcp tool ' + name, 'the browser refused to register it: ' + errorText(e));
+          });
+        } catch (e) { /* not a promise */ }
       }
       return answer;
     },

@@ -35,7 +35,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["Adapter", "AdapterError", "load_adapters", "pattern_regex", "init_script"]
+__all__ = ["Adapter", "AdapterError", "load_adapters", "pattern_regex", "init_script", "vouch"]
 
 RUN_AT = ("document-start", "document-end", "document-idle")
 _HEADER = re.compile(r"^\s*//\s*@([\w:-]+)(?:\s+(.*?))?\s*$")
@@ -205,3 +205,37 @@ def init_script(adapter: Adapter, syntax_error: str | None = None) -> str:
 def compile_check_source(adapter: Adapter) -> str:
     """The adapter as the page compiles it, for a syntax check ahead of injection."""
     return f"(function (pling) {{\n{adapter.source}\n}});"
+
+
+def vouch(model: dict[str, object], adapters: list[Adapter]) -> dict[str, object]:
+    """The model with ``page.adapter`` as the controller vouches for it: only adapter files the operator
+    installed (PLING_ADAPTERS) whose patterns match the document's URL. The bridge reports which
+    adapters ran, but any script of the page can call the bridge's entry point as an adapter's init
+    script does; a name it made up (or an installed adapter that does not match here) is left out, and
+    a problem says so. The same for each frame the model lists."""
+    installed = {adapter.name: adapter for adapter in adapters}
+    problems = model.get("problems")
+    problems = list(problems) if isinstance(problems, list) else []
+
+    def vouched(part: object, url: object, where: str) -> None:
+        if not isinstance(part, dict) or not isinstance(part.get("adapter"), list):
+            return
+        kept = []
+        for name in part["adapter"]:
+            adapter = installed.get(name) if isinstance(name, str) else None
+            if adapter is not None and isinstance(url, str) and adapter.matches_url(url):
+                kept.append(name)
+            else:
+                problems.append({"where": where, "problem": f"the page claimed adapter {str(name)[:120]!r} ran, which "
+                                 "no operator installed for this address; page.adapter does not list it"})
+        if kept:
+            part["adapter"] = kept
+        else:
+            del part["adapter"]
+
+    page = model.get("page")
+    vouched(page, page.get("url") if isinstance(page, dict) else None, "page")
+    for frame in model.get("frames") or []:  # type: ignore[attr-defined]
+        vouched(frame, frame.get("url") if isinstance(frame, dict) else None, f"frame {frame.get('origin') if isinstance(frame, dict) else ''}")
+    model["problems"] = problems
+    return model

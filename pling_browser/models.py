@@ -45,6 +45,7 @@ class Region(_Data):
     actions: int = 0
     records: RegionRecords | None = None
     more: Any = None
+    frame: str | None = Field(default=None, description="The origin of the child frame that declared it (absent: the page itself).")
 
 
 class ActionInfo(_Data):
@@ -60,6 +61,7 @@ class ActionInfo(_Data):
     steps: list[str] | None = None
     available: bool
     reason: str | None = None
+    frame: str | None = Field(default=None, description="The origin of the child frame that declared it (absent: the page itself).")
 
 
 class RecordItem(_Data):
@@ -81,21 +83,43 @@ class RecordSet(_Data):
     items: list[RecordItem]
     omitted: RecordOmitted
     offset: int | None = None
+    frame: str | None = Field(default=None, description="The origin of the child frame that declared it (absent: the page itself).")
 
 
 class StateEntry(_Data):
     value: Any = None
     description: str | None = None
+    frame: str | None = Field(default=None, description="The origin of the child frame that declared it (absent: the page itself).")
 
 
 class FeedbackEntry(_Data):
     kind: Literal["error", "warning", "info", "success"]
     text: str
+    frame: str | None = Field(default=None, description="The origin of the child frame that declared it (absent: the page itself).")
 
 
 class Problem(_Data):
     where: str
     problem: str
+
+
+class OmittedFrame(_Data):
+    """A child frame whose declarations are not in the model, and why (its origin is not allowed, it
+    went away or did not answer in time)."""
+
+    origin: str
+    reason: str
+    url: str = ""
+
+
+class FrameInfo(_Data):
+    """A child frame whose declarations are in the model (each marked ``frame: ORIGIN``)."""
+
+    origin: str
+    url: str
+    id: str | None = None
+    name: str | None = None
+    adapter: list[str] | None = None
 
 
 class ModelOmitted(_Data):
@@ -106,6 +130,8 @@ class ModelOmitted(_Data):
     items: int = 0
     keys: int = 0
     depth: int = 0
+    frames: list[OmittedFrame] = Field(default_factory=list, description="Child frames whose declarations are not "
+                                       "read, each with its origin and the reason.")
 
 
 class PageModel(_Data):
@@ -119,6 +145,8 @@ class PageModel(_Data):
     feedback: list[FeedbackEntry]
     omitted: ModelOmitted
     problems: list[Problem]
+    frames: list[FrameInfo] = Field(default_factory=list, description="Child frames whose declarations are in this "
+                                    "model (a frame of another origin declares in its own document).")
     tab: str | None = Field(default=None, description="The session's tab this model is of (`t1`, `t2`…).")
 
 
@@ -258,6 +286,7 @@ class Changed(_Data):
 class ActionSummary(_Data):
     id: str
     description: str | None = None
+    frame: str | None = Field(default=None, description="The origin of the child frame the action ran in (absent: the page itself).")
 
 
 class Receipt(_Data):

@@ -90,8 +90,11 @@ class _Handler(SimpleHTTPRequestHandler):
 class FixtureServer(ThreadingHTTPServer):
     daemon_threads = True
 
-    def __init__(self) -> None:
-        super().__init__(("127.0.0.1", 0), _Handler)
+    def __init__(self, host: str = "127.0.0.1") -> None:
+        # Loopback only (127.0.0.0/8): a second address (127.0.0.2) is another site to the browser.
+        if not host.startswith("127."):
+            raise ValueError("the fixture server binds loopback addresses only")
+        super().__init__((host, 0), _Handler)
         self.stopping = threading.Event()
         self.hits = 0
         self.requests: list[tuple[str, str]] = []  # (method, path with query), in arrival order
@@ -126,7 +129,7 @@ class FixtureServer(ThreadingHTTPServer):
 
     @property
     def origin(self) -> str:
-        return f"http://127.0.0.1:{self.server_address[1]}"
+        return f"http://{self.server_address[0]}:{self.server_address[1]}"
 
     def url(self, path: str) -> str:
         return self.origin + "/" + path.lstrip("/")

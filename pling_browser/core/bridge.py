@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import json
 import logging
 from functools import lru_cache
@@ -20,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Callable, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from ..errors import InternalError, PageNavigated, PageUnresponsive, SessionLost
+from .contexts import FrameContexts
 from .answers import (Adopted, Begun, BridgeCode, Described, Diffed, Done, Expected, HandoffState, Masked, Ran, Refusal,
                       Landed, Reached, Restored, Revealed, Settled, Whoami, ran_from)
 from .playwright import is_navigation_message, translate_playwright_errors
@@ -97,6 +99,11 @@ class Bridge:
     CARRY_BINDING = "__plingCarry"  # js_bridge/navigate.js takes it off the global before page scripts run
     CARRIED_KEPT = 4
 
+    frame_hosted = False  # a child frame's document (core/frames.py): its targets are found among the frames
+    # A view for a call the page makes to one of its exported tools while one of its own actions runs
+    # (runtime/exported.py): its calls leave the running invocation's start mark, snapshot and tool alone.
+    nested = False
+
     def __init__(self, page: "Page", cdp: "CDPSession", grace_s: float, budget_ms: float = 5_000) -> None:
         self.page = page
         self.cdp = cdp
@@ -106,8 +113,30 @@ class Bridge:
         self._carried: dict[str, str] = {}
         # Restored secret values the page was given in this session (masked in every document).
         self.protected: list[str] = []
-        self.window_opens = 0  # windows this page asked to open (Page.windowOpen)
+        # Values restored into a child frame's document (core/frames.py): masked in everything the
+        # service writes, never sent to this document (the page never sees a frame's values).
+        self.frame_protected: list[str] = []
+        self._window_opens = 0  # windows this page asked to open (Page.windowOpen)
         self.listeners: dict[str, Callable[[dict[str, Any]], None]] = {}  # what the page asks of the controller
+        self.running: Any = None  # the invocation whose run() this document is running now (lifecycle/execute.py)
+        # The frames this CDP session runs, each with its document's execution context (core/contexts.py).
+        self.contexts = FrameContexts()
+        self.frames: Any = None  # core/frames.py keeps the child frames' bridges here
+
+    def nested_view(self) -> "Bridge":
+        """This bridge for a call nested in the invocation running now (the same page, the same state)."""
+        view = copy.copy(self)
+        view.nested = True
+        return view
+
+    @property
+    def window_opens(self) -> int:
+        return self._window_opens
+
+    def masked_values(self) -> list[str]:
+        """Values to mask in what the service writes about this page: those its documents were given
+        and those its child frames were given."""
+        return [*self.protected, *self.frame_protected]
 
     @classmethod
     async def attach(cls, page: "Page", grace_s: float, budget_ms: float = 5_000) -> "Bridge":
@@ -123,6 +152,7 @@ class Bridge:
         already loaded adopts it now."""
         self.cdp.on("Runtime.bindingCalled", self._on_binding)
         self.cdp.on("Page.windowOpen", self._on_window_open)
+        self.contexts.watch(self.cdp)
         async with translate_playwright_errors():
             await asyncio.wait_for(self.cdp.send("Runtime.addBinding", {"name": self.CARRY_BINDING}), 10 + self.grace_s)
             # Without the Runtime domain on, a binding reaches only the documents that exist now.
@@ -130,16 +160,25 @@ class Bridge:
             # Page.windowOpen: the page is opening a window (window.open, a target=_blank link), so a
             # new tab is on its way (core/tabs.py waits for it before the receipt reports tabs).
             await asyncio.wait_for(self.cdp.send("Page.enable"), 10 + self.grace_s)
+            tree = await asyncio.wait_for(self.cdp.send("Page.getFrameTree"), 10 + self.grace_s)
+            self.contexts.main_frame = tree["frameTree"]["frame"]["id"]
         # Never stopping the page's script on a slow answer: a popup shares its opener's script thread,
         # and stopping it would stop the opener's run() (a window.open flood) too.
         with contextlib.suppress(Exception):  # a page that does not declare itself has no bridge to adopt it
             await self._call("adopt", {}, Adopted, terminate=False)
 
     def _on_window_open(self, event: dict[str, Any]) -> None:
-        self.window_opens += 1
+        self._window_opens += 1
 
     def _on_binding(self, event: dict[str, Any]) -> None:
         if event.get("name") != self.CARRY_BINDING or not isinstance(event.get("payload"), str):
+            return
+        # A child frame's document reaches the binding too: its calls are its own bridge's, never this
+        # document's (a frame cannot hand over a snapshot, call an export or answer for this page).
+        route = self.contexts.child(event.get("executionContextId"))
+        if route is not None:
+            if isinstance(route, Bridge):
+                route._on_binding({**event, "executionContextId": None})
             return
         text = event["payload"]
         try:
@@ -171,7 +210,7 @@ class Bridge:
         async with translate_playwright_errors():
             try:
                 answer = await asyncio.wait_for(self.cdp.send("Runtime.evaluate", {"expression": expression,
-                                                "awaitPromise": True, "returnByValue": True}), timeout)
+                                                "awaitPromise": True, "returnByValue": True, **self.where()}), timeout)
             except asyncio.TimeoutError:
                 # The page's script is stuck (an endless loop): stop it, so the page lives on.
                 terminated = False
@@ -192,6 +231,11 @@ class Bridge:
         if not isinstance(text, str):
             raise SessionLost(f"The bridge answered nothing to {name} (the page navigated during the call)")
         return text
+
+    def where(self) -> dict[str, Any]:
+        """Where ``Runtime.evaluate`` runs: the session's main frame (a child frame's bridge names its
+        document's execution context, core/frames.py)."""
+        return {}
 
     async def _call(self, name: str, arg: Any, answer_type: type[A], budget_ms: float | None = None,
                     terminate: bool = True, adapt: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> A:
@@ -228,7 +272,7 @@ class Bridge:
         (evidence on) or the start mark is taken in the same call. ``aim``: for a button, link or
         checkbox, also where a direct trusted click goes (core/gestures.py). ``args``: the
         invocation's, where a drag gesture finds the record it goes onto (``{drag: '{param}'}``)."""
-        arg = {"ref": ref, "capMs": cap_ms, "evidence": evidence, "aim": aim, "args": args or {}}
+        arg = {"ref": ref, "capMs": cap_ms, "evidence": evidence, "aim": aim, "args": args or {}, "nested": self.nested}
         return await self._call("reveal", arg, Revealed,
                                 budget_ms=cap_ms * 2 + 1_000)
 
@@ -236,7 +280,7 @@ class Bridge:
         await self._call("release", {}, Done)
 
     async def run(self, ref: str, args: dict[str, Any], timeout_ms: float, person_ms: float = 0) -> Ran:
-        return await self._call("run", {"ref": ref, "args": args, "timeoutMs": timeout_ms}, Ran,
+        return await self._call("run", {"ref": ref, "args": args, "timeoutMs": timeout_ms, "nested": self.nested}, Ran,
                                 budget_ms=timeout_ms + person_ms, adapt=ran_from)
 
     async def answer(self, operation: str, arg: dict[str, Any]) -> None:  # to what the page asked (listeners)

@@ -180,7 +180,11 @@ class EgressProxy:
             task.add_done_callback(self._tasks.discard)
         try:
             head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 30)
-        except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, asyncio.TimeoutError, ConnectionError):
+        except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, asyncio.TimeoutError, ConnectionError,
+                asyncio.CancelledError):
+            # Cancelled too (the context closed while the connection idled): the handler ends here and
+            # closes its connection, because on Python 3.11 asyncio closes nothing for a cancelled one
+            # (its done-callback raises on task.exception() first): the socket would leak.
             writer.close()
             return
         try:

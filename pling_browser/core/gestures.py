@@ -171,14 +171,14 @@ async def _find_target(bridge: Bridge, mark: str, where: str) -> tuple[Any, Any,
         if handle is None:
             raise TargetNotOperable("the target is gone")
         return None, handle, True
-    if where == "frame":
+    if where == "frame" or bridge.frame_hosted:  # a same-origin frame's target, or the target of a frame's own action
         for frame in bridge.page.frames[1:]:
             try:
                 if await frame.locator(selector).count():
                     return frame, frame.locator(selector), False
             except Exception:  # a frame that went away or that Playwright cannot enter
                 continue
-        raise TargetNotOperable("the target is in a frame Playwright cannot reach (cross-origin frames are not supported yet)")
+        raise TargetNotOperable("the target is in no frame Playwright can reach (the frame went away?)")
     return bridge.page, bridge.page.locator(selector), False
 
 

@@ -39,7 +39,7 @@ class Session:
     title: str = ""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     # The operator's secret values: masked in everything written about this session, with the values
-    # its pages were given (bridge.protected), in every document.
+    # its pages and their frames were given (bridge.masked_values()), in every document.
     operator_values: tuple[str, ...] = ()
     opened_url: str = ""  # the address the session was opened at (a recorded scenario starts there)
     profile: str | None = None  # the saved profile (its name) the session was opened with
@@ -52,7 +52,7 @@ class Session:
     def masked_values(self) -> list[str]:
         # A restored value under 4 characters is not masked (as in the page's bridge): it would mask
         # ordinary text; operator secrets that short stop startup.
-        return [*self.operator_values, *(value for value in self.bridge.protected if len(value) >= 4)]
+        return [*self.operator_values, *(value for value in self.bridge.masked_values() if len(value) >= 4)]
 
     def restored_values(self) -> list[str]:
         """The values this session's pages were given (in any tab), of every length."""
@@ -91,6 +91,11 @@ class Session:
         if tab is None:
             raise TabNotFound(f"No tab {tab_id!r} in this session (GET /sessions/{self.id}/tabs lists them)")
         return dataclasses.replace(self, page=tab.page, bridge=tab.bridge)
+
+    def in_frame(self, bridge: Bridge) -> "Session":
+        """This session as seen in one child frame's document (its bridge, core/frames.py), for one
+        invocation: the same lock, tabs, proxy and page."""
+        return dataclasses.replace(self, bridge=bridge)
 
     def secret_text(self) -> "Locator | None":
         """The elements of the page whose text shows a masked value (in any of its forms), for a

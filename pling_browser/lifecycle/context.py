@@ -42,9 +42,11 @@ class Invocation:
     pending_requests: Any = None  # pending requests, where a handoff waits for the person
     resumes: Any = None  # where a failed flow keeps its resume state
     operator_secrets: dict[str, str] | None = None
-    # resolve: the declaration and, for a family, the record it acts on.
+    # resolve: the declaration and, for a family, the record it acts on; for an action a child frame
+    # declares, that frame's origin (resolve also puts ``session`` on the frame's bridge then).
     decl: "ActionDecl | None" = None
     record: "RecordRef | None" = None
+    frame: str | None = None
     # decode: the arguments as an object, references restored (validate then adds declared defaults:
     # the one field two stages write, the second only completing it).
     args: dict[str, Any] = field(default_factory=dict)

@@ -27,7 +27,7 @@ def build(inv: Invocation) -> Receipt:
         warnings.append("Low fidelity: synthetic events were used.")
     receipt = Receipt(
         ok=ok,
-        action=ActionSummary(id=inv.ref, description=decl.description if decl else None),
+        action=ActionSummary(id=inv.ref, description=decl.description if decl else None, frame=inv.frame),
         expect=decl.expect.description if decl and decl.expect else None,
         verified=inv.verified if decl and decl.expect else None,
         changed=inv.changed,

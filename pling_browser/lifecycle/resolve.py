@@ -3,7 +3,9 @@ by reading the record id at this moment, so a row that moved or scrolled away st
 
 from __future__ import annotations
 
+from ..core.answers import BridgeCode, Described
 from ..core.bridge import BridgeError
+from ..core.frames import Frames, declaring
 from ..errors import ActionNotFound
 from ..models import ActionDecl
 from .confirm import operator_risk
@@ -23,7 +25,7 @@ async def resolve(inv: Invocation) -> None:
     if not ref or len(ref) > 600:
         raise ActionNotFound("The action id is empty or too long", available=[])
     try:
-        answer = await inv.session.bridge.describe(ref)
+        answer = await _describe(inv, ref)
     except BridgeError as error:
         action_id, _, record_id = ref.partition("@")
         refusal = error.refusal
@@ -38,3 +40,26 @@ async def resolve(inv: Invocation) -> None:
     else:
         inv.note(f"resolved {ref}: {inv.decl.description or inv.decl.id}")
 
+
+
+async def _describe(inv: Invocation, ref: str) -> Described:
+    """The declaration in the page, or else in the one child frame whose declaration of that id is in
+    the model (pling_browser/framing.py keeps ids apart): the invocation then runs in that frame's
+    document, on that frame's bridge (core/frames.py), with the frame's own risk."""
+    try:
+        return await inv.session.bridge.describe(ref)
+    except BridgeError as error:
+        bridge = inv.session.bridge
+        if error.code is not BridgeCode.NOT_FOUND or bridge.frame_hosted or not Frames.of(bridge).any():
+            raise
+        action_id = ref.partition("@")[0]
+        frame, why = await declaring(bridge, action_id, inv.session.proxy.policy if inv.session.proxy else None)
+        if frame is None:
+            if why:
+                raise ActionNotFound(f"{action_id[:200]!r} is declared only in child frames, and not in the model: {why}",
+                                     available=error.refusal.available) from None
+            raise
+    inv.session = inv.session.in_frame(frame)
+    inv.frame = frame.origin
+    inv.note(f"{action_id} is declared by the frame of {frame.origin}: it runs in that frame's document")
+    return await frame.describe(ref)

@@ -14,7 +14,7 @@ from ..config import Settings, load_secrets
 from ..core.browsers import Controller
 from .events import Events
 from .turns import CallerCheck, CallerGone, Turns  # noqa: F401  (CallerGone: the server's)
-from . import exported
+from . import exported, reading
 from .confirmations import PendingRequests, HttpConfirmer
 from ..errors import IdempotencyMismatch, PlingError, ResumeNotFound
 from ..lifecycle import Resumes, invoke, resume
@@ -156,7 +156,7 @@ class Runtime:
         """The model as the bridge wrote it (with its tab first), checked against PageModel."""
         session.follow_active()
         target = session.on_tab(tab)
-        text = await target.bridge.model(window)
+        text = await reading.model_text(target, window, self.policy, self.controller.adapters.adapters)
         if target.tab_id is not None and text.startswith("{"):
             text = '{"tab":' + json.dumps(target.tab_id) + "," + text[1:]
         PageModel.model_validate_json(text)
