@@ -3,7 +3,7 @@
 // same declared `pling.page` id: a POST-redirect-GET back to the list), records diff as within one
 // document (evidence.js, diffRecords: `added`, `removed`). When they are not (a detail view, another
 // route, an index), a record type both pages declare lists `entered` and `left` (ids shown now that
-// were not, and the reverse) and `updated`, never `added` or `removed`; a type only one page declares
+// were not, and the reverse) and `updated` (the label, and fields both views show), never `added` or `removed`; a type only one page declares
 // is not diffed: `{declared: 'before'}` or `{declared: 'after'}`. The same rule holds for a document
 // the action left (navigate.js, diffFrom) and for a route of a single-page app that declares another
 // page. This file is the one place that decides which rule applies.
@@ -49,9 +49,10 @@ function diffViews(before, after) {
         continue;
       }
       if (was === b.signatures[id]) continue;
+      const changes = viewFieldChanges(was, b.signatures[id]);
+      if (!keys(changes).length) continue;
       if (change.updated.length >= DIFF_LIMITS.updated) { change.omitted.updated += 1; continue; }
-      const changes = fieldChanges(was, b.signatures[id]);
-      if (keys(changes).length) push(change.updated, { id, changes });
+      push(change.updated, { id, changes });
     }
     for (let i = 0; i < a.ids.length; i++) {
       if (b.signatures[a.ids[i]] !== undefined) continue;
@@ -61,6 +62,21 @@ function diffViews(before, after) {
     if (counted + change.omitted.entered + change.omitted.left + change.omitted.updated > 0) out[type] = change;
   }
   return out;
+}
+
+// A record both pages show: its label, and the fields both views show (a detail view shows fields the
+// list does not; a field one view leaves out did not change).
+function viewFieldChanges(before, after) {
+  const from = jsonParse(before);
+  const to = jsonParse(after);
+  const changes = create(null);
+  if (toJSON(from[0]) !== toJSON(to[0])) changes.label = { from: from[0], to: to[0] };
+  const names = keys(from[1]);
+  for (let i = 0; i < names.length; i++) {
+    if (!hasOwn(to[1], names[i])) continue;
+    if (toJSON(from[1][names[i]]) !== toJSON(to[1][names[i]])) changes[names[i]] = { from: from[1][names[i]], to: to[1][names[i]] };
+  }
+  return changes;
 }
 
 // Actions of two different pages: those one page declares and the other does not (a family by its
