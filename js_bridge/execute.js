@@ -26,18 +26,22 @@ async function runAction(args) {
   const ref = splitRef(args.ref);
   const action = findAction(ref.id);
   if (!action || !action.run) return answerOf({ ok: false, code: 'gone', error: 'The action ' + ref.id + ' is no longer declared' });
-  if (!inFlight.before) inFlight.since = now();
+  // Nested in a running invocation (a tool calling an export, runtime/exported.py): that invocation's
+  // start mark and its tool's cancel stay its own.
+  const nested = args.nested === true;
+  const outerCancel = nested ? inFlight.toolCancel : null;
+  if (!inFlight.before && !nested) inFlight.since = now();
   inFlight.toolCancel = null;
   let result;
   try {
     result = await callWithin(action.run, action.record ? [args.args, ref.record] : [args.args], args.timeoutMs);
   } catch (e) {
-    inFlight.toolCancel = null;
+    inFlight.toolCancel = outerCancel;
     return answerOf({ ok: false, code: 'threw', error: errorText(e) });
   }
   frameAfterAction();  // observe.js: the frame that renders run()'s effect
   const cancel = inFlight.toolCancel;
-  inFlight.toolCancel = null;
+  inFlight.toolCancel = outerCancel;
   if (result.timedOut) {
     if (cancel) cancel(); // a WebMCP tool: its signal aborts and toolcancel fires (webmcp.js)
     return answerOf({ ok: false, code: 'timeout', error: 'run() did not finish within ' + args.timeoutMs + ' ms' });

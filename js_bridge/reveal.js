@@ -81,7 +81,12 @@ async function reveal(args) {
   if (answer.ok && args.aim === true && DIRECT_CONTROLS[answer.control] && answer.where === 'document' && !answer.gesture) {
     answer.aim = aim();  // gesture.js: where a direct trusted click goes, or why it does not
   }
-  if (answer.ok) {
+  if (answer.ok && args.nested === true) {
+    // A call the page made to an exported tool while one of its actions runs (runtime/exported.py): part
+    // of that invocation, whose start mark, before snapshot and navigation watch stay as they are.
+    answer.evidence = false;
+    answer.doc = DOC_ID;
+  } else if (answer.ok) {
     if (args.evidence === true) takeBefore(); else markStart();
     answer.evidence = args.evidence === true;
     armLeaving();

@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 import logging
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from .bridge import Bridge
 
@@ -61,6 +61,8 @@ class Tabs:
     _next: int = 2
     _adopting: int = 0
     _pending: set["asyncio.Task[None]"] = field(default_factory=set)
+    # Called with each tab adopted after the first (runtime/exported.py listens to its exports).
+    on_adopted: list[Callable[[Tab], None]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.tabs[self.first.id] = self.first
@@ -148,6 +150,11 @@ class Tabs:
         self.tabs[tab_id] = tab
         self._log("opened", tab_id, page.url)
         self._watch_close(tab)
+        for hook in list(self.on_adopted):
+            try:
+                hook(tab)
+            except Exception:  # a listener's trouble never keeps a tab from being adopted
+                log.exception("a hook on an adopted tab failed")
 
     def _watch_close(self, tab: Tab) -> None:
         tab.page.on("close", lambda _: self._closed(tab.id, "closed by the page"))

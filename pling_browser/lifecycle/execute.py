@@ -42,9 +42,13 @@ async def _run(inv: Invocation) -> None:
     # A WebMCP tool may ask for a person while it runs (two answers: the interaction, then its dialog).
     person_ms = 2 * inv.settings.confirm_timeout_s * 1000 if webmcp and inv.confirmer is not None else 0
     inv.started = True
+    bridge = inv.session.bridge
+    outer = bridge.running
+    if not bridge.nested:
+        bridge.running = inv  # a call the page makes to an export meanwhile is part of this invocation (runtime/exported.py)
     try:
         async with person_interactions(inv) if webmcp else contextlib.nullcontext():
-            answer = await inv.session.bridge.run(inv.ref, inv.args, timeout, person_ms)
+            answer = await bridge.run(inv.ref, inv.args, timeout, person_ms)
     except PlingError as error:
         if not navigation_error(error):
             raise
@@ -57,6 +61,9 @@ async def _run(inv: Invocation) -> None:
             raise ExecutionFailed(f"run() did not finish within {timeout:.0f} ms", outcome="unknown",
                                   page_error=page_error) from None
         raise ExecutionFailed(f"The page's run() failed: {page_error}", page_error=page_error) from None
+    finally:
+        if not bridge.nested:
+            bridge.running = outer
     inv.leaving = moved(inv, answer.doc, answer.leaving)
     if answer.has_data:
         inv.data = answer.data
