@@ -191,3 +191,14 @@ def test_check_adapter_passes_a_good_adapter_and_says_where_it_does_not_run(fixt
     code, answer = _check_cli(fixtures.url("pages/adapted/other.html"), "--adapter", good)
     assert code == 1
     assert {f["code"] for f in answer["findings"]} == {"ADAPTER_NOT_MATCHED", "NOTHING_DECLARED"}
+
+
+def test_page_adapter_names_only_what_the_operator_installed_for_the_address(apages: Pages) -> None:
+    # The page runs its own code through the bridge's adapter entry point, as evil.js and as notes.js
+    # (installed, but for notes.html only): the controller vouches for neither.
+    model = apages.open("/pages/adapted/claims.html").model()
+    assert model["page"]["id"] == "claims" and "adapter" not in model["page"]
+    assert set(model["state"]) == {"claimed_evil", "claimed_notes"}  # what it declared is the page's own
+    claimed = [p["problem"] for p in model["problems"] if p["where"] == "page"]
+    assert len(claimed) == 2 and all("no operator installed for this address" in p for p in claimed)
+    assert "'evil.js'" in claimed[0] and "'notes.js'" in claimed[1]
