@@ -129,9 +129,31 @@ function timeoutOf(decl) {
   return typeof value === 'number' && isFiniteNumber(value) && value > 0 ? MathMin(value, 600000) : null;
 }
 
+// Characters a person cannot see, or that reorder what they see (control, invisible and bidi): an
+// action id holding one would pass for another ("pay" and "pay\u200b"), so it is not declared. The
+// same set as the controller's plain.py, which shows them as [U+XXXX] marks to people.
+const LOOKALIKE = /[\u0000-\u001f\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8]/;
+
+const HEX = '0123456789ABCDEF';
+function shownId(id) {
+  let out = '';
+  for (let i = 0; i < id.length && i < 128; i++) {
+    const ch = strSlice(id, i, i + 1);
+    const code = strCharCodeAt(id, i);
+    out += regexTest(LOOKALIKE, ch)
+      ? '[U+' + HEX[(code >> 12) & 15] + HEX[(code >> 8) & 15] + HEX[(code >> 4) & 15] + HEX[code & 15] + ']' : ch;
+  }
+  return out;
+}
+
 function commonAction(decl, kind) {
   const id = own(decl, 'id');
   if (!validId(id)) { warn(kind, 'an action needs an id: a non-empty string without "@"'); return null; }
+  if (regexTest(LOOKALIKE, id)) {
+    warn(kind + ' ' + shownId(id), 'an action id may not hold an invisible, direction-changing or control character ' +
+         '(it would pass for another id); the declaration is refused');
+    return null;
+  }
   const risk = own(decl, 'risk');
   if (risk !== undefined && !(typeof risk === 'string' && hasOwn(RISKS, risk))) warn('action ' + id, 'risk must be read, write or danger; treated as write');
   const params = own(decl, 'params');

@@ -129,9 +129,21 @@ class ResumeRequest(Checked):
         "such a resume answers 409 STEP_STARTED naming the step."))
 
 
+class GrantRequest(BaseModel):
+    """With an approval: also approve later calls of the same action (`action`: this very ACTION@RECORD)
+    or of its family (`family`: any record) in this session, for this caller, for `for_s` seconds, as
+    long as the page declares it as the person saw it and no riskier (SECURITY.md, "What a grant means")."""
+
+    model_config = ConfigDict(extra="forbid")
+    scope: Literal["action", "family"]
+    for_s: int = Field(ge=1, le=86_400, description="How long the grant lasts, in seconds (at most a day).")
+
+
 class ConfirmationAnswer(Checked):
     model_config = ConfigDict(extra="forbid")
     approve: bool
+    grant: GrantRequest | None = Field(default=None, description="Only with `approve: true`, on an action's "
+                                       "confirmation (not a WebMCP tool's interaction or dialog).")
 
 
 class HandoffAnswer(Checked):
@@ -157,6 +169,11 @@ class PendingRequest(BaseModel):
     args: dict[str, Any] | None = None
     params: Any = None
     expect: str | None = None
+    fingerprint: str | None = Field(default=None, description=(
+        "What the person is shown (the declaration's description, risk, params schema and record, and the "
+        "arguments), hashed: if the page changes any of it before the action runs, the approval does not "
+        "apply and the person is asked again."))
+    flow: str | None = Field(default=None, description="The flow a step belongs to, when a step asks.")
     interaction: str | None = Field(default=None, description=(
         "A WebMCP tool asks for the person (requestUserInteraction): approving lets its callback run; "
         "the dialogs it raises come as confirmations of their own."))

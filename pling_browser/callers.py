@@ -19,8 +19,20 @@
   session and invokes nothing.
 - ``operator``: everything. ``PLING_TOKEN`` alone is one operator, named ``operator``.
 
-Caller limits (risks, action ids, hosts) are not enforced yet: a file that sets them is refused at
-startup rather than having them ignored.
+An agent may be limited (SPEC, "Who may do what"), each limit a list, absent meaning no limit::
+
+    [[caller]]
+    name = "ci-agent"
+    role = "agent"
+    token_sha256 = "9f86d0…"
+    risks = ["read", "write"]          # the risks it may invoke (after the operator's PLING_RISK)
+    actions = ["add_todo", "remove"]   # action ids (a family's id covers its every ACTION@RECORD)
+    hosts = ["app.example.com", "127.0.0.1:8080"]   # the documents it may open and act on
+
+An invocation outside them is PERMISSION_DENIED (``denied_by: "caller policy"``) before anything runs,
+a session it may not open is 403; a grant or an operator policy never widens them. Limits are for
+agents: a person or an operator with limits stops startup, as does a limit that is not a list of
+strings or a risk that is not read, write or danger.
 """
 
 from __future__ import annotations
@@ -30,6 +42,7 @@ import hmac
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
+from urllib.parse import urlsplit
 
 if TYPE_CHECKING:
     from .models import Receipt
@@ -40,6 +53,7 @@ __all__ = ["Caller", "CallerFileError", "load_callers", "find_caller", "forbidde
 Role = Literal["agent", "person", "operator"]
 ROLES = ("agent", "person", "operator")
 LIMITS = ("risks", "actions", "hosts")
+RISKS = ("read", "write", "danger")
 NAME = re.compile(r"^[A-Za-z0-9_.@-]{1,64}$")
 
 
@@ -52,10 +66,60 @@ class Caller:
     name: str
     role: Role
     token_sha256: str = ""
+    risks: tuple[str, ...] | None = None  # None: no limit
+    actions: tuple[str, ...] | None = None
+    hosts: tuple[str, ...] | None = None
 
     @property
     def may_answer(self) -> bool:
         return self.role in ("person", "operator")
+
+    @property
+    def owns_its_sessions(self) -> bool:
+        """An agent sees only the sessions it opened; a person and the operator see all (SPEC)."""
+        return self.role == "agent"
+
+    def refuses(self, risk: str, action_id: str, ref: str, url: str) -> str | None:
+        """Why this caller's limits refuse invoking `ref` (action `action_id` at `risk`) on the document at
+        `url`, or None when they do not."""
+        if self.risks is not None and risk not in self.risks:
+            return f"the caller {self.name!r} may invoke {', '.join(self.risks) or 'no'} actions, and {ref} is {risk}"
+        if self.actions is not None and action_id not in self.actions and ref not in self.actions:
+            return f"the caller {self.name!r} may not invoke {action_id!r} (its actions: {', '.join(self.actions)})"
+        return self.refuses_url(url)
+
+    def refuses_url(self, url: str) -> str | None:
+        """Why this caller may not open or act on the document at `url`, or None."""
+        if self.hosts is None or host_listed(url, self.hosts):
+            return None
+        shown = (urlsplit(url).netloc or url)[:100]
+        return f"the caller {self.name!r} may not act on {shown!r} (its hosts: {', '.join(self.hosts)})"
+
+
+def host_listed(url: str, hosts: tuple[str, ...]) -> bool:
+    """Whether the URL's host (and port) is one of `hosts` (`name` for any port, `name:port` for one)."""
+    try:
+        parts = urlsplit(url)
+        host, port = (parts.hostname or "").lower(), parts.port or {"http": 80, "https": 443}.get(parts.scheme)
+    except ValueError:
+        return False
+    for entry in hosts:
+        name, wanted = _host_entry(entry)
+        if name == host and (not wanted or wanted == str(port)):
+            return True
+    return False
+
+
+def _host_entry(entry: str) -> tuple[str, str]:
+    """(host, port or "") of a `hosts` entry: `name`, `name:port`, `[v6]` or `[v6]:port`."""
+    entry = entry.lower().strip()
+    if entry.startswith("["):
+        name, _, rest = entry[1:].partition("]")
+        return name, rest.lstrip(":")
+    if entry.count(":") == 1:
+        name, port = entry.split(":")
+        return name, port
+    return entry, ""
 
 
 OPERATOR = Caller("operator", "operator")
@@ -93,10 +157,7 @@ def load_callers(path: str | None) -> tuple[Caller, ...]:
             raise CallerFileError(f"{where} needs a name of 1-64 letters, digits or _.@-")
         if role not in ROLES:
             raise CallerFileError(f"{where} ({name}) has role {role!r}; expected one of {', '.join(ROLES)}")
-        limited = [key for key in LIMITS if key in entry]
-        if limited:
-            raise CallerFileError(f"{where} ({name}) sets {', '.join(limited)}: caller limits are not enforced by "
-                                  "this version, so they are refused rather than ignored")
+        limits = _limits(entry, where, name, role)
         token, digest = entry.get("token"), entry.get("token_sha256")
         if (token is None) == (digest is None):
             raise CallerFileError(f"{where} ({name}) needs exactly one of token and token_sha256")
@@ -106,13 +167,29 @@ def load_callers(path: str | None) -> tuple[Caller, ...]:
             digest = _digest(token)
         if not isinstance(digest, str) or not re.fullmatch(r"[0-9a-fA-F]{64}", digest):
             raise CallerFileError(f"{where} ({name}) has a token_sha256 that is not 64 hex digits")
-        callers.append(Caller(name, role, digest.lower()))
+        callers.append(Caller(name, role, digest.lower(), **limits))
     names = [c.name for c in callers]
     if len(set(names)) != len(names):
         raise CallerFileError(f"{path} names a caller twice")
     if len({c.token_sha256 for c in callers}) != len(callers):
         raise CallerFileError(f"{path} gives two callers the same token")
     return tuple(callers)
+
+
+def _limits(entry: dict[str, Any], where: str, name: str, role: str) -> dict[str, tuple[str, ...]]:
+    limits: dict[str, tuple[str, ...]] = {}
+    for key in LIMITS:
+        if key not in entry:
+            continue
+        value = entry[key]
+        if role != "agent":
+            raise CallerFileError(f"{where} ({name}) sets {key}: limits are for agents; a {role} is not limited")
+        if not isinstance(value, list) or not all(isinstance(item, str) and item for item in value):
+            raise CallerFileError(f"{where} ({name}) has {key} that is not a list of non-empty strings")
+        if key == "risks" and not set(value) <= set(RISKS):
+            raise CallerFileError(f"{where} ({name}) has risks {value!r}; each is one of {', '.join(RISKS)}")
+        limits[key] = tuple(value)
+    return limits
 
 
 def find_caller(token: str, callers: tuple[Caller, ...]) -> Caller | None:

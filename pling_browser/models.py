@@ -289,6 +289,17 @@ class ActionSummary(_Data):
     frame: str | None = Field(default=None, description="The origin of the child frame the action ran in (absent: the page itself).")
 
 
+class ApprovedBy(_Data):
+    """Who let a confirmed action run: a person who answered, a grant a person made, or the operator's
+    policy (PLING_APPROVE)."""
+
+    caller: str = Field(description="The caller who answered or granted (`operator` for PLING_TOKEN and policies).")
+    via: Literal["person", "grant", "policy"]
+    at: float = Field(description="When (seconds since the epoch): the answer, or the call a grant covered.")
+    until: float | None = Field(default=None, description="A grant: when it ends.")
+    policy: str | None = Field(default=None, description="A policy: the PLING_APPROVE entry that approved it.")
+
+
 class Receipt(_Data):
     """The bounded answer to one invocation: what ran, what was verified, what changed."""
 
@@ -307,6 +318,8 @@ class Receipt(_Data):
     timings_ms: dict[str, float] = Field(default_factory=dict)
     trace: str | None = Field(default=None, description="Where the Playwright trace of this invocation is served")
     caller: str | None = Field(default=None, description="The PLING_TOKENS caller that invoked it (absent for PLING_TOKEN's operator).")
+    approved_by: ApprovedBy | None = Field(default=None, description="Who approved a confirmed action (absent when "
+                                           "none was needed or it was denied).")
 
     def as_json(self) -> dict[str, Any]:
         return self.model_dump(mode="json", exclude_none=True)

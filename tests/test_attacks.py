@@ -212,3 +212,36 @@ def test_host_values_that_cannot_be_parsed_are_refused(service: ServiceThread) -
     for origin in (f"http://127.0.0.1:{port}@evil.example", "http://[::1]evil"):
         assert httpx.get(f"{url}/sessions", headers={"Origin": origin}).status_code == 403, origin
     assert httpx.get(f"{url}/sessions", headers={"Origin": f"http://[::1]:{port}"}).status_code == 200
+
+
+@pytest.fixture
+def asking() -> Iterator[ServiceThread]:
+    svc = ServiceThread(service_settings(approve=(), confirm="http", confirm_timeout_s=20.0)).start()
+    yield svc
+    svc.stop()
+
+
+def test_characters_nobody_sees_are_refused_in_ids_and_shown_to_the_person(asking: ServiceThread,
+                                                                          fixtures: FixtureServer) -> None:
+    """Finding 4: `pay\\u200b` was declared (and run) beside `pay`, and a confirmation showed U+202E,
+    U+200B and U+2066 as they are, so what the person read was not what the page declared."""
+    with httpx.Client(base_url=asking.url, timeout=60) as client:
+        opened = Pages(client, fixtures)
+        page = opened.open("pages/security/lookalike.html")
+        ids = [action["id"] for action in page.first_model["actions"]]
+        assert ids == ["pay", "refund"], ids
+        problems = [p["where"] for p in page.first_model["problems"]]
+        assert "action pay[U+200B]" in problems and "action p[U+202E]ya" in problems, problems
+        assert page.invoke("pay\u200b")["error"]["code"] == "ACTION_NOT_FOUND"
+        assert page.model()["state"]["ran"]["value"] == []
+        result: dict = {}
+        worker = threading.Thread(target=lambda: result.update(r=page.invoke("refund", {"note": "a\u200bb\u202ec"})))
+        worker.start()
+        assert _until(lambda: client.get(f"/sessions/{page.id}/pending").json()["pending"])
+        asked = client.get(f"/sessions/{page.id}/pending").json()["pending"][0]
+        assert asked["description"] == "Refund [U+202E]005,1€[U+202C] to [U+2066]you[U+2069][U+200B]", asked
+        assert asked["args"] == {"note": "a[U+200B]b[U+202E]c"}
+        client.post(f"/sessions/{page.id}/confirmations/{asked['id']}", json={"approve": False})
+        worker.join(30)
+        assert result["r"]["error"]["code"] == "PERMISSION_DENIED"
+        opened.close_all()

@@ -558,3 +558,23 @@ def test_a_person_records_a_draft_in_the_live_view(person: Page, agent: Pages, g
     draft = Path(download.path()).read_text()
     assert draft == shown.text_content()
     assert_draft_works(draft, fixtures, tmp_path, with_secret=False)
+
+
+def test_a_person_grants_from_the_console_and_sees_who_approved(person: Page, agent: Pages) -> None:
+    """Issue 27: "Approve, and allow this for 10 minutes" answers with a grant; the console's receipts
+    say who approved each call (the person, then the person's grant), as the receipts do."""
+    page = agent.open("pages/security/consent.html")
+    _choose(person, page.id)
+    waiting = Background(page, "note", {"text": "first"})
+    card = person.get_by_role("article", name="note Write a note")
+    expect(card).to_be_visible()
+    card.get_by_role("button", name="Approve, and allow this for 10 minutes note").click()
+    expect(person.locator("#announcer")).to_contain_text("Approved, and allowed for 10 minutes: note")
+    first = waiting.join()
+    assert first["approved_by"]["via"] == "person" and first["approved_by"]["caller"] == "operator"
+    expect(_newest_receipt(person, "note")).to_contain_text("approved by operator, a person")
+    second = page.invoke("note", {"text": "second"})  # the grant answers: nobody is asked
+    assert second["ok"] is True and second["approved_by"]["via"] == "grant", second
+    expect(person.locator("#receipts > li")).to_have_count(2)
+    expect(_newest_receipt(person, "note")).to_contain_text("approved by a grant operator made (until")
+    expect(person.get_by_text("Nothing is waiting for you.")).to_be_visible()

@@ -60,7 +60,7 @@ _SECRET = re.compile(r"<secret>[^<]+</secret>")
 _SESSION = re.compile(r"\bs_[A-Za-z0-9_-]{8,}")
 _MS = re.compile(r"\b\d+ ms\b")
 _FRAMES = re.compile(r"frames waited: \d+")  # 0 when the frame after the action had rendered before settling
-NUMBERS_THAT_VARY = {"created", "last_used"}
+NUMBERS_THAT_VARY = {"created", "last_used", "at", "until"}  # times: approved_by.at, a grant's until
 
 
 def _text(value: str) -> str:

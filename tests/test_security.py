@@ -590,18 +590,21 @@ def test_an_agent_cannot_answer_its_own_confirmation(roles_service: ServiceThrea
 
 def test_idempotency_keys_are_per_caller(roles_service: ServiceThread, fixtures: FixtureServer) -> None:
     with _as(roles_service, AGENT_TOKEN) as bot, _as(roles_service, OTHER_AGENT_TOKEN) as bot2:
-        opened = Pages(bot, fixtures)
+        opened, opened2 = Pages(bot, fixtures), Pages(bot2, fixtures)
         page = opened.open("pages/egress/probe.html")
+        page2 = opened2.open("pages/egress/probe.html")  # each agent acts in a session of its own
         key = {"Idempotency-Key": "same-key"}
         url = fixtures.url("api/echo")
         first = bot.post(f"/sessions/{page.id}/invoke", headers=key, json={"action": "fetch", "args": {"id": "a", "url": url}})
         assert first.status_code == 200
-        # Another caller's same key is another key: it runs, and is not answered with bot's receipt.
-        other = bot2.post(f"/sessions/{page.id}/invoke", headers=key, json={"action": "fetch", "args": {"id": "b", "url": url}})
+        # Another caller's same key is another key: it runs (the same caller's key sent to another
+        # session would be 422), and is not answered with bot's receipt.
+        other = bot2.post(f"/sessions/{page2.id}/invoke", headers=key, json={"action": "fetch", "args": {"id": "b", "url": url}})
         assert other.status_code == 200, other.text
-        ids = {item["id"] for item in bot.get(f"/sessions/{page.id}/model").json()["records"]["attempt"]["items"]}
-        assert ids == {"a", "b"}
+        ids = {item["id"] for item in bot2.get(f"/sessions/{page2.id}/model").json()["records"]["attempt"]["items"]}
+        assert ids == {"b"}
         assert first.json()["result"]["caller"] == "bot" and other.json()["result"]["caller"] == "bot2"
+        opened2.close_all()
         # Within one caller the key still holds.
         again = bot.post(f"/sessions/{page.id}/invoke", headers=key, json={"action": "fetch", "args": {"id": "c", "url": url}})
         assert again.status_code == 422
@@ -613,7 +616,9 @@ def test_a_tokens_file_that_cannot_be_enforced_stops_startup(tmp_path) -> None:
 
     path = tmp_path / "tokens.toml"
     cases = {
-        '[[caller]]\nname = "bot"\nrole = "agent"\ntoken = "a-long-enough-token-1"\nrisks = ["read"]\n': "not enforced",
+        '[[caller]]\nname = "ada"\nrole = "person"\ntoken = "a-long-enough-token-1"\nrisks = ["read"]\n': "limits are for agents",
+        '[[caller]]\nname = "bot"\nrole = "agent"\ntoken = "a-long-enough-token-1"\nrisks = ["reed"]\n': "has risks ['reed']",
+        '[[caller]]\nname = "bot"\nrole = "agent"\ntoken = "a-long-enough-token-1"\nhosts = "a.example"\n': "not a list",
         '[[caller]]\nname = "bot"\nrole = "admin"\ntoken = "a-long-enough-token-1"\n': "role 'admin'",
         '[[caller]]\nname = "bot"\nrole = "agent"\n': "exactly one of token and token_sha256",
         '[[caller]]\nname = "a"\nrole = "agent"\ntoken = "a-long-enough-token-1"\n'
@@ -652,10 +657,12 @@ def test_over_mcp_too_receipts_name_the_caller_and_keys_are_per_caller(roles_ser
 
         sid, mine = await as_caller(AGENT_TOKEN, first)
 
-        async def second(mcp):
-            answer = await mcp.call_tool("invoke", {"session": sid, "action": "fetch", "idempotency_key": "k1",
+        async def second(mcp):  # in a session of its own: bot's is not bot2's to reach
+            opened = await mcp.call_tool("open_page", {"url": fixtures.url("pages/egress/probe.html")})
+            own = opened.structured_content["session"]["id"]
+            answer = await mcp.call_tool("invoke", {"session": own, "action": "fetch", "idempotency_key": "k1",
                                                     "args": {"id": "b", "url": url}})
-            await mcp.call_tool("close_page", {"session": sid})
+            await mcp.call_tool("close_page", {"session": own})
             return answer
 
         other = await as_caller(OTHER_AGENT_TOKEN, second)

@@ -46,6 +46,9 @@ class Session:
     # The trace being recorded for the invocation running now (core/tracing.py), shared with the views
     # of this session on its tabs: the decode stage discards it before a value is restored.
     recording: Any = None
+    # A person's grants in this session (lifecycle/grants.py), shared with its views on tabs.
+    grants: list[Any] = field(default_factory=list)
+    owner: str | None = None  # the PLING_TOKENS agent that opened it: another agent does not see it
     _title_task: "asyncio.Future[None] | None" = field(default=None, repr=False)
     _title_stale: bool = field(default=False, repr=False)
 
@@ -155,6 +158,7 @@ class Sessions:
         self.queue_timeout_s = queue_timeout_s
         self._sessions: dict[str, Session] = {}
         self._tombstones: dict[str, str] = {}
+        self._owners: dict[str, str | None] = {}  # session id -> the agent that opened it (open and closed ones)
         self._opening = 0
         self._waiting = 0
         self._freed = asyncio.Condition()
@@ -167,10 +171,27 @@ class Sessions:
     def waiting(self) -> int:
         return self._waiting
 
-    def list(self) -> list[Session]:
-        return list(self._sessions.values())
+    def list(self, agent: str | None = None) -> list[Session]:
+        """The open sessions (for `agent`, those it opened)."""
+        return [s for s in self._sessions.values() if agent is None or s.owner == agent]
 
-    def get(self, sid: str) -> Session:
+    def owned_by(self, sid: str, agent: str) -> bool:
+        """Whether `agent` opened session `sid` (open or closed since)."""
+        return sid in self._owners and self._owners[sid] == agent
+
+    def own(self, session: Session, owner: str | None) -> None:
+        """`session` belongs to `owner` (an agent's name; None: everyone's), kept past its closing, as its
+        tombstone is, so its receipts stay its owner's."""
+        session.owner = owner
+        self._owners[session.id] = owner
+        while len(self._owners) > self.TOMBSTONES + len(self._sessions):
+            del self._owners[next(iter(self._owners))]
+
+    def get(self, sid: str, agent: str | None = None) -> Session:
+        """The open session `sid`; for `agent` (a PLING_TOKENS agent's name), only one it opened: another
+        agent's session is as unknown to it as one that never was (404, not 403: nothing said it exists)."""
+        if agent is not None and not self.owned_by(sid, agent):
+            raise SessionNotFound(f"No session {sid!r} is open")
         session = self._sessions.get(sid)
         if session is None:
             if sid in self._tombstones:

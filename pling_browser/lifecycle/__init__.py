@@ -15,6 +15,7 @@ from .receipt import build
 from .runner import LIFECYCLE, run
 
 if TYPE_CHECKING:
+    from ..callers import Caller
     from ..config import Settings
     from ..core.sessions import Session
 
@@ -23,21 +24,23 @@ __all__ = ["invoke", "resume", "Invocation", "Resumes", "LIFECYCLE"]
 
 async def invoke(session: "Session", ref: str, args: Any, *, settings: "Settings", evidence: bool = True,
                  confirmer: Any = None, pending_requests: Any = None, resumes: Any = None,
-                 operator_secrets: dict[str, str] | None = None) -> Receipt:
+                 operator_secrets: dict[str, str] | None = None, caller: "Caller | None" = None) -> Receipt:
     inv = Invocation(session=session, ref=ref, raw_args=args, settings=settings, evidence=evidence,
-                     confirmer=confirmer, pending_requests=pending_requests, resumes=resumes, operator_secrets=operator_secrets)
+                     confirmer=confirmer, pending_requests=pending_requests, resumes=resumes, operator_secrets=operator_secrets,
+                     caller=caller)
     await run(inv, {"execute": execute_action_or_flow})
     return build(inv)
 
 
 async def resume(session: "Session", state: FlowState, *, settings: "Settings", evidence: bool = True,
                  confirmer: Any = None, pending_requests: Any = None, resumes: Any = None,
-                 operator_secrets: dict[str, str] | None = None) -> Receipt:
+                 operator_secrets: dict[str, str] | None = None, caller: "Caller | None" = None) -> Receipt:
     """Continue a failed flow from its failed step, without replaying the steps that ran."""
     inv = Invocation(session=session, ref=state.ref, raw_args=state.args, settings=settings, evidence=evidence,
-                     confirmer=confirmer, pending_requests=pending_requests, resumes=resumes, operator_secrets=operator_secrets)
+                     confirmer=confirmer, pending_requests=pending_requests, resumes=resumes, operator_secrets=operator_secrets,
+                     caller=caller)
     inv.args, inv.secret_values = state.args, state.secret_values
-    inv.approved, inv.confirmed = state.approved, state.confirmed
+    inv.approved, inv.confirmed, inv.approved_by = state.approved, state.confirmed, state.approved_by
     inv.note(f"resuming {state.ref} at step {state.next_step + 1}")
     await run(inv, resumed_stages(state))
     return build(inv)

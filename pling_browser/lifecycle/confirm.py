@@ -1,8 +1,15 @@
-"""Stage 4, confirm: a gate before side effects, not authentication. ``read`` never asks; ``write``
-asks when the page declares ``confirm: true`` or the operator lists it in PLING_ASK; ``danger`` always
-asks. The operator may raise a page's risk (PLING_RISK), never lower it. PLING_APPROVE (risks or
-action ids) approves without asking; otherwise the confirmation channel asks a person, and with no
-channel the answer is deny. A handoff is never confirmed: the person does it.
+"""Stage 4, confirm: a gate before side effects, not authentication. First the caller's own limits
+(PLING_TOKENS ``risks``, ``actions``, ``hosts``): outside them, PERMISSION_DENIED with ``denied_by:
+"caller policy"`` whatever else would approve. Then ``read`` never asks; ``write`` asks when the page
+declares ``confirm: true`` or the operator lists it in PLING_ASK; ``danger`` always asks. The operator
+may raise a page's risk (PLING_RISK), never lower it. PLING_APPROVE (risks or action ids) approves
+without asking; then a person's grant (lifecycle/grants.py); otherwise the confirmation channel asks a
+person, and with no channel the answer is deny. A handoff is never confirmed: the person does it.
+
+An approval is for what the person was shown: the request carries a ``fingerprint`` of the declaration
+(description, risk, params schema, record, a flow's steps) and the arguments, and once the person
+approves, the action is described again; if the page changed any of it, the approval does not apply
+and the person is asked again about what the page declares now.
 
 A flow is confirmed once, up front, at the highest risk of its steps resolvable now
 (``flow_risk``); each step is then measured against that clearance (``confirm_step``) and asks again
@@ -10,10 +17,15 @@ only when it is riskier, or declares ``confirm: true`` under a clearance no pers
 
 from __future__ import annotations
 
+import hashlib
+import json
+import time
 from typing import TYPE_CHECKING, Any
 
 from ..errors import PageUnresponsive, PermissionDenied, SessionLost
-from ..models import ActionDecl
+from ..models import ActionDecl, ApprovedBy
+from ..plain import visible
+from . import grants
 from .context import Invocation
 from .plan import plan
 from .receipt import scrub
@@ -22,6 +34,7 @@ if TYPE_CHECKING:
     from ..config import Settings
 
 RISK_ORDER = {"read": 0, "write": 1, "danger": 2}
+ASKS = 3  # how often a person is asked again about an action the page keeps changing
 
 
 def operator_risk(decl: ActionDecl, settings: "Settings") -> ActionDecl:
@@ -48,6 +61,7 @@ def approved_by_policy(approve: tuple[str, ...], risk: str, action_id: str, ref:
 
 
 def confirmation_request(inv: Invocation) -> dict[str, Any]:
+    """What a person is asked about, masked (never a restored value), before it is made visible."""
     assert inv.decl is not None
     return scrub({
         "action": inv.ref,
@@ -55,8 +69,29 @@ def confirmation_request(inv: Invocation) -> dict[str, Any]:
         "risk": inv.decl.risk,
         "record": {"id": inv.record.id, "type": inv.record.type, "label": inv.record.label} if inv.record else None,
         "args": inv.args,
+        "params": inv.decl.params,
+        "steps": [step.action for step in inv.decl.steps] if inv.decl.steps else None,
         "expect": inv.decl.expect.description if inv.decl.expect else None,
     }, inv.masked_values())
+
+
+def fingerprint(request: dict[str, Any]) -> str:
+    """The request as shown, hashed (what a later description of the action is compared with)."""
+    return hashlib.sha256(json.dumps(request, sort_keys=True, default=str).encode()).hexdigest()[:32]
+
+
+def by_caller(inv: Invocation, risk: str, action_id: str) -> None:
+    """The caller's own limits (PLING_TOKENS), before anything else: nothing approves past them."""
+    if inv.caller is None:
+        return
+    try:
+        url = inv.session.page.url
+    except Exception:  # a page that is gone has no document to act on
+        url = ""
+    refused = inv.caller.refuses(risk, action_id, inv.ref, url)
+    if refused:
+        raise PermissionDenied(f"{inv.ref} was refused: {refused}", denied_by="caller policy", risk=risk,
+                               hint="Nothing ran. The operator sets what this caller may do (PLING_TOKENS).")
 
 
 async def flow_risk(inv: Invocation) -> tuple[str, bool, list[str]]:
@@ -80,45 +115,118 @@ async def flow_risk(inv: Invocation) -> tuple[str, bool, list[str]]:
     return risk, confirm_flag, seen
 
 
+async def _clearance(inv: Invocation) -> tuple[str, bool]:
+    """The risk this invocation is cleared at and whether its page asks for a confirmation."""
+    assert inv.decl is not None
+    if inv.decl.kind != "flow":
+        return inv.decl.risk, inv.decl.confirm
+    risk, declared_confirm, seen = await flow_risk(inv)
+    inv.note(f"flow risk {risk} (steps resolvable now: {', '.join(seen) or 'none'})")
+    return risk, declared_confirm
+
+
+async def _described_again(inv: Invocation) -> bool:
+    """The action as the page declares it now, put in `inv`; False when the page no longer declares it."""
+    try:
+        answer = await inv.session.bridge.describe(inv.ref)
+    except (PageUnresponsive, SessionLost):
+        raise
+    except Exception:
+        return False
+    inv.decl, inv.record = operator_risk(answer.action, inv.settings), answer.record
+    return True
+
+
+def _changed(before: dict[str, Any], after: dict[str, Any]) -> str:
+    return ", ".join(key for key in before if before[key] != after.get(key)) or "its declaration"
+
+
 async def confirm(inv: Invocation) -> None:
     assert inv.decl is not None
-    decl = inv.decl
-    if decl.kind == "handoff":
+    if inv.decl.kind == "handoff":
         inv.note("a handoff is never confirmed: the person does it")
         return
-    risk, declared_confirm = decl.risk, decl.confirm
-    if decl.kind == "flow":
-        risk, declared_confirm, seen = await flow_risk(inv)
-        inv.note(f"flow risk {risk} (steps resolvable now: {', '.join(seen) or 'none'})")
-    if not needs_confirmation(risk, declared_confirm, inv.settings.ask, decl.id):
-        inv.note(f"confirmation not needed ({risk})")
-        inv.approved = risk if risk != "danger" else None
-        return
-    policy = approved_by_policy(inv.settings.approve, risk, decl.id, inv.ref)
+    for _ in range(ASKS):
+        decl = inv.decl
+        risk, declared_confirm = await _clearance(inv)
+        by_caller(inv, risk, decl.id)
+        if not needs_confirmation(risk, declared_confirm, inv.settings.ask, decl.id):
+            inv.note(f"confirmation not needed ({risk})")
+            inv.approved = risk if risk != "danger" else None
+            return
+        if _approved_without_asking(inv, risk):
+            return
+        if inv.confirmer is None:
+            raise PermissionDenied(
+                f"{inv.ref} is a {risk} action and needs a person's confirmation; no confirmation channel is configured",
+                denied_by="policy: no confirmation channel (PLING_CONFIRM=none) and PLING_APPROVE does not approve it",
+                risk=risk)
+        shown = {**confirmation_request(inv), "risk": risk}
+        answer = await _ask(inv, inv, shown, risk)
+        if not await _described_again(inv):
+            raise PermissionDenied(f"{inv.ref} was approved, but the page no longer declares it as it was shown",
+                                   denied_by="the page withdrew the action while the person was asked", risk=risk)
+        now = {**confirmation_request(inv), "risk": (await _clearance(inv))[0]}
+        if fingerprint(now) == fingerprint(shown):
+            _approved_by_person(inv, inv, risk, answer)
+            return
+        inv.note(f"the page changed the action's {_changed(shown, now)} while the person was asked: the approval "
+                 "is for what was shown, so the person is asked again")
+    raise PermissionDenied(f"{inv.ref} was not run: the page changed it each time the person was asked",
+                           denied_by="the page changed the action while the person was asked", risk=inv.decl.risk)
+
+
+def _approved_without_asking(inv: Invocation, risk: str) -> bool:
+    """PLING_APPROVE, then a person's grant; True (and `approved_by` set) when one approves."""
+    assert inv.decl is not None
+    policy = approved_by_policy(inv.settings.approve, risk, inv.decl.id, inv.ref)
     if policy:
         inv.note(f"approved by the operator's policy (PLING_APPROVE={policy})")
         inv.approved, inv.confirmed = risk, True
-        return
-    if inv.confirmer is None:
-        raise PermissionDenied(
-            f"{inv.ref} is a {risk} action and needs a person's confirmation; no confirmation channel is configured",
-            denied_by="policy: no confirmation channel (PLING_CONFIRM=none) and PLING_APPROVE does not approve it",
-            risk=risk)
-    approved, who = await inv.confirmer.ask(inv, {**confirmation_request(inv), "risk": risk})
-    if not approved:
-        raise PermissionDenied(f"{inv.ref} was not confirmed ({who})", denied_by=who, risk=risk)
+        inv.approved_by = inv.approved_by or ApprovedBy(caller="operator", via="policy", at=time.time(),
+                                                        policy=f"PLING_APPROVE={policy}")
+        return True
+    grant = grants.covering(inv, risk)
+    if grant is None:
+        return False
+    inv.note(f"approved by a grant of {grant.by} for the {grant.scope} {grant.ref if grant.scope == 'action' else grant.action} "
+             f"until {time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime(grant.until))}")
     inv.approved, inv.confirmed = risk, True
-    inv.note(f"confirmed by {who}")
+    inv.approved_by = inv.approved_by or ApprovedBy(caller=grant.by, via="grant", at=time.time(), until=grant.until)
+    return True
+
+
+async def _ask(inv: Invocation, asking: Invocation, shown: dict[str, Any], risk: str) -> Any:
+    """Ask a person about `shown` (made visible: no invisible or direction-changing character); the
+    answer when approved, else PERMISSION_DENIED naming who denied."""
+    request = {**visible(shown), "fingerprint": fingerprint(shown)}
+    approved, who, answer = await inv.confirmer.ask(asking, request)
+    if not approved:
+        details = {"answered_by": answer.by} if answer is not None else {}
+        raise PermissionDenied(f"{asking.ref} was not confirmed ({who})", denied_by=who, risk=risk, **details)
+    return answer
+
+
+def _approved_by_person(inv: Invocation, asking: Invocation, risk: str, answer: Any) -> None:
+    """`asking` (the invocation, or a flow's step) approved by a person: clear `inv` and keep the grant."""
+    asking.note(f"confirmed by a person ({answer.by}), through the confirmation channel")
+    inv.approved_by = inv.approved_by or ApprovedBy(caller=answer.by, via="person", at=answer.at)
+    if answer.grant:
+        grant = grants.make(asking, risk, answer.grant["scope"], float(answer.grant["for_s"]), answer.by)
+        asking.note(f"{answer.by} granted the {grant.scope} for {answer.grant['for_s']} s")
+    if inv is asking:
+        inv.approved, inv.confirmed = risk, True
 
 
 async def confirm_step(flow: Invocation, step: Invocation) -> None:
-    """A flow step's confirm stage: covered by the flow's clearance unless riskier; a step confirmed
-    now raises the flow's clearance for the steps after it."""
+    """A flow step's confirm stage: inside the caller's limits; covered by the flow's clearance unless
+    riskier; a step confirmed now raises the flow's clearance for the steps after it."""
     assert step.decl is not None
     decl = step.decl
     if decl.kind == "handoff":
         step.note("a handoff is never confirmed: the person does it")
         return
+    by_caller(step, decl.risk, decl.id)
     if not needs_confirmation(decl.risk, decl.confirm, flow.settings.ask, decl.id):
         return
     covered = flow.approved is not None and RISK_ORDER[decl.risk] <= RISK_ORDER[flow.approved]
@@ -127,18 +235,20 @@ async def confirm_step(flow: Invocation, step: Invocation) -> None:
     if covered and not named and (flow.confirmed or not decl.confirm):
         step.note(f"covered by the flow's confirmation ({flow.approved})")
         return
-    policy = approved_by_policy(flow.settings.approve, decl.risk, decl.id, step.ref)
-    if policy:
-        step.note(f"approved by the operator's policy (PLING_APPROVE={policy})")
+    if _approved_without_asking(step, decl.risk):
+        flow.approved_by = flow.approved_by or step.approved_by
     elif flow.confirmer is None:
         raise PermissionDenied(f"Step {step.ref} is a {decl.risk} action, riskier than what was approved, and no "
                                "confirmation channel is configured",
                                denied_by="policy: no confirmation channel and PLING_APPROVE does not approve it",
                                risk=decl.risk)
     else:
-        approved, who = await flow.confirmer.ask(step, {**confirmation_request(step), "flow": flow.ref})
-        if not approved:
-            raise PermissionDenied(f"Step {step.ref} was not confirmed ({who})", denied_by=who, risk=decl.risk)
-        step.note(f"confirmed by {who}")
+        shown = {**confirmation_request(step), "flow": flow.ref}
+        answer = await _ask(flow, step, shown, decl.risk)
+        if not await _described_again(step) or fingerprint({**confirmation_request(step), "flow": flow.ref}) != \
+                fingerprint(shown):
+            raise PermissionDenied(f"Step {step.ref} was approved, but the page changed it while the person was asked",
+                                   denied_by="the page changed the action while the person was asked", risk=decl.risk)
+        _approved_by_person(flow, step, decl.risk, answer)
     if flow.approved is None or RISK_ORDER[decl.risk] >= RISK_ORDER[flow.approved]:
         flow.approved, flow.confirmed = decl.risk, True

@@ -14,7 +14,8 @@ from ..telemetry import stage_span
 
 if TYPE_CHECKING:
     from ..config import Settings
-    from ..models import ActionDecl, Changed, RecordRef
+    from ..callers import Caller
+    from ..models import ActionDecl, ApprovedBy, Changed, RecordRef
     from ..core.sessions import Session
 
 log = logging.getLogger("pling_browser.lifecycle")
@@ -42,6 +43,7 @@ class Invocation:
     pending_requests: Any = None  # pending requests, where a handoff waits for the person
     resumes: Any = None  # where a failed flow keeps its resume state
     operator_secrets: dict[str, str] | None = None
+    caller: "Caller | None" = None  # who invokes (PLING_TOKENS): its limits hold, a grant is for it
     # resolve: the declaration and, for a family, the record it acts on; for an action a child frame
     # declares, that frame's origin (resolve also puts ``session`` on the frame's bridge then).
     decl: "ActionDecl | None" = None
@@ -56,6 +58,7 @@ class Invocation:
     # raise it as a person confirms a riskier step), and whether a policy or a person cleared it.
     approved: str | None = None
     confirmed: bool = False
+    approved_by: "ApprovedBy | None" = None  # who approved: a person, a person's grant, or a policy
     # reveal: how the target is operated, how faithfully, the mark that finds it, what to type, and
     # whether the bridge took the before snapshot (its last call, after every pre-check).
     control: str | None = None

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import ResumeRepeatsStep, StepFailed
-from ..models import ActionDecl, RecordRef
+from ..models import ActionDecl, ApprovedBy, RecordRef
 from .confirm import confirm_step
 from .context import Invocation
 from .decode import decode
@@ -37,6 +37,7 @@ class FlowState:
     approved: str | None
     confirmed: bool
     step_started: bool = False  # the failed step started: its effect may have landed
+    approved_by: ApprovedBy | None = None
     decl: ActionDecl | None = None  # the flow as declared when it failed
     record: RecordRef | None = None
     failed_ref: str = ""  # the failed step's action
@@ -106,7 +107,7 @@ async def _run_step(inv: Invocation, step: Step) -> Invocation:
     # the step decodes without restoring and gets no operator secrets, only the values to mask.
     child = Invocation(session=inv.session, ref=step.ref, raw_args=step.args, settings=inv.settings, evidence=False,
                        confirmer=inv.confirmer, pending_requests=inv.pending_requests, operator_secrets=None,
-                       secret_values=list(inv.secret_values))
+                       secret_values=list(inv.secret_values), caller=inv.caller)
 
     async def confirm_against_flow(child: Invocation) -> None:
         await confirm_step(inv, child)
@@ -143,6 +144,7 @@ async def run_flow(inv: Invocation, start: int = 0, ledger: list[dict[str, Any]]
                                                     secret_values=inv.secret_values, next_step=index,
                                                     ledger=ledger[:index], approved=inv.approved,
                                                     confirmed=inv.confirmed, step_started=child.started,
+                                                    approved_by=inv.approved_by,
                                                     failed_ref=child.ref, decl=inv.decl, record=inv.record))
             done = index - start
             raise StepFailed(

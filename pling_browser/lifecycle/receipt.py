@@ -37,6 +37,7 @@ def build(inv: Invocation) -> Receipt:
         steps=inv.steps,
         data_omitted=inv.data_omitted,
         error=inv.error.to_dict() if inv.error else None,
+        approved_by=inv.approved_by,
         log=inv.log,
         timings_ms=inv.timings_ms,
     )

@@ -8,7 +8,7 @@ from ..core.bridge import BridgeError
 from ..core.frames import Frames, declaring
 from ..errors import ActionNotFound
 from ..models import ActionDecl
-from .confirm import operator_risk
+from .confirm import by_caller, operator_risk
 from .context import Invocation
 
 _WHY = {
@@ -34,6 +34,10 @@ async def resolve(inv: Invocation) -> None:
             code=refusal.code.value)
         raise ActionNotFound(message, available=refusal.available) from None
     inv.decl = operator_risk(answer.action, inv.settings)
+    # The caller's limits, as soon as the action is known: before its references are restored (decode
+    # sends values to the page), so an action outside them gets nothing. Confirm checks again (a flow's
+    # risk is its steps' too).
+    by_caller(inv, inv.decl.risk, inv.decl.id)
     if answer.record is not None:
         inv.record = answer.record
         inv.note(f"resolved {ref}: {inv.decl.description or inv.decl.id} on the {inv.record.type} {inv.record.label!r}")

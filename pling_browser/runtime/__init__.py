@@ -16,7 +16,8 @@ from .events import Events
 from .turns import CallerCheck, CallerGone, Turns  # noqa: F401  (CallerGone: the server's)
 from . import exported, reading
 from .confirmations import PendingRequests, HttpConfirmer
-from ..errors import IdempotencyMismatch, PlingError, ResumeNotFound
+from ..callers import OPERATOR, Caller
+from ..errors import Forbidden, IdempotencyMismatch, PlingError, ResumeNotFound
 from ..lifecycle import Resumes, invoke, resume
 from ..models import PageModel, Receipt
 from ..core.egress import Policy
@@ -138,14 +139,25 @@ class Runtime:
         if self.store is not None:
             self.store.close()
 
-    async def open(self, url: str, *, timeout_ms: int | None = None, profile: str | None = None) -> Session:
-        """A session on `url`, signed in as the saved `profile` when one is named."""
+    async def open(self, url: str, *, timeout_ms: int | None = None, profile: str | None = None,
+                   caller: Caller = OPERATOR) -> Session:
+        """A session on `url`, signed in as the saved `profile` when one is named, belonging to `caller`
+        when it is an agent (callers.py); a host outside the caller's limits is refused first."""
         url = await self.policy.check_url(url)
+        refused = caller.refuses_url(url)
+        if refused:
+            raise Forbidden(f"The session was not opened: {refused}", denied_by="caller policy",
+                            hint="The operator sets which hosts this caller may open (PLING_TOKENS `hosts`).")
         saved = (profile, await asyncio.to_thread(self.profiles.load, profile)) if profile else None
         session = await self.sessions.open(url, timeout_ms or self.settings.navigation_timeout_ms, saved)
+        self.sessions.own(session, caller.name if caller.owns_its_sessions else None)
         exported.listen(self, session)  # WebMCP agents calling the page's pling actions (export.js)
         self.events.publish("session", session=session.id, info=session.info().model_dump())
         return session
+
+    def session(self, sid: str, caller: Caller = OPERATOR) -> Session:
+        """The session `sid` as `caller` may see it: an agent, only one it opened (else SESSION_NOT_FOUND)."""
+        return self.sessions.get(sid, caller.name if caller.owns_its_sessions else None)
 
     async def close(self, sid: str) -> None:
         self.pending_requests.withdraw_session(sid)
@@ -170,7 +182,8 @@ class Runtime:
         return PageModel.model_validate_json(await self.model_json(session, window, tab))
 
     async def invoke(self, session: Session, action: str, args: Any, *, evidence: bool = True,
-                     gone: CallerCheck | None = None, trace: bool = False, tab: str | None = None) -> Receipt:
+                     gone: CallerCheck | None = None, trace: bool = False, tab: str | None = None,
+                     caller: Caller | None = None) -> Receipt:
         """Run one action. `gone` tells whether the caller has left: asked only while the invocation
         waits for its session, never once it started. `trace` records a Playwright trace of it."""
         async with self.turns.turn(session, action, gone):
@@ -182,7 +195,7 @@ class Runtime:
             session.follow_active()
             try:
                 receipt = await invoke(session.on_tab(tab), action, args, settings=self.settings, evidence=evidence,
-                                       **self._lifecycle_options())
+                                       caller=caller, **self._lifecycle_options())
             finally:
                 session.recording = None
                 session.follow_active()  # the action may have closed its own tab
@@ -215,7 +228,8 @@ class Runtime:
         return await tracing.begin(session, action, self.settings.data_dir, screencast=not session.masked_values())
 
     async def resume(self, session: Session, handle: str, *, evidence: bool = True,
-                     repeat_started_step: bool = False, gone: CallerCheck | None = None) -> Receipt:
+                     repeat_started_step: bool = False, gone: CallerCheck | None = None,
+                     caller: Caller | None = None) -> Receipt:
         # The handle is claimed once the session is ours: a resume dropped while waiting keeps it.
         async with self.turns.turn(session, "resume", gone):
             state = self.resumes.claim(session.id, handle, repeat_started_step)
@@ -224,7 +238,8 @@ class Runtime:
             session.touch()
             session.invocations += 1
             try:
-                return await resume(session, state, settings=self.settings, evidence=evidence, **self._lifecycle_options())
+                return await resume(session, state, settings=self.settings, evidence=evidence, caller=caller,
+                                    **self._lifecycle_options())
             finally:
                 session.mark_title_stale()
 

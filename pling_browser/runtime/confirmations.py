@@ -15,6 +15,16 @@ from ..errors import AnswerTooLate, PendingAlreadyAnswered, PendingNotFound
 Kind = Literal["confirmation", "handoff"]
 
 
+@dataclass(frozen=True)
+class Answer:
+    """A person's answer to a confirmation: who answered, when, and the grant they made with it."""
+
+    approve: bool
+    by: str = "operator"
+    at: float = field(default_factory=time.time)
+    grant: dict[str, Any] | None = None  # {"scope": "action" | "family", "for_s": N}
+
+
 @dataclass
 class Pending:
     id: str
@@ -114,14 +124,15 @@ class HttpConfirmer:
         self.pending_requests = pending_requests
         self.timeout_s = timeout_s
 
-    async def ask(self, inv: Any, request: dict[str, Any]) -> tuple[bool, str]:
+    async def ask(self, inv: Any, request: dict[str, Any]) -> tuple[bool, str, Answer | None]:
+        """(approved, who in words, the answer when a person gave one)."""
         pending = self.pending_requests.open("confirmation", inv.session.id, request, self.timeout_s)
         inv.note(f"waiting for a person to confirm ({pending.id})")
         outcome, answer = await self.pending_requests.wait(pending)
         if outcome == "expired":
-            return False, f"timeout: nobody answered within {self.timeout_s:g} s"
+            return False, f"timeout: nobody answered within {self.timeout_s:g} s", None
         if outcome == "withdrawn":
-            return False, "the session was closed while waiting"
-        if answer:
-            return True, "a person, through the confirmation channel"
-        return False, "a person, through the confirmation channel"
+            return False, "the session was closed while waiting", None
+        if not isinstance(answer, Answer):  # an answer from older code: a bare yes or no
+            answer = Answer(bool(answer))
+        return answer.approve, "a person, through the confirmation channel", answer

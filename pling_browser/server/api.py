@@ -3,7 +3,8 @@ live in ``routes/`` (one module per resource), the operator console in ``console
 ``mcp.py``; ``problems.py`` renders every error as RFC 9457 problem details; ``openapi.py`` completes the document.
 
 Requests pass, from the outside in: ``Problems`` (anything that escapes is answered as a problem),
-``AccessGuard`` (host, origin, token, size), the origin note, then the routes."""
+``AccessGuard`` (host, origin, token, size), ``McpSessionOwners`` (an MCP session id is its caller's), the
+origin note, then the routes."""
 
 from __future__ import annotations
 
@@ -22,8 +23,9 @@ from . import problems
 from .access import AccessGuard, ConsoleSessions
 from .console import console_router
 from .mcp import create_mcp
+from .mcp_sessions import McpSessionOwners
 from .openapi import document
-from .routes import actions, errors, gates, own_origin, profiles, receipts, service, sessions, static
+from .routes import OWNED, actions, errors, gates, own_origin, profiles, receipts, service, sessions, static
 
 PROBLEM_STATUSES = (400, 401, 403, 404, 405, 409, 410, 413, 422, 429, 500, 502, 503, 504)
 
@@ -73,8 +75,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     problems.install(app)
 
     app.add_middleware(RememberOrigin, runtime=runtime)
+    app.add_middleware(McpSessionOwners)  # inside AccessGuard: the caller is named
     for module in (service, errors, sessions, profiles, actions, receipts, gates, static):
-        app.include_router(module.router)
+        app.include_router(module.router, dependencies=OWNED)  # an agent reaches only its own sessions
     console = ConsoleSessions(settings.console_idle_s, settings.console_lifetime_s)
     app.state.console_sessions = console
     app.include_router(console_router(runtime, console))

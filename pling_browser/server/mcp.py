@@ -17,7 +17,10 @@ write (MCP's defaults then say "may be destructive"). When a session's tools cha
 or an invocation changed its actions, records or availability) the server sends
 `notifications/tools/list_changed`: on `subscriptions/listen` streams (protocol 2026-07-28) and on
 the standalone stream of each handshake-era connection, and `tools.listChanged` is advertised on every
-protocol version. The same runtime serves REST, so sessions opened there have page tools here too."""
+protocol version. The same runtime serves REST, so sessions opened there have page tools here too. An
+agent (PLING_TOKENS) reaches only the sessions it opened, here as over REST: another agent's session is
+SESSION_NOT_FOUND, its page tools are neither listed nor called (server/mcp_sessions.py binds an MCP
+session id to the caller that began it)."""
 
 from __future__ import annotations
 
@@ -107,6 +110,12 @@ class TextArguments:
         return await call_next(ctx)
 
 
+def _caller_of(ctx: ServerRequestContext[Any, Any]) -> Any:
+    """The caller AccessGuard named on the HTTP request behind an MCP request."""
+    state = getattr(getattr(ctx, "request", None), "state", None)
+    return getattr(state, "caller", OPERATOR)
+
+
 class PlingMCP(MCPServer):
     """MCPServer with page tools next to the fixed ones, and Pling errors as JSON problems."""
 
@@ -130,12 +139,15 @@ class PlingMCP(MCPServer):
     # standalone stream of handshake-era connections; those requests do not pass through middleware).
     async def _handle_list_tools(self, ctx: ServerRequestContext[Any], params: Any) -> Any:
         self.pages.remember(ctx)
-        return await super()._handle_list_tools(ctx, params)
+        token = _CALLER.set(_caller_of(ctx))  # an agent lists only its own sessions' page tools
+        try:
+            return await super()._handle_list_tools(ctx, params)
+        finally:
+            _CALLER.reset(token)
 
     async def _handle_call_tool(self, ctx: ServerRequestContext[Any], params: Any) -> Any:
         self.pages.remember(ctx)
-        state = getattr(getattr(ctx, "request", None), "state", None)
-        token = _CALLER.set(getattr(state, "caller", OPERATOR))
+        token = _CALLER.set(_caller_of(ctx))
         text = (params.meta or {}).get(TEXT_ARGUMENTS) if hasattr(params, "meta") else None
         if isinstance(text, str):  # back from where TextArguments kept it (not validated again: it is text)
             params = params.model_copy(update={"arguments": text})
@@ -208,7 +220,8 @@ def create_mcp(runtime: "Runtime") -> PlingMCP:
         saved. The page's actions then appear as tools (p1_…)."""
 
         async def work() -> dict[str, Any]:
-            session = await runtime.open(url or f"{runtime.own_origin}/demo/todos.html", profile=profile)
+            session = await runtime.open(url or f"{runtime.own_origin}/demo/todos.html", profile=profile,
+                                         caller=_CALLER.get())
             return {"session": (await session.current_info()).model_dump(mode="json"), "model": json.loads(await runtime.model_json(session))}
 
         return await _guard(work())
@@ -223,7 +236,8 @@ def create_mcp(runtime: "Runtime") -> PlingMCP:
         from ..runtime import model_window
 
         async def work() -> dict[str, Any]:
-            return json.loads(await runtime.model_json(runtime.sessions.get(session), model_window(offset, limit, type, ids)))
+            return json.loads(await runtime.model_json(runtime.session(session, _CALLER.get()),
+                                                       model_window(offset, limit, type, ids)))
 
         return await _guard(work())
 
@@ -235,7 +249,9 @@ def create_mcp(runtime: "Runtime") -> PlingMCP:
         caller = _CALLER.get()
 
         async def work(s: "Session") -> Receipt:
-            return named(await runtime.invoke(s, action, args), caller)
+            return named(await runtime.invoke(s, action, args, caller=caller), caller)
+
+        runtime.session(session, caller)  # another agent's session is not found
 
         return await _guard(runtime.run_keyed(session, caller_key(caller, idempotency_key),
                                          ["invoke", {"action": action, "args": args, "evidence": True}], work))
@@ -246,7 +262,9 @@ def create_mcp(runtime: "Runtime") -> PlingMCP:
         caller = _CALLER.get()
 
         async def work(s: "Session") -> Receipt:
-            return named(await runtime.resume(s, handle), caller)
+            return named(await runtime.resume(s, handle, caller=caller), caller)
+
+        runtime.session(session, caller)
 
         return await _guard(runtime.run_keyed(session, None, ["resume", handle], work))
 
@@ -265,6 +283,7 @@ def create_mcp(runtime: "Runtime") -> PlingMCP:
         """Close a session and its browser context."""
 
         async def work() -> dict[str, Any]:
+            runtime.session(session, _CALLER.get())
             await runtime.close(session)
             return {"closed": session}
 

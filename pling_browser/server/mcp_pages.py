@@ -1,6 +1,9 @@
 """The MCP page tools: each open session's declared actions as MCP tools of their own, and the
 `notifications/tools/list_changed` announcements when they change (mcp.py puts them beside the fixed
-tools; the naming and annotation rules are in its docstring and docs/agents.md)."""
+tools; the naming and annotation rules are in its docstring and docs/agents.md).
+
+An agent (PLING_TOKENS) lists and calls only the page tools of sessions it opened; a person and the
+operator see every session's (SPEC: a session belongs to the caller that opened it)."""
 
 from __future__ import annotations
 
@@ -21,7 +24,7 @@ from mcp.types import Tool as MCPTool
 
 from ..agents.tools import NAME_LIMIT, refused_call, resolve_call, specs
 from ..callers import OPERATOR, Caller, named
-from ..errors import InvalidArgs, PlingError, ServiceError, ToolNotFound
+from ..errors import InvalidArgs, PlingError, ServiceError, SessionNotFound, ToolNotFound
 from ..models import Receipt
 
 if TYPE_CHECKING:
@@ -31,10 +34,16 @@ if TYPE_CHECKING:
 log = logging.getLogger("pling_browser.mcp")
 
 # The caller of the tool call being handled (AccessGuard put it on the HTTP request): its receipts
-# name it and its idempotency keys are its own, as over REST.
+# name it, its idempotency keys are its own, and it sees only its own sessions, as over REST.
 _CALLER: contextvars.ContextVar[Caller] = contextvars.ContextVar("pling_mcp_caller", default=OPERATOR)
 MODEL_WAIT_S = 5.0  # how long listing waits for one page's model before it answers that page's last tools
 LEGACY_CONNECTIONS = 256  # handshake-era connections remembered for list_changed (most recent first)
+
+def agent_name() -> str | None:
+    """The agent whose sessions alone the current call sees; None for a person or the operator."""
+    caller = _CALLER.get()
+    return caller.name if caller.owns_its_sessions else None
+
 
 def compact(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
@@ -124,21 +133,25 @@ class PageTools:
     async def tools(self) -> list[MCPTool]:
         self.active = True
         self._start()
-        sessions = self.runtime.sessions.list()
-        await asyncio.gather(*(self.refresh(s.id) for s in sessions))
-        for sid in set(self._listed) - {s.id for s in sessions}:
+        everyone = self.runtime.sessions.list()
+        await asyncio.gather(*(self.refresh(s.id) for s in everyone))
+        for sid in set(self._listed) - {s.id for s in everyone}:
             del self._listed[sid]
-        return [tool for s in sessions for tool in self._listed.get(s.id, ("", []))[1]]
+        agent = agent_name()
+        return [tool for s in everyone if agent is None or s.owner == agent for tool in self._listed.get(s.id, ("", []))[1]]
 
     # -- calling --
 
     async def call(self, name: str, arguments: dict[str, Any] | str | None) -> CallToolResult:
         sid = self.owner(name)
         assert sid is not None
-        session = self.runtime.sessions.get(sid)
+        caller = _CALLER.get()
+        try:
+            session = self.runtime.session(sid, caller)
+        except SessionNotFound:  # another agent's page: its tools are not this caller's to know of
+            raise ToolNotFound(f"No tool {name[:80]!r}") from None
         model = await self.runtime.model(session)
         tool, limit = name.partition("_")[2], self.limit(self.tag(sid))
-        caller = _CALLER.get()
         try:
             call = resolve_call(model, tool, arguments, limit)
         except InvalidArgs as error:  # JSON text that is not an object: a receipt, as for invoke
@@ -154,7 +167,7 @@ class PageTools:
         ref, args = call
 
         async def work(s: "Session") -> Receipt:
-            return named(await self.runtime.invoke(s, ref, args), caller)
+            return named(await self.runtime.invoke(s, ref, args, caller=caller), caller)
 
         receipt = await self.runtime.run_keyed(sid, None, ["invoke", {"action": ref, "args": args, "evidence": True}], work)
         return result(receipt)

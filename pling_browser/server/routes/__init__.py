@@ -20,6 +20,7 @@ from typing import Annotated, AsyncIterator
 from fastapi import Depends, Request
 
 from ...callers import OPERATOR, Caller
+from ...errors import SessionNotFound
 from ...runtime import CallerCheck, Runtime
 
 
@@ -39,6 +40,19 @@ async def _caller(request: Request) -> Caller:
 
 
 CallerDep = Annotated[Caller, Depends(_caller)]
+
+
+async def _owned(request: Request, caller: CallerDep) -> None:
+    """A route under /sessions/{sid}: an agent reaches only a session it opened (another agent's is 404,
+    as if it never was); a person and the operator reach all (SPEC, "Who may do what")."""
+    sid = request.path_params.get("sid")
+    runtime: Runtime = request.app.state.runtime
+    if sid is not None and caller.owns_its_sessions and not runtime.sessions.owned_by(sid, caller.name):
+        raise SessionNotFound(f"No session {sid[:80]!r} is open")
+
+
+# Every router with /sessions/{sid} routes depends on it (server/api.py includes them).
+OWNED = [Depends(_owned)]
 
 
 async def _gone(request: Request) -> AsyncIterator[CallerCheck]:

@@ -38,7 +38,7 @@ async def invoke_action(sid: str, body: InvokeRequest, runtime: RuntimeDep, call
                         parent: ParentDep, idempotency_key: str | None = IdempotencyKey) -> JSONResponse:
     async def work(session: Session) -> Receipt:
         return named(await runtime.invoke(session, body.action, body.args, evidence=body.evidence, gone=gone,
-                                          trace=body.trace, tab=body.tab), caller)
+                                          trace=body.trace, tab=body.tab, caller=caller), caller)
 
     # `detail` shapes only the answer: a retry asking for another detail is the same request.
     receipt = await runtime.run_keyed(sid, caller_key(caller, idempotency_key), ["invoke", body.model_dump(exclude={"detail"})],
@@ -51,7 +51,7 @@ async def resume_flow(sid: str, body: ResumeRequest, runtime: RuntimeDep, caller
                       gone: GoneDep, parent: ParentDep) -> JSONResponse:
     async def work(session: Session) -> Receipt:
         return named(await runtime.resume(session, body.handle, evidence=body.evidence,
-                                          repeat_started_step=body.repeat_started_step, gone=gone), caller)
+                                          repeat_started_step=body.repeat_started_step, gone=gone, caller=caller), caller)
 
     receipt = await runtime.run_keyed(sid, None, ["resume", body.handle], work, parent=parent)
     return JSONResponse({"result": answered(receipt, body.detail)})
@@ -75,7 +75,8 @@ async def call_tool(sid: str, name: str, body: ToolCall, runtime: RuntimeDep, ca
             return named(refused_call(model, name, error), caller)
         if call is None:
             raise ToolNotFound(f"No tool {name!r} in this session's model")
-        return named(await runtime.invoke(session, call[0], call[1], evidence=body.evidence, gone=gone), caller)
+        return named(await runtime.invoke(session, call[0], call[1], evidence=body.evidence, gone=gone, caller=caller),
+                     caller)
 
     receipt = await runtime.run_keyed(sid, caller_key(caller, idempotency_key), ["tool", name, body.model_dump(exclude={"detail"})],
                                       work, parent=parent)

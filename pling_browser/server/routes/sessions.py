@@ -11,24 +11,26 @@ from ...models import PageModel
 from ...bodies import CreateSession, SessionInfo, SessionOpened
 from ...pages import TabsAnswer, TabUpdate
 from ...runtime import tabs
-from . import RuntimeDep, own_origin
+from . import CallerDep, RuntimeDep, own_origin
 from .static import DEMO_PAGE
 
 router = APIRouter()
 
 
 @router.post("/sessions", status_code=201, response_model=SessionOpened, tags=["sessions"])
-async def open_session(body: CreateSession, request: Request, runtime: RuntimeDep) -> Response:
+async def open_session(body: CreateSession, request: Request, runtime: RuntimeDep, caller: CallerDep) -> Response:
     session = await runtime.open(body.url or own_origin(request) + DEMO_PAGE, timeout_ms=body.timeout_ms,
-                                 profile=body.profile)
+                                 profile=body.profile, caller=caller)
     model = await runtime.model_json(session)
     text = '{"session":' + session.info().model_dump_json() + ',"model":' + model + "}"
     return Response(text, status_code=201, media_type="application/json")
 
 
 @router.get("/sessions", response_model=list[SessionInfo], tags=["sessions"])
-async def list_sessions(runtime: RuntimeDep) -> list[SessionInfo]:
-    return [await session.current_info() for session in runtime.sessions.list()]
+async def list_sessions(runtime: RuntimeDep, caller: CallerDep) -> list[SessionInfo]:
+    """The open sessions: an agent's own, or all for a person and the operator."""
+    agent = caller.name if caller.owns_its_sessions else None
+    return [await session.current_info() for session in runtime.sessions.list(agent)]
 
 
 @router.get("/sessions/{sid}", response_model=SessionInfo, tags=["sessions"])

@@ -258,6 +258,8 @@
     tickExpiry();
   }
 
+  const GRANT_MINUTES = 10;
+
   function pendingCard(p) {
     const titleId = 'pending-title-' + p.id;
     const handoff = p.kind === 'handoff';
@@ -281,8 +283,15 @@
         h('button', { type: 'button', class: 'btn cancel', onclick: (e) => answer(p, 'handoffs', { outcome: 'cancel' }, e.currentTarget, problem) }, named('Cancel')),
       ];
     } else {
+      // An action's confirmation may be approved with a grant: the same action, in this session, for the
+      // agent that asked, for GRANT_MINUTES (never a riskier one; SECURITY.md). A tool's interaction or a
+      // dialog takes none.
+      const grantable = !p.interaction && !p.dialog;
+      const grant = { approve: true, grant: { scope: 'action', for_s: GRANT_MINUTES * 60 } };
       buttons = [
         h('button', { type: 'button', class: 'btn approve', onclick: (e) => answer(p, 'confirmations', { approve: true }, e.currentTarget, problem) }, named('Approve')),
+        grantable ? h('button', { type: 'button', class: 'btn approve grant', onclick: (e) => answer(p, 'confirmations', grant, e.currentTarget, problem) },
+          named(`Approve, and allow this for ${GRANT_MINUTES} minutes`)) : null,
         h('button', { type: 'button', class: 'btn deny', onclick: (e) => answer(p, 'confirmations', { approve: false }, e.currentTarget, problem) }, named('Deny')),
       ];
     }
@@ -308,7 +317,8 @@
     buttons.forEach((b) => b.setAttribute('aria-disabled', 'true'));
     try {
       await api('POST', `sessions/${encodeURIComponent(p.session)}/${kind}/${encodeURIComponent(p.id)}`, body);
-      const said = kind === 'handoffs' ? (body.outcome === 'done' ? 'Done: ' : 'Cancelled: ') : (body.approve ? 'Approved ' : 'Denied ');
+      const said = kind === 'handoffs' ? (body.outcome === 'done' ? 'Done: ' : 'Cancelled: ')
+        : (body.grant ? `Approved, and allowed for ${GRANT_MINUTES} minutes: ` : body.approve ? 'Approved ' : 'Denied ');
       announce(said + p.action + '.');
       removePending(p.id);
       if (kind === 'handoffs' && body.outcome === 'done' && p.session === state.selected) showProfileForm(p.session, true);

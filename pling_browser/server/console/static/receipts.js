@@ -110,6 +110,13 @@ window.PlingReceipts = function createReceipts({ api, h, short, clock, selected 
     for (const line of changes(r.changed)) details.push(h('li', {}, line));
     if (r.fidelity && r.fidelity !== 'high') details.push(h('li', {}, 'fidelity: ' + r.fidelity));
     if (r.data !== undefined && r.data !== null) details.push(h('li', {}, ['data: ', h('code', {}, short(r.data, 120))]));
+    const by = r.approved_by;
+    if (by) {
+      const how = by.via === 'grant' ? `a grant ${by.caller} made (until ${clock(by.until)})`
+        : by.via === 'policy' ? `the operator’s policy (${by.policy || 'PLING_APPROVE'})` : `${by.caller}, a person`;
+      details.push(h('li', { class: 'approved-by' }, 'approved by ' + how + ' at ' + clock(by.at)));
+    }
+    if (r.caller) details.push(h('li', { class: 'caller' }, 'invoked by ' + r.caller));
     let message = null;
     if (error) {
       let text = error.message || '';
