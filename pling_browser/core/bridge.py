@@ -78,6 +78,12 @@ class BridgeError(Exception):
         return self.refusal.code
 
 
+class CutByNavigation(SessionLost):
+    """A bridge call that got no answer because the document was replaced during it. SESSION_LOST to a
+    caller, as any page that stopped answering; an action takes it for a navigation (by this class,
+    lifecycle/navigation.py), which is an outcome."""
+
+
 class BridgeBug(InternalError):
     """The bridge answered what it never should: an exception escaped an operation, or an answer
     does not have its operation's shape (a bug of ours, or an answer the page forged). Logged as
@@ -229,7 +235,7 @@ class Bridge:
             raise SessionLost(f"The bridge is not in the page (the document was replaced by one it could not enter): {detail}")
         text = answer.get("result", {}).get("value")
         if not isinstance(text, str):
-            raise SessionLost(f"The bridge answered nothing to {name} (the page navigated during the call)")
+            raise CutByNavigation(f"The bridge answered nothing to {name} (the page navigated during the call)")
         return text
 
     def where(self) -> dict[str, Any]:

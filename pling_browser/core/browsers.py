@@ -17,7 +17,7 @@ from .adapting import AdapterScripts
 from .bridge import Bridge, document_script
 from ..config import Settings
 from .egress import EgressProxy, Policy
-from .playwright import translate, translate_playwright_errors
+from .playwright import said, translate_playwright_errors
 from .remote import WEBRTC_POLICY, endpoint_problem, require_webrtc_policy
 from .warm import Prepared, WarmContexts
 from ..errors import (BrowserUnavailable, NavigationRefused, PageLoadTimeout, PageUnreachable, PageUnresponsive,
@@ -182,18 +182,17 @@ class Controller:
             if endpoint.up:
                 assert endpoint.browser is not None
                 return endpoint.browser
-            from playwright.async_api import Error as PlaywrightError
-
             for attempt in (1, 2):
                 try:
-                    playwright = await self._driver()
-                    endpoint.browser = await asyncio.wait_for(self._open_browser(playwright, endpoint), 60)
+                    async with translate_playwright_errors():
+                        playwright = await self._driver()
+                        endpoint.browser = await asyncio.wait_for(self._open_browser(playwright, endpoint), 60)
                     break
                 except BrowserUnavailable as error:
                     endpoint.last_error = error.message[:300]
                     raise
-                except (PlaywrightError, asyncio.TimeoutError, OSError) as error:
-                    message = str(error).splitlines()[0] if str(error) else type(error).__name__
+                except (PlingError, asyncio.TimeoutError, OSError) as error:
+                    message = said(error)  # Playwright's own words: what /healthz shows
                     endpoint.last_error = message[:300]
                     if endpoint.url is not None:
                         raise BrowserUnavailable(endpoint_problem(endpoint.url, message)) from error
@@ -352,16 +351,16 @@ class Controller:
                 page = await context.new_page()
         page.set_default_timeout(self.settings.action_timeout_ms)
         page.on("dialog", dialogs.on_dialog)
-        from playwright.async_api import Error as PlaywrightError
-        from playwright.async_api import TimeoutError as PlaywrightTimeout
+
+        def load_timeout(_: str = "") -> PageLoadTimeout:
+            return PageLoadTimeout(f"{url} did not finish loading within {timeout_ms} ms")
 
         try:
-            response = await asyncio.wait_for(page.goto(url, wait_until="load", timeout=timeout_ms),
-                                              timeout_ms / 1000 + self.settings.bridge_grace_s)
-        except (PlaywrightTimeout, asyncio.TimeoutError):
-            raise PageLoadTimeout(f"{url} did not finish loading within {timeout_ms} ms") from None
-        except PlaywrightError as error:
-            raise translate(error) from error
+            async with translate_playwright_errors(on_timeout=load_timeout):
+                response = await asyncio.wait_for(page.goto(url, wait_until="load", timeout=timeout_ms),
+                                                  timeout_ms / 1000 + self.settings.bridge_grace_s)
+        except asyncio.TimeoutError:
+            raise load_timeout() from None
         if response is not None and response.headers.get("x-pling-refused"):
             raise NavigationRefused(f"{response.url} was refused: {(await response.text())[:300]}")
         if response is not None and response.headers.get("x-pling-unreachable"):

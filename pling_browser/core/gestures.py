@@ -143,23 +143,24 @@ async def _playwright(bridge: Bridge, mark: str, control: str, value: Any, timeo
     behind a closed shadow root that no selector enters, by a handle on the element itself (then
     Playwright's hit-target check cannot see into the root: the bridge has checked visibility and
     disabled state, and the click is forced)."""
-    from playwright.async_api import TimeoutError as PlaywrightTimeout
-
     wait_s = timeout_ms / 1000 + 5
     steps = _Steps()
+
+    def timed_out(call_log: str) -> Exception:  # Playwright's own deadline passed: its call log says how far it got
+        if steps.done or _dispatched(call_log):  # the gesture went out; the page's handler was still busy
+            return PageUnresponsive(f"Playwright dispatched the {control} gesture, then gave up waiting "
+                                    f"within {timeout_ms:.0f} ms")
+        return TargetNotOperable(_why_not_operable(call_log))
+
     async with translate_playwright_errors():
         scope, target, force = await _find_target(bridge, mark, where)
         destination = scope.locator(f'[data-pling-target="{drop}"]') if drop and scope is not None else None
-        try:
+    try:
+        async with translate_playwright_errors(on_timeout=timed_out):
             await asyncio.wait_for(_gesture(steps, target, control, value, timeout_ms, force, gesture, destination),
                                    wait_s)
-        except PlaywrightTimeout as error:
-            if steps.done or _dispatched(str(error)):  # the gesture went out; the page's handler was still busy
-                raise PageUnresponsive(f"Playwright dispatched the {control} gesture, then gave up waiting "
-                                       f"within {timeout_ms:.0f} ms") from None
-            raise TargetNotOperable(_why_not_operable(str(error))) from None
-        except asyncio.TimeoutError:
-            raise PageUnresponsive(f"Operating the target did not finish within {timeout_ms:.0f} ms") from None
+    except asyncio.TimeoutError:
+        raise PageUnresponsive(f"Operating the target did not finish within {timeout_ms:.0f} ms") from None
 
 
 async def _find_target(bridge: Bridge, mark: str, where: str) -> tuple[Any, Any, bool]:

@@ -1,22 +1,29 @@
 """The one boundary where Playwright's errors become Pling errors (in the manner of httpx's
-``map_httpcore_exceptions``). Other modules never catch ``playwright.async_api.Error`` themselves:
-they wrap the call in ``translate_playwright_errors()`` or call ``translate(error)``.
+``map_httpcore_exceptions``). No other module names Playwright's error classes: they wrap the call in
+``translate_playwright_errors()`` (or call ``translate(error)``), and a module that must tell a
+Playwright timeout apart (a gesture's call log, a page load) passes ``on_timeout``.
 
-Mapping, first by class, then by the messages Chromium's DevTools protocol uses:
+By class first, with Playwright's public classes only (``playwright.async_api.Error`` and
+``TimeoutError``, and ``Error.name``, which the driver sets to the class it threw): then, for a plain
+``Error``, by the words of the messages Chromium's DevTools protocol uses, which no class tells apart:
 
     playwright TimeoutError                         PageUnresponsive   the browser did not answer in time
-    TargetClosedError, "…has been closed", …        SessionLost        the page, context or browser is gone
+    name "TargetClosedError" (the class, when the   SessionLost        the page, context or browser is gone
+    client raised it itself), "…has been closed", …
     "Execution context was destroyed",
     "Inspected target navigated or closed",
     "Frame was detached", "navigated"               PageNavigated      the document was replaced (normal)
     "net::ERR_…"                                    PageUnreachable    the address could not be loaded
     any other playwright Error                      PageUnresponsive   the browser reported an error
+
+``unknown_key`` is the one other reading of a message (a keyboard call refusing a key name).
+docs/decisions.md says why each of these can only be told by its words.
 """
 
 from __future__ import annotations
 
 import contextlib
-from typing import AsyncIterator
+from typing import AsyncIterator, Callable
 
 from ..errors import PageNavigated, PageUnreachable, PageUnresponsive, PlingError, SessionLost
 
@@ -40,9 +47,22 @@ CLOSED_MARKERS = (
 )
 
 
-def _first_line(error: BaseException) -> str:
+def first_line(error: BaseException) -> str:
     text = str(error)
     return text.splitlines()[0] if text else type(error).__name__
+
+
+def said(error: BaseException) -> str:
+    """What the browser said, first line: of the Playwright error a Pling error here translates (its
+    cause), else of the error itself."""
+    cause = error.__cause__ if isinstance(error, PlingError) and error.__cause__ is not None else error
+    return first_line(cause)
+
+
+def _name(error: BaseException) -> str:
+    """Playwright's name for its error: ``Error.name`` as the driver set it (the class it threw), else
+    the class's own name (an error the client raised itself, when the connection closed, has none)."""
+    return str(getattr(error, "name", None) or type(error).__name__)
 
 
 def _has(message: str, markers: tuple[str, ...]) -> bool:
@@ -54,12 +74,11 @@ def translate(error: BaseException) -> PlingError:
     """Map one Playwright exception to the Pling error that says what it means for the caller."""
     from playwright.async_api import Error as PlaywrightError
     from playwright.async_api import TimeoutError as PlaywrightTimeout
-    from playwright._impl._errors import TargetClosedError
 
-    message = _first_line(error)
+    message = first_line(error)
     if isinstance(error, PlaywrightTimeout):
         return PageUnresponsive(f"The browser did not answer in time: {message}")
-    if isinstance(error, TargetClosedError):
+    if isinstance(error, PlaywrightError) and _name(error) == "TargetClosedError":
         return SessionLost(f"The page or browser is gone: {message}")
     if isinstance(error, PlaywrightError):
         full = str(error)
@@ -78,11 +97,23 @@ def is_navigation_message(message: str) -> bool:
     return _has(message, NAVIGATION_MARKERS)
 
 
+def unknown_key(error: BaseException) -> bool:
+    """A keyboard call refused a key name it does not know (a plain ``Error``: only its words say so)."""
+    return "Unknown key" in said(error)
+
+
 @contextlib.asynccontextmanager
-async def translate_playwright_errors() -> AsyncIterator[None]:
+async def translate_playwright_errors(on_timeout: Callable[[str], BaseException] | None = None) -> AsyncIterator[None]:
+    """Playwright's errors raised inside become Pling errors (``translate``). With ``on_timeout``, a
+    Playwright timeout becomes what it answers for the timeout's whole text (its call log included)."""
     from playwright.async_api import Error as PlaywrightError
+    from playwright.async_api import TimeoutError as PlaywrightTimeout
 
     try:
         yield
+    except PlaywrightTimeout as error:
+        if on_timeout is None:
+            raise translate(error) from error
+        raise on_timeout(str(error)) from None
     except PlaywrightError as error:
         raise translate(error) from error

@@ -13,13 +13,14 @@ from typing import TYPE_CHECKING, Any
 from . import profiles
 from .bridge import Bridge
 from .browsers import adopt_popups
-from .masking import pattern_for, scrub
+from .handle import PageHandle
+from .masking import scrub
 from .tabs import Tab, Tabs
 from ..errors import PageUnresponsive, QueueTimeout, SessionLost, SessionNotFound, TabNotFound, TooManySessions
 from ..bodies import SessionInfo
 
 if TYPE_CHECKING:
-    from playwright.async_api import BrowserContext, Locator, Page
+    from playwright.async_api import BrowserContext, Page
 
     from .browsers import Controller
     from .egress import EgressProxy
@@ -100,12 +101,11 @@ class Session:
         invocation: the same lock, tabs, proxy and page."""
         return dataclasses.replace(self, bridge=bridge)
 
-    def secret_text(self) -> "Locator | None":
-        """The elements of the page whose text shows a masked value (in any of its forms), for a
-        screenshot's mask; None when the session masks nothing. Playwright's text engine runs in its
-        own isolated world: the page cannot watch the pattern go by."""
-        pattern = pattern_for(self.masked_values())
-        return None if pattern is None else self.page.get_by_text(pattern)
+    @property
+    def handle(self) -> PageHandle:
+        """This session's page as the layers above core use it (core/handle.py): they never hold
+        ``page`` or ``context``, which are Playwright's."""
+        return PageHandle(self.page, self.bridge, self.masked_values)
 
     def info(self) -> SessionInfo:
         try:

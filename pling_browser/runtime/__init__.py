@@ -332,19 +332,11 @@ class Runtime:
     async def screenshot(self, session: Session, tab: str | None = None) -> bytes:
         """A PNG of the page with password fields, fields holding a restored secret, and elements whose
         text shows an operator secret or a restored value masked."""
-        from ..core.playwright import translate_playwright_errors
-
         session.follow_active()
         session = session.on_tab(tab)
         marked = await session.bridge.mark_protected(True)
         try:
-            async with translate_playwright_errors():
-                page = session.page
-                mask = [page.locator("[data-pling-masked]"), page.locator("input[type=password]")]
-                secret_text = session.secret_text()  # text showing an operator secret or a restored value
-                if secret_text is not None:
-                    mask.append(secret_text)
-                return await page.screenshot(type="png", timeout=10_000, mask=mask)
+            return await session.handle.screenshot(timeout_ms=10_000)
         finally:
             if marked:
                 await session.bridge.mark_protected(False)

@@ -31,7 +31,8 @@ from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match, Mount, Route
 
-from ..errors import BadRequest, InternalError, MethodNotAllowed, NotFound, PlingError, ServiceError, Unauthorized
+from ..errors import (INVOCATION_CODES, SERVICE_CODES, BadRequest, InternalError, MethodNotAllowed, NotFound, PlingError,
+                      ServiceError, Unauthorized)
 from ..runtime import CallerGone
 
 log = logging.getLogger("pling_browser.api")
@@ -58,7 +59,10 @@ def problem_type(code: str) -> str:
 def problem_body(error: PlingError) -> dict[str, Any]:
     """The problem details of an error: REST's body, and the text of an MCP tool error. An invocation
     error (no HTTP status of its own) keeps its ``stage`` and ``started`` instead of a ``status``."""
-    body: dict[str, Any] = {"type": problem_type(error.code), "title": title(type(error))}
+    # The title of the code's own class: a refinement core raises (core/bridge.py's CutByNavigation, a
+    # SessionLost) is titled as the code it answers with.
+    kind = SERVICE_CODES.get(error.code) or INVOCATION_CODES.get(error.code) or type(error)
+    body: dict[str, Any] = {"type": problem_type(error.code), "title": title(kind)}
     if isinstance(error, ServiceError):
         body["status"] = error.status
     else:

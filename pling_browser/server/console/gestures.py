@@ -1,6 +1,6 @@
 """The person's input in the live view (``POST /console/sessions/{sid}/input``): pointer, wheel and
-keys reach the page as trusted input, through Playwright's mouse and keyboard. Playwright's errors
-are translated at the one boundary (``core/playwright.py``); this module never catches them."""
+keys reach the page as trusted input, through the session's page handle (core/handle.py: Playwright's
+mouse and keyboard, their errors translated there)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,7 @@ from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ...core.playwright import translate_playwright_errors
-from ...errors import BadRequest, PageUnresponsive, PlingError
+from ...errors import BadRequest, PageUnresponsive
 
 if TYPE_CHECKING:
     from ...core.sessions import Session
@@ -34,48 +33,27 @@ class PersonInput(BaseModel):
 
 
 async def _perform(session: "Session", gesture: PersonInput) -> None:
-    page = session.page
-    size = page.viewport_size or {"width": 1280, "height": 800}
+    page = session.handle
+    size = page.viewport()
     x = min(max(gesture.x, 0.0), size["width"] - 1.0)
     y = min(max(gesture.y, 0.0), size["height"] - 1.0)
-    mouse, keyboard = page.mouse, page.keyboard
     kind = gesture.type
     if kind in ("down", "up", "move", "click", "wheel"):
-        await mouse.move(x, y)
-    if kind == "down":
-        await mouse.down(button=gesture.button, click_count=gesture.clicks)
-    elif kind == "up":
-        await mouse.up(button=gesture.button, click_count=gesture.clicks)
-    elif kind == "click":
-        await mouse.click(x, y, button=gesture.button, click_count=gesture.clicks)
-    elif kind == "wheel":
-        await mouse.wheel(gesture.dx, gesture.dy)
+        await page.pointer(kind, x, y, button=gesture.button, clicks=gesture.clicks, dx=gesture.dx, dy=gesture.dy)
     elif kind == "key":
         if not gesture.key:
             raise BadRequest("A key gesture needs `key`", issues=[{"path": "key", "problem": "missing"}])
-        await keyboard.press(gesture.key)
+        await page.press(gesture.key)  # a key name Playwright does not know: BadRequest
     elif kind in ("text", "paste"):
         if not gesture.text:
             raise BadRequest(f"A {kind} gesture needs `text`", issues=[{"path": "text", "problem": "missing"}])
-        if kind == "text":
-            await keyboard.type(gesture.text)
-        else:
-            await keyboard.insert_text(gesture.text)
+        await page.type_text(gesture.text, paste=kind == "paste")
 
 
 async def person_input(session: "Session", gesture: PersonInput) -> None:
     """Play one gesture into the session's page."""
     try:
-        async with translate_playwright_errors():
-            await asyncio.wait_for(_perform(session, gesture), INPUT_S)
+        await asyncio.wait_for(_perform(session, gesture), INPUT_S)
     except asyncio.TimeoutError:
         raise PageUnresponsive(f"The page did not take the input within {INPUT_S:g} s") from None
-    except BadRequest:
-        raise
-    except PlingError as error:
-        # Playwright names a key it does not know in its error text: the person's mistake, not the page's.
-        if gesture.type == "key" and "Unknown key" in str(error.__cause__ or error):
-            raise BadRequest(f"Unknown key {gesture.key!r}",
-                             issues=[{"path": "key", "problem": "not a key name Playwright knows"}]) from None
-        raise
     session.touch()

@@ -17,13 +17,11 @@ from typing import TYPE_CHECKING, Any, AsyncIterator
 
 from fastapi import Request
 
-from ...core.playwright import translate_playwright_errors
 from . import streams
 from .streams import Background, sse
 
 if TYPE_CHECKING:
-    from playwright.async_api import CDPSession, Page
-
+    from ...core.handle import Screencast
     from ...core.sessions import Session
     from ...runtime import Runtime
 
@@ -97,7 +95,7 @@ class Screen:
     def __init__(self, live: LiveView, session: "Session") -> None:
         self.live = live
         self.session = session
-        self.cdp: "CDPSession | None" = None
+        self.cast: "Screencast | None" = None
         self.frame: dict[str, Any] | None = None
         self.arrived = asyncio.Event()
         self._title = (session.title, 0.0)
@@ -107,28 +105,15 @@ class Screen:
         return self.session.id in self.live.masked_sessions
 
     def viewport(self) -> dict[str, int]:
-        return dict(self.session.page.viewport_size or {"width": 1280, "height": 800})
+        return self.session.handle.viewport()
 
     async def start(self) -> None:
-        page = self.session.page
-        async with translate_playwright_errors():
-            self.cdp = await asyncio.wait_for(page.context.new_cdp_session(page), 10)
-            self.cdp.on("Page.screencastFrame", self._on_frame)
-            await self._start_screencast()
-
-    async def _start_screencast(self) -> None:
-        assert self.cdp is not None
-        size = self.viewport()
-        await asyncio.wait_for(self.cdp.send("Page.startScreencast", {
-            "format": "jpeg", "quality": QUALITY, "maxWidth": size["width"], "maxHeight": size["height"]}), 5)
+        self.cast = await self.session.handle.screencast(self._on_frame, QUALITY)
 
     async def restart(self) -> None:
         """A fresh first frame (Chromium sends one when a screencast starts)."""
-        if self.cdp is None:
-            return
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(self.cdp.send("Page.stopScreencast"), 5)
-            await self._start_screencast()
+        if self.cast is not None:
+            await self.cast.restart()
 
     def _on_frame(self, params: dict[str, Any]) -> None:
         if self.frame is not None:
@@ -144,28 +129,24 @@ class Screen:
         return frame
 
     def ack(self, frame: dict[str, Any]) -> None:
-        if self.cdp is not None:
-            self.live.background.run(self.cdp.send("Page.screencastFrameAck", {"sessionId": frame["sessionId"]}))
+        if self.cast is not None:
+            self.live.background.run(self.cast.ack(frame))
 
     async def title(self) -> str:
         title, at = self._title
         if time.monotonic() - at > 2:
             with contextlib.suppress(Exception):
-                title = await asyncio.wait_for(self.session.page.title(), 2)
+                title = await self.session.handle.title(2)
             self._title = (title, time.monotonic())
         return str(self.session.mask(title))
 
     async def picture(self, frame: dict[str, Any]) -> dict[str, Any] | None:
         """The frame as the console may show it: as is while the page holds no secret, else a masked
         screenshot. None when that cannot be told (the page's script does not answer)."""
-        session, page = self.session, self.session.page
+        session, page = self.session, self.session.handle
         try:
             marked = await asyncio.wait_for(session.bridge.mark_protected(True), 2)
-            secret_text = self._secret_text(page)
-            if secret_text is not None and not marked:
-                shown = await asyncio.wait_for(secret_text.count(), 2)
-            else:
-                shown = 0
+            shown = 0 if marked else await page.secret_text_shown(2)
         except Exception:
             return None
         if marked or shown:
@@ -177,10 +158,7 @@ class Screen:
                     "scroll": [metadata.get("scrollOffsetX", 0), metadata.get("scrollOffsetY", 0)],
                     "title": await self.title()}
         try:
-            mask = [page.locator("[data-pling-masked]"), page.locator("input[type=password]")]
-            if secret_text is not None:
-                mask.append(secret_text)
-            shot = await page.screenshot(type="jpeg", quality=QUALITY, mask=mask, caret="initial", timeout=5_000)
+            shot = await page.screenshot(jpeg_quality=QUALITY, caret="initial", timeout_ms=5_000)
         except Exception:
             return None
         finally:
@@ -190,25 +168,16 @@ class Screen:
         return {"mime": "image/jpeg", "data": base64.b64encode(shot).decode("ascii"), "viewport": viewport,
                 "masked": True, "title": await self.title()}
 
-    def _secret_text(self, page: "Page") -> Any:
-        """Text in the page that shows an operator secret or a restored value, in any form the masking
-        knows (a page echoing a typed card number, grouped)."""
-        return self.session.secret_text()
-
     async def stop(self) -> None:
-        cdp, self.cdp = self.cdp, None
-        if cdp is None:
-            return
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(cdp.send("Page.stopScreencast"), 3)
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(cdp.detach(), 3)
+        cast, self.cast = self.cast, None
+        if cast is not None:
+            await cast.stop()
 
 
 def _url(session: "Session") -> str:
     """The page's address as the console may show it (masked like session info)."""
     try:
-        return str(session.mask(session.page.url))
+        return str(session.mask(session.handle.url))
     except Exception:
         return ""
 

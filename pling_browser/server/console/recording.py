@@ -76,8 +76,8 @@ class Recordings:
         self._prune()
         title = ""
         with contextlib.suppress(Exception):
-            title = await asyncio.wait_for(session.page.title(), ASK_S)
-        recording = Recording(url=str(session.page.url), title=str(session.mask(title)))
+            title = await session.handle.title(ASK_S)
+        recording = Recording(url=session.handle.url, title=str(session.mask(title)))
         self.by_session[session.id] = recording
         return recording
 
@@ -119,7 +119,7 @@ class Recordings:
 
 async def _note(recording: Recording, session: "Session", gesture: PersonInput, before: bool) -> None:
     bridge = session.bridge
-    url = str(session.page.url)
+    url = session.handle.url
     if len(recording.steps) >= MAX_STEPS:
         return
     pointer = gesture.type in ("down", "click") and gesture.button == "left"
