@@ -60,14 +60,15 @@ async def _mutations_of_a_read(session: "Session") -> tuple[int, int]:
     """DOM mutations while the model is read once more, and while the page is then left alone as long
     (a page whose own timers change it is not blamed for its reads). (0, 0) when it cannot be told."""
     loop = asyncio.get_running_loop()
+    page = session.handle  # one handle: its world keeps the watch between the calls
     try:
-        await asyncio.wait_for(session.page.evaluate(_WATCH), 5)
+        await page.evaluate(_WATCH)
         started = loop.time()
         await session.bridge.model({})
-        reading = await asyncio.wait_for(session.page.evaluate("() => window.__plingCheckWatch()"), 5)
+        reading = await page.evaluate("() => window.__plingCheckWatch()")
         await asyncio.sleep(max(0.2, loop.time() - started))
-        idle = await asyncio.wait_for(session.page.evaluate("() => window.__plingCheckWatch()"), 5)
-        await asyncio.wait_for(session.page.evaluate("() => window.__plingCheckStop()"), 5)
+        idle = await page.evaluate("() => window.__plingCheckWatch()")
+        await page.evaluate("() => window.__plingCheckStop()")
     except Exception:  # a hostile or stuck page: this rule is skipped, the others still run
         return 0, 0
     return int(reading or 0), int(idle or 0)
@@ -82,7 +83,7 @@ async def _element_ids(session: "Session", model: dict[str, Any]) -> set[str] | 
         return set()
     script = "ids => ids.filter(id => { try { return document.getElementById(id) !== null; } catch (e) { return false; } })"
     try:
-        found = await asyncio.wait_for(session.page.evaluate(script, ids), 5)
+        found = await session.handle.evaluate(script, ids)
     except Exception:  # a hostile or stuck page: this heuristic is skipped, the others still run
         return None
     return {str(i) for i in found} if isinstance(found, list) else None

@@ -12,7 +12,6 @@ import asyncio
 import contextlib
 from typing import Any, AsyncIterator
 
-from ..core import dialogs
 from .context import Invocation
 from .receipt import scrub
 
@@ -34,7 +33,7 @@ async def _ask_dialog(inv: Invocation, kind: str, message: str, default: str) ->
 
 async def _interact(inv: Invocation, request: dict[str, Any]) -> None:
     iid = str(request.get("id"))
-    page = inv.session.page
+    page = inv.session.handle
     if inv.confirmer is None:
         approved, who = False, "no confirmation channel (PLING_CONFIRM=none): nobody can answer for the person"
     else:
@@ -43,14 +42,14 @@ async def _interact(inv: Invocation, request: dict[str, Any]) -> None:
         approved, who, _ = await inv.confirmer.ask(inv, _request(inv, **ask))
     inv.note(f"the tool asked for the person (requestUserInteraction): {'approved' if approved else 'denied'} by {who}")
     if approved:
-        dialogs.route(page, lambda kind, message, default: _ask_dialog(inv, kind, message, default))
+        page.route_dialogs(lambda kind, message, default: _ask_dialog(inv, kind, message, default))
     await inv.session.bridge.answer("interaction", {"id": iid, "approve": approved, "reason": who})
 
 
 @contextlib.asynccontextmanager
 async def person_interactions(inv: Invocation) -> AsyncIterator[None]:
     """While a function action runs: a tool's requests for the person are asked of a person."""
-    bridge, page = inv.session.bridge, inv.session.page
+    bridge, page = inv.session.bridge, inv.session.handle
     tasks: set[asyncio.Task[None]] = set()
 
     def heard(request: dict[str, Any]) -> None:
@@ -59,13 +58,13 @@ async def person_interactions(inv: Invocation) -> AsyncIterator[None]:
             tasks.add(task)
             task.add_done_callback(tasks.discard)
         elif request.get("phase") == "done":
-            dialogs.unroute(page)
+            page.unroute_dialogs()
 
     bridge.listeners["interact"] = heard
     try:
         yield
     finally:
         bridge.listeners.pop("interact", None)
-        dialogs.unroute(page)
+        page.unroute_dialogs()
         for task in list(tasks):
             task.cancel()

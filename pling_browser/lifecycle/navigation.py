@@ -16,6 +16,7 @@ import contextlib
 import time
 from urllib.parse import urlsplit
 
+from ..core.bridge import CutByNavigation
 from ..errors import PageNavigated, PageUnresponsive, PlingError, SessionLost
 from ..pages import RefusedAddress, TabRef, TabsChange
 from .context import Invocation
@@ -25,7 +26,7 @@ POLL_S = 0.05
 
 def navigation_error(error: PlingError) -> bool:
     """A call into the page that the document's replacement cut short (not a stuck or closed page)."""
-    return isinstance(error, PageNavigated) or (isinstance(error, SessionLost) and "navigat" in error.message)
+    return isinstance(error, (PageNavigated, CutByNavigation))
 
 
 def moved(inv: Invocation, doc: str | None, leaving: bool) -> bool:
@@ -43,7 +44,7 @@ def refused(inv: Invocation) -> list[RefusedAddress]:
 def _refused_document(inv: Invocation) -> bool:
     """The page now shows what the egress proxy answered for a refused address: it declares nothing."""
     try:
-        url = urlsplit(inv.session.page.url)
+        url = urlsplit(inv.session.handle.url)
     except Exception:
         return False
     if not url.hostname:
@@ -69,7 +70,7 @@ async def follow(inv: Invocation) -> None:
         try:
             who = await bridge.whoami(budget_ms=max(100, min(1_000, remaining * 1000)))
         except PlingError as error:
-            if isinstance(error, SessionLost) and inv.session.page.is_closed():
+            if isinstance(error, SessionLost) and inv.session.handle.is_closed():
                 raise
             if not isinstance(error, (PageNavigated, SessionLost, PageUnresponsive)):
                 raise

@@ -23,7 +23,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..bodies import PROFILE_NAME, ProfileInfo
-from ..core import profiles as browser_profiles
 from ..errors import BadRequest, ProfileNotFound, ProfilesKeyMissing, ProfileUnreadable
 
 if TYPE_CHECKING:
@@ -135,5 +134,5 @@ async def save_session(profiles: Profiles, session: "Session", name: str) -> Pro
     without one nothing is read from the browser)."""
     profiles.path(name)
     profiles._sealer("saved")
-    state = await browser_profiles.capture(session.context, session.page)
+    state = await session.handle.sign_in()
     return await asyncio.to_thread(profiles.save, name, state)
