@@ -84,10 +84,7 @@ def by_caller(inv: Invocation, risk: str, action_id: str) -> None:
     """The caller's own limits (PLING_TOKENS), before anything else: nothing approves past them."""
     if inv.caller is None:
         return
-    try:
-        url = inv.session.page.url
-    except Exception:  # a page that is gone has no document to act on
-        url = ""
+    url = inv.session.handle.url  # "" for a page that is gone: it has no document to act on
     refused = inv.caller.refuses(risk, action_id, inv.ref, url)
     if refused:
         raise PermissionDenied(f"{inv.ref} was refused: {refused}", denied_by="caller policy", risk=risk,
