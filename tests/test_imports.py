@@ -1,5 +1,7 @@
 """The architecture, pinned: every module imports on its own, the package has no import circle, no
-module passes 400 lines, and only ``pling_browser/core/`` talks to Playwright.
+module passes 400 lines, and only ``pling_browser/core/`` talks to Playwright: nothing above it imports
+Playwright or reads a session's page, context or CDP session (they hold ``Session.handle``), and inside
+it only ``core/playwright.py`` names Playwright's error classes.
 
 The graph is read from the source (``ast``), so a circle dodged by a function-level import is found
 too; imports under ``if TYPE_CHECKING:`` are type hints and never run, so they are left out."""
@@ -194,20 +196,117 @@ def test_no_module_over_400_lines() -> None:
     assert long == {}
 
 
+CORE = "pling_browser/core/"
+BOUNDARY = "pling_browser/core/playwright.py"
+# What core's objects hold of Playwright: a session's or tab's `page` and `context`, a bridge's `page`
+# and `cdp`. Outside core these names are read only as fields of our own models: the page model's
+# `model.page`, a receipt's `changed.page`.
+PLAYWRIGHT_ATTRIBUTES = {"page", "context", "cdp"}
+MODEL_BASES = {"model", "changed"}
+# Playwright's error classes, as they are imported (and as this package aliased them).
+PLAYWRIGHT_ERRORS = {"Error", "TimeoutError", "TargetClosedError", "PlaywrightError", "PlaywrightTimeout"}
+
+
+def _all_imports(tree: ast.AST) -> list[ast.Import | ast.ImportFrom]:
+    """Every import statement, those under ``if TYPE_CHECKING:`` and inside functions included."""
+    return [node for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom))]
+
+
+def _playwright_module(node: ast.Import | ast.ImportFrom) -> str | None:
+    names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else (
+        [node.module or ""] if not node.level else [])
+    return next((name for name in names if name == "playwright" or name.startswith("playwright.")), None)
+
+
 def _playwright_importers() -> dict[str, list[int]]:
     found: dict[str, list[int]] = {}
-    for path in sorted(PACKAGE.rglob("*.py")):
-        for node in _imports(ast.parse(path.read_text()), in_functions=True):
-            names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else (
-                [node.module or ""] if not node.level else [])
-            if any(name == "playwright" or name.startswith("playwright.") for name in names):
+    for path in _package_files():
+        for node in _all_imports(ast.parse(path.read_text())):
+            if _playwright_module(node) is not None:
                 found.setdefault(str(path.relative_to(ROOT)), []).append(node.lineno)
     return found
 
 
+def _package_files() -> list[Path]:
+    return sorted(PACKAGE.rglob("*.py"))
+
+
+def _last_name(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return None  # a call's or a subscript's result: `sessions.get(sid).page` is a session's page
+
+
+def _page_reads(tree: ast.AST) -> list[str]:
+    """Reads of a Playwright attribute of core's objects: ``x.page``, ``x.context``, ``x.cdp`` (unless
+    ``x`` is a model), and the same through ``getattr``."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr in PLAYWRIGHT_ATTRIBUTES \
+                and _last_name(node.value) not in MODEL_BASES:
+            found.append(f"{node.lineno}: {ast.unparse(node)}")
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("getattr", "hasattr") \
+                and len(node.args) >= 2 and isinstance(node.args[1], ast.Constant) \
+                and node.args[1].value in PLAYWRIGHT_ATTRIBUTES:
+            found.append(f"{node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def _error_names(tree: ast.AST) -> list[str]:
+    """Playwright's error classes imported from Playwright, or its private modules imported at all."""
+    found = []
+    for node in _all_imports(tree):
+        module = _playwright_module(node)
+        if module is None:
+            continue
+        if "._impl" in module or module == "playwright._impl" or (
+                isinstance(node, ast.ImportFrom) and any(alias.name == "_impl" for alias in node.names)):
+            found.append(f"{node.lineno}: {module} (private)")
+        if isinstance(node, ast.ImportFrom):
+            found += [f"{node.lineno}: {module}.{alias.name}" for alias in node.names if alias.name in PLAYWRIGHT_ERRORS]
+    return found
+
+
+def test_the_playwright_readers_are_read_right() -> None:
+    # The readers themselves, on code written the ways it could be.
+    code = ast.parse("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from playwright.async_api import Page\n"
+                     "def f(session, inv, runtime, model, answer, bridge, tab):\n"
+                     "    import playwright._impl._errors\n    from playwright.async_api import Error as E, Locator\n"
+                     "    session.page.url; inv.session.page.title(); runtime.sessions.get('s').page\n"
+                     "    session.context; bridge.cdp; tab.page; getattr(session, 'page')\n"
+                     "    model.page.name; answer.changed.page; session.handle.url\n")
+    assert len(_all_imports(code)) == 4 and [_playwright_module(n) for n in _all_imports(code)].count(None) == 1
+    assert sorted(line.split(": ", 1)[1] for line in _page_reads(code)) == sorted([
+        "session.page", "inv.session.page", "runtime.sessions.get('s').page", "session.context", "bridge.cdp",
+        "tab.page", "getattr(session, 'page')"])
+    assert sorted(line.split(": ", 1)[1] for line in _error_names(code)) == [
+        "playwright._impl._errors (private)", "playwright.async_api.Error"]
+
+
 def test_only_core_imports_playwright() -> None:
     importers = _playwright_importers()
-    assert "pling_browser/core/playwright.py" in importers  # the reader finds imports inside functions
-    outside = {path: lines for path, lines in importers.items() if not path.startswith("pling_browser/core/")}
-    assert outside == {}, ("only pling_browser/core/ imports Playwright (a TYPE_CHECKING import for hints "
-                           "is fine); translate its errors with core/playwright.py")
+    assert BOUNDARY in importers  # the reader finds imports inside functions
+    outside = {path: lines for path, lines in importers.items() if not path.startswith(CORE)}
+    assert outside == {}, ("only pling_browser/core/ imports Playwright, type hints included: hold a page "
+                           "handle (Session.handle, core/handle.py), whose errors are Pling's")
+
+
+def test_no_playwright_page_outside_core() -> None:
+    found = {str(path.relative_to(ROOT)): reads for path in _package_files()
+             if not str(path.relative_to(ROOT)).startswith(CORE) and (reads := _page_reads(ast.parse(path.read_text())))}
+    assert found == {}, ("outside core/, a session's page, context and CDP session are Playwright's: use "
+                         "Session.handle (core/handle.py), or add what you need to it")
+
+
+def test_playwright_errors_are_named_at_one_boundary() -> None:
+    # Inside core only core/playwright.py names Playwright's error classes, and nothing imports its
+    # private modules; outside core nothing even imports the boundary: what comes up is a Pling error.
+    found = {str(path.relative_to(ROOT)): names for path in _package_files()
+             if str(path.relative_to(ROOT)) != BOUNDARY and (names := _error_names(ast.parse(path.read_text())))}
+    assert found == {}, "catch Pling errors: translate_playwright_errors (on_timeout, for a timeout) in core/playwright.py"
+    assert "playwright._impl" not in (PACKAGE / "core" / "playwright.py").read_text()
+    outside = {name for name in MODULES if not name.startswith("pling_browser.core")
+               and "pling_browser.core.playwright" in _edges(name, in_functions=True)}
+    assert outside == set()
