@@ -182,6 +182,34 @@ print(json.dumps(failed))
     assert json.loads(done.stdout.strip().splitlines()[-1]) == {}
 
 
+def _layer(name: str) -> str:
+    """A module's layer: its subpackage of the package (core, lifecycle, runtime, server, ci, agents), or
+    the module itself at the top (the vocabulary, cli.py, the pytest plugin, the package's face)."""
+    parts = name.split(".")
+    return parts[1] if len(parts) > 1 else "__init__"
+
+
+def _layer_graph() -> dict[str, set[str]]:
+    graph: dict[str, set[str]] = {}
+    for name in MODULES:
+        graph.setdefault(_layer(name), set())
+        for edge in _edges(name, in_functions=True):
+            if _layer(edge) != _layer(name):
+                graph[_layer(name)].add(_layer(edge))
+    return graph
+
+
+def test_no_circle_between_layers() -> None:
+    # Two layers that import each other, even through different modules and inside functions, have no
+    # order: ci/ (scenario files, drafts) is below server/, which serves them; the pytest plugin, which
+    # starts the whole service, is at the top beside cli.py.
+    assert (_layer("pling_browser.server.console.recording"), _layer("pling_browser.ci"),
+            _layer("pling_browser.cli"), _layer("pling_browser")) == ("server", "ci", "cli", "__init__")
+    graph = _layer_graph()
+    assert "ci" in graph["server"]  # the reader sees a layer's imports
+    assert _circles(graph) == []
+
+
 def _sources() -> list[Path]:
     paths = sorted(PACKAGE.rglob("*.py"))
     for folder in OTHER_SOURCES:

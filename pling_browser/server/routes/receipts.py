@@ -12,6 +12,7 @@ import re
 from fastapi import APIRouter, Path, Query
 from fastapi.responses import FileResponse
 
+from ...ci.record import scenario_from
 from ...errors import NotFound
 from ...bodies import ReceiptLog
 from . import RuntimeDep
@@ -57,8 +58,6 @@ async def receipt_trace(sid: str, runtime: RuntimeDep, seq: int = Path(ge=1, le=
 @router.get("/sessions/{sid}/scenario", tags=["actions"])
 async def recorded_scenario(sid: str, runtime: RuntimeDep, name: str = Query("recorded", max_length=200)) -> dict[str, Any]:
     """The session's receipt log as a scenario file for `pling-browser run` (see docs/ci.md)."""
-    from ...ci.record import scenario_from
-
     session = runtime.sessions.get(sid)
     assert runtime.store is not None
     entries = await asyncio.to_thread(runtime.store.with_requests, sid)

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Iterator
 import pytest
 
 if TYPE_CHECKING:
-    from ..agents.client import Client, PageSession
+    from .agents.client import Client, PageSession
 
 __all__ = ["PlingPages"]
 
@@ -60,7 +60,7 @@ class PlingPages:
         return page
 
     def close(self) -> None:
-        from ..errors import PlingError
+        from .errors import PlingError
 
         for page in self._opened:
             try:
@@ -76,8 +76,8 @@ class _LocalService:
     def __init__(self, data_dir: Path) -> None:
         import uvicorn
 
-        from ..server.api import create_app
-        from ..config import Settings
+        from .server.api import create_app
+        from .config import Settings
 
         settings = Settings.from_env()
         settings = settings.with_(allow_hosts=settings.allow_hosts + _LOOPBACK, data_dir=data_dir)
@@ -123,7 +123,7 @@ def pling_service(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempP
 @pytest.fixture
 def pling(pling_service: str) -> Iterator[PlingPages]:
     """Open pages through Pling: ``pling.open(url).invoke(action, args)`` answers a typed ``Receipt``."""
-    from ..agents.client import Client
+    from .agents.client import Client
 
     client = Client(pling_service, token=os.environ.get("PLING_TOKEN") or None)
     pages = PlingPages(client, pling_service)
