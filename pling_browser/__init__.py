@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
-__all__ = ["Client", "PageSession", "Settings", "PlingError", "Receipt", "PageModel", "Runtime", "create_app", "__version__"]
+__all__ = ["Client", "AsyncClient", "PageSession", "Settings", "PlingError", "Receipt", "PageModel", "Runtime", "create_app", "__version__"]
 
 if TYPE_CHECKING:
     from .server.api import create_app
-    from .agents.client import Client, PageSession
+    from .agents.client import AsyncClient, Client, PageSession
     from .config import Settings
     from .errors import PlingError
     from .models import PageModel, Receipt
@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
 _LAZY = {
     "Client": ".agents.client",
+    "AsyncClient": ".agents.client",
     "PageSession": ".agents.client",
     "Settings": ".config",
     "PlingError": ".errors",

@@ -48,6 +48,8 @@ and carry the lifecycle ``stage`` where they arose and whether the page's write 
         ├── ProfilesKeyMissing      PROFILES_KEY_MISSING  409   PLING_PROFILES_KEY is not set: no profile is saved
         ├── ProfileUnreadable       PROFILE_UNREADABLE    409   wrong key, or the file was changed
         └── InternalError           INTERNAL_ERROR        500   a bug of ours, answered in this shape all the same
+
+The Python client adds ``ClientError`` (the service not reached, no whole answer): agents/transport.py.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, WithJsonSchema, model_serializer
 
 from .errors import INVOCATION_CODES
 from .pages import PageChange, RefusedAddress, TabsChange
@@ -199,7 +199,7 @@ RecordUpdate = Annotated[dict[str, Any], WithJsonSchema({
                    "changes": {"type": "object", "additionalProperties": _CHANGE,
                                "description": "field (or `label`) -> {from, to}"}},
     "required": ["id", "changes"]})]
-InvocationProblem = Annotated[dict[str, Any], WithJsonSchema({
+_INVOCATION_PROBLEM: dict[str, Any] = {
     "type": "object", "title": "InvocationProblem", "additionalProperties": True,
     "description": "Why an invocation failed; each code adds its details (see the README's error table).",
     "properties": {"code": {"type": "string", "enum": sorted(INVOCATION_CODES)},
@@ -207,7 +207,43 @@ InvocationProblem = Annotated[dict[str, Any], WithJsonSchema({
                    "started": {"type": ["boolean", "null"],
                                "description": "Whether the page's write path may have run."},
                    "message": {"type": "string"}, "hint": {"type": "string"}},
-    "required": ["code", "message"]})]
+    "required": ["code", "message"]}
+
+
+class InvocationProblem(BaseModel):
+    """Why an invocation failed: typed members for what every code has, and the code's own details
+    (`issues`, `available`, `reason`, `steps`, `resume` …) as extra members, read as attributes
+    (`error.issues`) or with `error.details`. Serialized whole: `started: null` (a handoff) stays."""
+
+    model_config = ConfigDict(extra="allow")
+    code: str
+    message: str
+    stage: str | None = None
+    started: bool | None = None
+    hint: str | None = None
+
+    @classmethod
+    def __get_pydantic_json_schema__(cls, core_schema: Any, handler: Any) -> dict[str, Any]:
+        return dict(_INVOCATION_PROBLEM)  # the documented shape: the codes it may carry, details left open
+
+    @property
+    def details(self) -> dict[str, Any]:
+        """The code's own details (everything but code, message, stage, started and hint)."""
+        return dict(self.__pydantic_extra__ or {})
+
+    @model_serializer(mode="wrap")
+    def _whole(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        # The runtime's JSON as it was: members equal to null are information here (started: null is
+        # "not known"), so exclude_none on the receipt must not drop them. Order: the error's own.
+        out: dict[str, Any] = handler(self)
+        whole = {"code": self.code, "stage": self.stage, "started": self.started, "message": self.message}
+        if self.hint is not None:
+            whole["hint"] = self.hint
+        for key, value in (self.__pydantic_extra__ or {}).items():
+            whole[key] = out.get(key, value)
+        return {key: out.get(key, value) for key, value in whole.items()}
+
+
 StepEntry = Annotated[dict[str, Any], WithJsonSchema({
     "type": "object", "title": "StepEntry", "additionalProperties": True,
     "description": "One step of a flow's ledger.",

@@ -220,6 +220,14 @@ def test_the_python_client_example(demo: ServiceThread) -> None:
     assert printed.getvalue().strip() == _after("from pling_browser import Client", "").strip()
 
 
+def test_the_async_client_example(demo: ServiceThread) -> None:
+    code = _block("from pling_browser import AsyncClient")
+    printed = StringIO()
+    with redirect_stdout(printed):
+        exec(compile(_here(code, demo), "README.md", "exec"), {})
+    assert printed.getvalue().strip() == _after("from pling_browser import AsyncClient", "").strip()
+
+
 def test_the_toggle_tool_the_model_was_given(demo: ServiceThread) -> None:
     shown = _shown(next(code for lang, code in BLOCKS if lang == "json" and '"name": "toggle"' in code), demo)
     opened = httpx.post(f"{demo.url}/sessions", json={}, timeout=60).json()

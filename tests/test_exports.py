@@ -24,7 +24,7 @@ def test_import_is_light() -> None:
 
 
 # The public surface, pinned (httpx tests/test_exported_members.py): it changes only on purpose.
-PUBLIC = ["Client", "PageSession", "Settings", "PlingError", "Receipt", "PageModel", "Runtime", "create_app",
+PUBLIC = ["Client", "AsyncClient", "PageSession", "Settings", "PlingError", "Receipt", "PageModel", "Runtime", "create_app",
           "__version__"]
 
 

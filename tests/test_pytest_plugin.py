@@ -34,7 +34,7 @@ def test_add_a_task(pling):
 
 def test_delete_without_approval(pling):
     receipt = pling.open(os.environ["DEMO_URL"]).invoke("remove@t1")
-    assert receipt.ok, receipt.error["code"]
+    assert receipt.ok, receipt.error.code
 '''
 
 

@@ -181,14 +181,16 @@ def _show(value: Any, limit: int = 120) -> str:
 
 
 def _error_text(receipt: "Receipt") -> str:
-    error = receipt.error or {}
-    text = f"{error.get('code', '?')}"
-    if error.get("stage"):
-        text += f" at {error['stage']}"
-    if error.get("message"):
-        text += f": {str(error['message'])[:200]}"
-    if error.get("reason"):
-        text += f" ({str(error['reason'])[:120]})"
+    error = receipt.error
+    if error is None:
+        return "?"
+    text = error.code
+    if error.stage:
+        text += f" at {error.stage}"
+    if error.message:
+        text += f": {error.message[:200]}"
+    if error.details.get("reason"):
+        text += f" ({str(error.details['reason'])[:120]})"
     return text
 
 
@@ -213,7 +215,7 @@ def check_receipt(expect: dict[str, Any], receipt: "Receipt", state: dict[str, A
     if not want_ok and receipt.ok:
         wanted = f"error {expect['error']}" if "error" in expect else "a failure"
         return [f"expected {wanted}, but the action succeeded"]
-    if "error" in expect and (receipt.error or {}).get("code") != expect["error"]:
+    if "error" in expect and (receipt.error.code if receipt.error else None) != expect["error"]:
         return [f"expected error {expect['error']}, got {_error_text(receipt)}"]
     if "verified" in expect and receipt.verified is not expect["verified"]:
         problems.append(f"expected verified {str(expect['verified']).lower()}, got {_show(receipt.verified)}")

@@ -105,7 +105,11 @@ def uvicorn_options(settings: Settings) -> dict[str, Any]:
     cap = connection_cap(settings)
     return {
         "http": _protocol(settings.header_timeout_s, cap),
-        "timeout_keep_alive": 5,
+        # An idle kept-alive connection is closed after the head deadline (the protocol above), not
+        # before: a server that closes first races the client that reuses the socket at that moment
+        # ("other side closed"). Clients expire idle connections sooner (Node's undici after 4 s,
+        # httpx after 5 s); at 5 s here the TypeScript MCP SDK failed 5 of 8 runs on a loaded machine.
+        "timeout_keep_alive": settings.header_timeout_s,
         # uvicorn answers 503 past this many connections or tasks; the cap above keeps connections
         # below it, so only work in progress can reach it.
         "limit_concurrency": cap + 1,

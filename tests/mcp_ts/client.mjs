@@ -20,6 +20,7 @@ function olderClient(transport, version) {
   return transport;
 }
 
+const out = { errors: [], step: 'connect' };
 const refreshed = [];  // every tool list the SDK fetched because the server said the list changed
 let listChangedErrors = 0;
 const client = new Client({ name: 'pling-ts-test', version: '1.0.0' }, {
@@ -36,6 +37,7 @@ let transport = new StreamableHTTPClientTransport(new URL(serviceUrl + '/mcp'));
 if (askedVersion) transport = olderClient(transport, askedVersion);
 
 async function until(condition, what) {
+  out.step = 'waiting for ' + what;
   const started = Date.now();
   while (!condition()) {
     if (Date.now() - started > DEADLINE_MS) throw new Error(`timed out waiting for ${what}`);
@@ -43,7 +45,6 @@ async function until(condition, what) {
   }
 }
 
-const out = { errors: [] };
 try {
   await client.connect(transport);
   out.protocolVersion = transport.protocolVersion;
@@ -72,6 +73,7 @@ try {
   out.newId = newId;
   out.refreshesAfterAdd = refreshed.length - out.refreshesBeforeAdd;
 
+  out.step = 'calls';
   const unknown = await client.callTool({ name: 'invoke', arguments: { session: sid, action: 'no_such_action' } });
   out.unknown = { isError: unknown.isError ?? false, receipt: unknown.structuredContent, text: unknown.content[0].text };
   const invalid = await client.callTool({ name: `${tag}_add_todo`, arguments: { text: '' } });
@@ -85,7 +87,7 @@ try {
     'the list without the closed page');
   out.goneAfterClose = true;
 } catch (error) {
-  out.errors.push(String(error && error.stack ? error.stack : error));
+  out.errors.push(String(error && error.stack ? error.stack : error) + (error && error.cause ? ' (cause: ' + String(error.cause && error.cause.stack ? error.cause.stack : error.cause) + ')' : ''));
 } finally {
   out.listChangedErrors = listChangedErrors;
   try { await client.close(); } catch (error) { out.errors.push('close: ' + String(error)); }
