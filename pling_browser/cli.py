@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import ipaddress
 import json
 import logging
 import sys
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -23,11 +24,27 @@ if TYPE_CHECKING:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="pling-browser", description="Operate web pages through their declared capability model.")
-    commands = parser.add_subparsers(dest="command", required=True)
-    serve = commands.add_parser("serve", help="run the HTTP API (and the demo under /demo/)")
-    serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=8000)
+    from . import __version__
+
+    # Every option's help shows its default (argparse's own formatter); settings come from PLING_*
+    # variables and from a .env file in the working directory (README, Settings).
+    formatter = argparse.ArgumentDefaultsHelpFormatter
+    parser = argparse.ArgumentParser(prog="pling-browser", description="Operate web pages through their declared capability "
+                                     "model. Settings: PLING_* environment variables, or a .env file in the working directory.",
+                                     formatter_class=formatter)
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    add = commands.add_parser
+
+    def add_parser(name: str, **options: Any) -> argparse.ArgumentParser:
+        return add(name, formatter_class=formatter, description=options.get("help"), **options)
+
+    commands.add_parser = add_parser  # type: ignore[method-assign]
+    serve = commands.add_parser("serve", help="run the HTTP API (and the demo under /demo/); SIGINT or SIGTERM "
+                                "stops it cleanly (sessions closed, exit 0)")
+    serve.add_argument("--host", default="127.0.0.1", help="the address to listen on (other than loopback only with "
+                       "PLING_TOKEN or PLING_TOKENS)")
+    serve.add_argument("--port", type=int, default=8000, help="the port to listen on")
     serve.add_argument("--headed", action="store_true", help="show the browser window")
     model = commands.add_parser("model", help="print the model of a page as JSON")
     model.add_argument("url")
@@ -216,6 +233,31 @@ async def _run(settings: Settings, paths: list[str], junit: str | None, base_url
     return 0 if counts["passed"] == total else 1
 
 
+def _serve(config: Any, app: Any) -> int:
+    """Run uvicorn until SIGINT or SIGTERM, then stop cleanly: uvicorn finishes the requests in flight,
+    the lifespan closes every session and the browser, and the process exits 0. (uvicorn raises the
+    caught signal again once it has stopped, which would end the process by that signal or with a
+    KeyboardInterrupt traceback.) A second signal ends the shutdown at once, as uvicorn's does."""
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            app.state.runtime.controller.stopping = True
+            super().handle_exit(sig, frame)
+
+        @contextlib.contextmanager
+        def capture_signals(self) -> Iterator[None]:
+            with super().capture_signals():
+                yield
+                self._captured_signals.clear()  # stopped as asked: nothing to raise again
+
+    try:
+        Server(config).run()
+    except KeyboardInterrupt:
+        return 0
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     options = _parser().parse_args(argv)
     level = logging.INFO if options.command == "serve" else logging.WARNING
@@ -246,8 +288,7 @@ def main(argv: list[str] | None = None) -> int:
             telemetry.instrument_app(app)
         config = uvicorn.Config(app, host=options.host, port=options.port, log_level="info", **uvicorn_options(settings))
         limit_repeated_logs()  # after uvicorn has set up its log handlers
-        uvicorn.Server(config).run()
-        return 0
+        return _serve(config, app)
     if options.command == "run":
         from .ci.scenarios import ScenarioFileError
 

@@ -17,6 +17,7 @@ from typing import Annotated, Any, Literal, Mapping
 from pydantic import AliasChoices, Field, ValidationError, field_validator
 from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings, EnvSettingsSource, NoDecode, PydanticBaseSettingsSource, SettingsConfigDict
+from dotenv import dotenv_values
 
 __all__ = ["Settings", "SettingsError", "load_secrets", "find_chromium", "near_misses"]
 
@@ -119,7 +120,13 @@ class _OnlyDeclaredEnv(EnvSettingsSource):
         super().__init__(settings_cls, case_sensitive=True, env_ignore_empty=True)
 
     def _load_env_vars(self) -> Mapping[str, str | None]:
-        source = os.environ if self._environ is None else self._environ
+        if self._environ is None:
+            # As pydantic-settings reads `env_file=".env"`: the working directory's .env (python-dotenv's
+            # parser), under the process environment, which wins for a variable set in both.
+            dotenv = dotenv_values(Path.cwd() / ".env") if (Path.cwd() / ".env").is_file() else {}
+            source: Mapping[str, str | None] = {**{k: v for k, v in dotenv.items() if v is not None}, **os.environ}
+        else:
+            source = self._environ
         return {k: v for k, v in source.items() if k.startswith("PLING_")}
 
     def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:

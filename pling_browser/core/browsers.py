@@ -101,6 +101,7 @@ class Controller:
         self.driver_pid: int | None = None
         self.endpoints = [Endpoint(url) for url in settings.browser_endpoints] or [Endpoint(None)]
         self.on_browser_lost: Callable[[str, str | None], None] | None = None
+        self.stopping = False  # set when the service is told to stop: a browser closing then is expected
         self._tasks: set[asyncio.Task[None]] = set()
         self.adapters = AdapterScripts(load_adapters(settings.adapters))  # read once, at startup
         self.warm = WarmContexts(settings.warm_contexts, self._prepare, self._warm_endpoint)
@@ -233,6 +234,9 @@ class Controller:
         endpoint.browser = None
         _forget_sessions(endpoint)
         endpoint.last_error = "the browser disconnected"
+        if self.stopping:  # Ctrl-C in a terminal reaches the browser's driver too: it closes with the service
+            log.info("the browser on %s closed as the service stops", endpoint.name)
+            return
         log.warning("the browser on %s disconnected; its sessions are lost", endpoint.name)
         if self.on_browser_lost is not None:
             self.on_browser_lost(f"the browser on {endpoint.name} is gone", endpoint.name)

@@ -134,8 +134,10 @@ class Runtime:
         reaper = getattr(self, "_reaper", None)
         if reaper is not None:
             reaper.cancel()
+        open_now = len(self.sessions)
         await self.sessions.close_all()
         await self.controller.stop()
+        log.info("stopped: %d session(s) closed, the browser closed", open_now)
         if self.store is not None:
             self.store.close()
 
