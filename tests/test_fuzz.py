@@ -20,7 +20,7 @@ from schemathesis.checks import not_a_server_error, positive_data_acceptance
 from schemathesis.core.failures import FailureGroup
 
 from pling_browser.errors import InvalidArgs, InvalidParams
-from pling_browser.lifecycle.decode import decode, references, substitute
+from pling_browser.lifecycle.decode import references, sendable_args, substitute
 from pling_browser.lifecycle.validate import apply_defaults
 
 from .conftest import ServiceThread, service_settings
@@ -99,16 +99,6 @@ def _fuzz(service: ServiceThread, GenerationMode: Any) -> None:
     assert not failures, "\n".join(sorted(set(failures))[:20])
 
 
-class _Inv:
-    def __init__(self, raw: Any) -> None:
-        self.raw_args = raw
-        self.args: dict[str, Any] = {}
-        self.log: list[str] = []
-
-    def note(self, line: str) -> None:
-        self.log.append(line)
-
-
 json_values = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
                            lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
                            max_leaves=20)
@@ -117,22 +107,18 @@ json_values = st.recursive(st.none() | st.booleans() | st.integers() | st.floats
 @given(st.one_of(st.text(max_size=200), json_values, st.binary(max_size=50)))
 @settings(max_examples=300, deadline=None)
 def test_decode_answers_an_object_or_invalid_args(raw: Any) -> None:
-    inv = _Inv(raw)
     try:
-        decode(inv)  # type: ignore[arg-type]
+        args = sendable_args(raw)
     except InvalidArgs as error:
         assert error.stage == "decode" and error.started is False and error.message
     else:
-        assert isinstance(inv.args, dict)
+        assert isinstance(args, dict)
 
 
 @given(st.dictionaries(st.text(max_size=10), json_values, max_size=6))
 @settings(max_examples=200, deadline=None)
 def test_json_text_and_objects_decode_alike(value: dict[str, Any]) -> None:
-    as_text, as_object = _Inv(json.dumps(value)), _Inv(value)
-    decode(as_text)  # type: ignore[arg-type]
-    decode(as_object)  # type: ignore[arg-type]
-    assert as_text.args == as_object.args
+    assert sendable_args(json.dumps(value)) == sendable_args(value)
 
 
 @given(st.dictionaries(st.text(max_size=10), json_values, max_size=6),
@@ -192,5 +178,5 @@ DEEP = '{"a": ' + "[" * 100_000 + "]" * 100_000 + "}"
 ])
 def test_args_the_page_could_not_receive_are_invalid_args(raw: Any, words: str) -> None:
     with pytest.raises(InvalidArgs) as raised:
-        decode(_Inv(raw))  # type: ignore[arg-type]
+        sendable_args(raw)
     assert words in raised.value.message

@@ -338,3 +338,79 @@ def test_playwright_errors_are_named_at_one_boundary() -> None:
     outside = {name for name in MODULES if not name.startswith("pling_browser.core")
                and "pling_browser.core.playwright" in _edges(name, in_functions=True)}
     assert outside == set()
+
+
+MAX_FUNCTION_LINES = 80
+
+
+def _long_functions(tree: ast.Module) -> dict[str, int]:
+    return {node.name: length for node in ast.walk(tree)
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and (length := (node.end_lineno or node.lineno) - node.lineno + 1) > MAX_FUNCTION_LINES}
+
+
+def test_no_lifecycle_function_over_80_lines() -> None:
+    # A stage that needs more than a screen is doing two things (issue 29); the reader counts a
+    # function's whole body, decorators aside, nested functions on their own too.
+    assert _long_functions(ast.parse("def f():\n" + "    x = 1\n" * 80)) == {"f": 81}
+    long = {f"{path.relative_to(ROOT)}:{name}": n for path in sorted((PACKAGE / "lifecycle").rglob("*.py"))
+            for name, n in _long_functions(ast.parse(path.read_text())).items()}
+    assert long == {}
+
+
+def _namespace() -> dict[str, object]:
+    """Every name the invocation's annotations use, those imported only for type checking included."""
+    import importlib
+    import pkgutil
+
+    import pling_browser.lifecycle as lifecycle
+
+    namespace: dict[str, object] = {}
+    for module in ["pling_browser.callers", "pling_browser.config", "pling_browser.core.sessions",
+                   "pling_browser.models", "pling_browser.core.answers",
+                   *(f"pling_browser.lifecycle.{info.name}" for info in pkgutil.iter_modules(lifecycle.__path__))]:
+        namespace.update(vars(importlib.import_module(module)))
+    return namespace
+
+
+def _any_in(hint: object, seen: set[int]) -> bool:
+    import typing
+
+    if hint is typing.Any:
+        return True
+    if id(hint) in seen:
+        return False
+    seen.add(id(hint))
+    value = getattr(hint, "__value__", None)  # a type alias (pydantic's JsonValue) stands for its value
+    if value is not None and _any_in(value, seen):
+        return True
+    return any(_any_in(arg, seen) for arg in typing.get_args(hint))
+
+
+def test_no_any_in_the_invocation() -> None:
+    """The invocation is its request, each stage's result and its journal, every part typed: no
+    ``Any`` anywhere in their annotations (issue 29), read from the classes themselves."""
+    import dataclasses
+    import typing
+
+    from pling_browser.lifecycle.context import Invocation
+
+    namespace = _namespace()
+    assert _any_in(dict[str, list[typing.Any]], set()) and not _any_in(dict[str, list[int]], set())  # the reader
+    checked: set[type] = set()
+    todo: list[type] = [Invocation]
+    found: dict[str, str] = {}
+    while todo:
+        cls = todo.pop()
+        if cls in checked:
+            continue
+        checked.add(cls)
+        for name, hint in typing.get_type_hints(cls, globalns=namespace).items():
+            if _any_in(hint, set()):
+                found[f"{cls.__name__}.{name}"] = str(hint)
+            # The invocation's own parts (dataclasses of lifecycle/) are read too.
+            todo += [arg for arg in (hint, *typing.get_args(hint)) if isinstance(arg, type)
+                     and dataclasses.is_dataclass(arg) and arg.__module__.startswith("pling_browser.lifecycle")]
+    assert {cls.__name__ for cls in checked} >= {"Invocation", "Request", "Journal", "Resolved", "Decoded",
+                                                 "Validated", "Cleared", "Clearance", "Ready"}
+    assert found == {}

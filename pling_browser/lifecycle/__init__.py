@@ -6,12 +6,13 @@ the caller."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..models import Receipt
-from .context import Invocation
-from .flow import FlowState, Resumes, execute_action_or_flow, resumed_stages
+from .context import Confirmer, Invocation, PendingRequests, Request
+from .flow import execute_action_or_flow, resumed_stages
 from .receipt import build
+from .resumes import FlowState, Resumes
 from .runner import LIFECYCLE, run
 
 if TYPE_CHECKING:
@@ -19,28 +20,30 @@ if TYPE_CHECKING:
     from ..config import Settings
     from ..core.sessions import Session
 
-__all__ = ["invoke", "resume", "Invocation", "Resumes", "LIFECYCLE"]
+__all__ = ["invoke", "resume", "Invocation", "Request", "Resumes", "LIFECYCLE"]
 
 
-async def invoke(session: "Session", ref: str, args: Any, *, settings: "Settings", evidence: bool = True,
-                 confirmer: Any = None, pending_requests: Any = None, resumes: Any = None,
-                 operator_secrets: dict[str, str] | None = None, caller: "Caller | None" = None) -> Receipt:
-    inv = Invocation(session=session, ref=ref, raw_args=args, settings=settings, evidence=evidence,
-                     confirmer=confirmer, pending_requests=pending_requests, resumes=resumes, operator_secrets=operator_secrets,
-                     caller=caller)
+async def invoke(session: "Session", ref: str, args: object, *, settings: "Settings", evidence: bool = True,
+                 confirmer: Confirmer | None = None, pending_requests: PendingRequests | None = None,
+                 resumes: Resumes | None = None, operator_secrets: dict[str, str] | None = None,
+                 caller: "Caller | None" = None) -> Receipt:
+    inv = Invocation(Request(session=session, ref=ref, raw_args=args, settings=settings, evidence=evidence,
+                             confirmer=confirmer, pending_requests=pending_requests, resumes=resumes,
+                             operator_secrets=operator_secrets, caller=caller))
     await run(inv, {"execute": execute_action_or_flow})
     return build(inv)
 
 
 async def resume(session: "Session", state: FlowState, *, settings: "Settings", evidence: bool = True,
-                 confirmer: Any = None, pending_requests: Any = None, resumes: Any = None,
-                 operator_secrets: dict[str, str] | None = None, caller: "Caller | None" = None) -> Receipt:
-    """Continue a failed flow from its failed step, without replaying the steps that ran."""
-    inv = Invocation(session=session, ref=state.ref, raw_args=state.args, settings=settings, evidence=evidence,
-                     confirmer=confirmer, pending_requests=pending_requests, resumes=resumes, operator_secrets=operator_secrets,
-                     caller=caller)
-    inv.args, inv.secret_values = state.args, state.secret_values
-    inv.approved, inv.confirmed, inv.approved_by = state.approved, state.confirmed, state.approved_by
+                 confirmer: Confirmer | None = None, pending_requests: PendingRequests | None = None,
+                 resumes: Resumes | None = None, operator_secrets: dict[str, str] | None = None,
+                 caller: "Caller | None" = None) -> Receipt:
+    """Continue a failed flow from its failed step, without replaying the steps that ran: the results
+    the flow kept stand in for decode, validate and confirm."""
+    inv = Invocation(Request(session=session, ref=state.ref, raw_args=state.args, settings=settings, evidence=evidence,
+                             confirmer=confirmer, pending_requests=pending_requests, resumes=resumes,
+                             operator_secrets=operator_secrets, caller=caller))
+    inv.journal.approved(state.approved_by)
     inv.note(f"resuming {state.ref} at step {state.next_step + 1}")
     await run(inv, resumed_stages(state))
     return build(inv)

@@ -22,13 +22,17 @@ import json
 import time
 from typing import TYPE_CHECKING, Any
 
+from pydantic import JsonValue
+
 from ..errors import PageUnresponsive, PermissionDenied, SessionLost
-from ..models import ActionDecl, ApprovedBy
+from ..models import ActionDecl, ApprovedBy, RecordRef
 from ..plain import visible
 from . import grants
-from .context import Invocation
+from .context import Invocation, PersonAnswer
+from .grants import Subject
 from .plan import plan
 from .receipt import scrub
+from .results import Clearance, Cleared
 
 if TYPE_CHECKING:
     from ..config import Settings
@@ -60,19 +64,25 @@ def approved_by_policy(approve: tuple[str, ...], risk: str, action_id: str, ref:
     return None
 
 
-def confirmation_request(inv: Invocation) -> dict[str, Any]:
+def subject(inv: Invocation, decl: ActionDecl, record: RecordRef | None) -> Subject:
+    caller = inv.request.caller
+    return Subject(ref=inv.ref, decl=decl, record=record, caller=caller.name if caller is not None else None)
+
+
+def confirmation_request(inv: Invocation, about: Subject) -> dict[str, JsonValue]:
     """What a person is asked about, masked (never a restored value), before it is made visible."""
-    assert inv.decl is not None
-    return scrub({
+    decl, record = about.decl, about.record
+    shown: dict[str, JsonValue] = scrub({
         "action": inv.ref,
-        "description": inv.decl.description,
-        "risk": inv.decl.risk,
-        "record": {"id": inv.record.id, "type": inv.record.type, "label": inv.record.label} if inv.record else None,
+        "description": decl.description,
+        "risk": decl.risk,
+        "record": {"id": record.id, "type": record.type, "label": record.label} if record else None,
         "args": inv.args,
-        "params": inv.decl.params,
-        "steps": [step.action for step in inv.decl.steps] if inv.decl.steps else None,
-        "expect": inv.decl.expect.description if inv.decl.expect else None,
+        "params": decl.params,
+        "steps": [step.action for step in decl.steps] if decl.steps else None,
+        "expect": decl.expect.description if decl.expect else None,
     }, inv.masked_values())
+    return shown
 
 
 def fingerprint(request: dict[str, Any]) -> str:
@@ -82,21 +92,21 @@ def fingerprint(request: dict[str, Any]) -> str:
 
 def by_caller(inv: Invocation, risk: str, action_id: str) -> None:
     """The caller's own limits (PLING_TOKENS), before anything else: nothing approves past them."""
-    if inv.caller is None:
+    caller = inv.request.caller
+    if caller is None:
         return
     url = inv.session.handle.url  # "" for a page that is gone: it has no document to act on
-    refused = inv.caller.refuses(risk, action_id, inv.ref, url)
+    refused = caller.refuses(risk, action_id, inv.ref, url)
     if refused:
         raise PermissionDenied(f"{inv.ref} was refused: {refused}", denied_by="caller policy", risk=risk,
                                hint="Nothing ran. The operator sets what this caller may do (PLING_TOKENS).")
 
 
-async def flow_risk(inv: Invocation) -> tuple[str, bool, list[str]]:
+async def flow_risk(inv: Invocation, about: Subject) -> tuple[str, bool, list[str]]:
     """The highest risk resolvable now: the flow's own and that of every step declared already. A
     step the page cannot describe because it is stuck (or gone) ends the resolution with that error."""
-    assert inv.decl is not None
-    risk, confirm_flag, seen = inv.decl.risk, inv.decl.confirm, []
-    for step in plan(inv):
+    risk, confirm_flag, seen = about.decl.risk, about.decl.confirm, []
+    for step in plan(about.decl, inv.args, about.record):
         try:
             answer = await inv.session.bridge.describe(step.ref)
         except (PageUnresponsive, SessionLost):
@@ -112,140 +122,147 @@ async def flow_risk(inv: Invocation) -> tuple[str, bool, list[str]]:
     return risk, confirm_flag, seen
 
 
-async def _clearance(inv: Invocation) -> tuple[str, bool]:
+async def _clearance(inv: Invocation, about: Subject) -> tuple[str, bool]:
     """The risk this invocation is cleared at and whether its page asks for a confirmation."""
-    assert inv.decl is not None
-    if inv.decl.kind != "flow":
-        return inv.decl.risk, inv.decl.confirm
-    risk, declared_confirm, seen = await flow_risk(inv)
+    if about.decl.kind != "flow":
+        return about.decl.risk, about.decl.confirm
+    risk, declared_confirm, seen = await flow_risk(inv, about)
     inv.note(f"flow risk {risk} (steps resolvable now: {', '.join(seen) or 'none'})")
     return risk, declared_confirm
 
 
-async def _described_again(inv: Invocation) -> bool:
-    """The action as the page declares it now, put in `inv`; False when the page no longer declares it."""
+async def _described_again(inv: Invocation) -> Subject | None:
+    """The action as the page declares it now; None when the page no longer declares it."""
     try:
         answer = await inv.session.bridge.describe(inv.ref)
     except (PageUnresponsive, SessionLost):
         raise
     except Exception:
-        return False
-    inv.decl, inv.record = operator_risk(answer.action, inv.settings), answer.record
-    return True
+        return None
+    return subject(inv, operator_risk(answer.action, inv.settings), answer.record)
 
 
 def _changed(before: dict[str, Any], after: dict[str, Any]) -> str:
     return ", ".join(key for key in before if before[key] != after.get(key)) or "its declaration"
 
 
-async def confirm(inv: Invocation) -> None:
+async def confirm(inv: Invocation) -> Cleared:
     assert inv.decl is not None
-    if inv.decl.kind == "handoff":
+    about = subject(inv, inv.decl, inv.record)
+    if about.decl.kind == "handoff":
         inv.note("a handoff is never confirmed: the person does it")
-        return
+        return Cleared()
+    again = False  # the action as the page declared it after a person's answer is what runs
     for _ in range(ASKS):
-        decl = inv.decl
-        risk, declared_confirm = await _clearance(inv)
+        decl = about.decl
+        risk, declared_confirm = await _clearance(inv, about)
         by_caller(inv, risk, decl.id)
         if not needs_confirmation(risk, declared_confirm, inv.settings.ask, decl.id):
             inv.note(f"confirmation not needed ({risk})")
-            inv.approved = risk if risk != "danger" else None
-            return
-        if _approved_without_asking(inv, risk):
-            return
-        if inv.confirmer is None:
+            return _cleared(Clearance(approved=risk if risk != "danger" else None), again, about)
+        if _approved_without_asking(inv, about, risk):
+            return _cleared(Clearance(approved=risk, confirmed=True), again, about)
+        if inv.request.confirmer is None:
             raise PermissionDenied(
                 f"{inv.ref} is a {risk} action and needs a person's confirmation; no confirmation channel is configured",
                 denied_by="policy: no confirmation channel (PLING_CONFIRM=none) and PLING_APPROVE does not approve it",
                 risk=risk)
-        shown = {**confirmation_request(inv), "risk": risk}
+        shown = {**confirmation_request(inv, about), "risk": risk}
         answer = await _ask(inv, inv, shown, risk)
-        if not await _described_again(inv):
+        described = await _described_again(inv)
+        if described is None:
             raise PermissionDenied(f"{inv.ref} was approved, but the page no longer declares it as it was shown",
                                    denied_by="the page withdrew the action while the person was asked", risk=risk)
-        now = {**confirmation_request(inv), "risk": (await _clearance(inv))[0]}
+        about, again = described, True
+        now = {**confirmation_request(inv, about), "risk": (await _clearance(inv, about))[0]}
         if fingerprint(now) == fingerprint(shown):
-            _approved_by_person(inv, inv, risk, answer)
-            return
+            _approved_by_person(inv, about, risk, answer)
+            return _cleared(Clearance(approved=risk, confirmed=True), again, about)
         inv.note(f"the page changed the action's {_changed(shown, now)} while the person was asked: the approval "
                  "is for what was shown, so the person is asked again")
     raise PermissionDenied(f"{inv.ref} was not run: the page changed it each time the person was asked",
-                           denied_by="the page changed the action while the person was asked", risk=inv.decl.risk)
+                           denied_by="the page changed the action while the person was asked", risk=about.decl.risk)
 
 
-def _approved_without_asking(inv: Invocation, risk: str) -> bool:
-    """PLING_APPROVE, then a person's grant; True (and `approved_by` set) when one approves."""
-    assert inv.decl is not None
-    policy = approved_by_policy(inv.settings.approve, risk, inv.decl.id, inv.ref)
+def _cleared(clearance: Clearance, again: bool, about: Subject) -> Cleared:
+    if not again:
+        return Cleared(clearance=clearance)
+    return Cleared(clearance=clearance, described_again=True, decl=about.decl, record=about.record)
+
+
+def _approved_without_asking(inv: Invocation, about: Subject, risk: str) -> bool:
+    """PLING_APPROVE, then a person's grant; True (and who approved kept) when one approves."""
+    policy = approved_by_policy(inv.settings.approve, risk, about.decl.id, inv.ref)
     if policy:
         inv.note(f"approved by the operator's policy (PLING_APPROVE={policy})")
-        inv.approved, inv.confirmed = risk, True
-        inv.approved_by = inv.approved_by or ApprovedBy(caller="operator", via="policy", at=time.time(),
-                                                        policy=f"PLING_APPROVE={policy}")
+        inv.journal.approved(ApprovedBy(caller="operator", via="policy", at=time.time(), policy=f"PLING_APPROVE={policy}"))
         return True
-    grant = grants.covering(inv, risk)
+    grant = grants.covering(inv.session.grants, about, risk)
     if grant is None:
         return False
     inv.note(f"approved by a grant of {grant.by} for the {grant.scope} {grant.ref if grant.scope == 'action' else grant.action} "
              f"until {time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime(grant.until))}")
-    inv.approved, inv.confirmed = risk, True
-    inv.approved_by = inv.approved_by or ApprovedBy(caller=grant.by, via="grant", at=time.time(), until=grant.until)
+    inv.journal.approved(ApprovedBy(caller=grant.by, via="grant", at=time.time(), until=grant.until))
     return True
 
 
-async def _ask(inv: Invocation, asking: Invocation, shown: dict[str, Any], risk: str) -> Any:
+async def _ask(inv: Invocation, asking: Invocation, shown: dict[str, JsonValue], risk: str) -> PersonAnswer:
     """Ask a person about `shown` (made visible: no invisible or direction-changing character); the
     answer when approved, else PERMISSION_DENIED naming who denied."""
+    assert inv.request.confirmer is not None
     request = {**visible(shown), "fingerprint": fingerprint(shown)}
-    approved, who, answer = await inv.confirmer.ask(asking, request)
-    if not approved:
+    approved, who, answer = await inv.request.confirmer.ask(asking, request)
+    if not approved or answer is None:
         details = {"answered_by": answer.by} if answer is not None else {}
         raise PermissionDenied(f"{asking.ref} was not confirmed ({who})", denied_by=who, risk=risk, **details)
     return answer
 
 
-def _approved_by_person(inv: Invocation, asking: Invocation, risk: str, answer: Any) -> None:
-    """`asking` (the invocation, or a flow's step) approved by a person: clear `inv` and keep the grant."""
+def _approved_by_person(asking: Invocation, about: Subject, risk: str, answer: PersonAnswer) -> None:
+    """`asking` (the invocation, or a flow's step) approved by a person: who approved is kept, and the
+    grant the person made with the answer."""
     asking.note(f"confirmed by a person ({answer.by}), through the confirmation channel")
-    inv.approved_by = inv.approved_by or ApprovedBy(caller=answer.by, via="person", at=answer.at)
+    asking.journal.approved(ApprovedBy(caller=answer.by, via="person", at=answer.at))
     if answer.grant:
-        grant = grants.make(asking, risk, answer.grant["scope"], float(answer.grant["for_s"]), answer.by)
+        grant = grants.make(asking.session.grants, about, risk, answer.grant["scope"], float(answer.grant["for_s"]),
+                            answer.by)
         asking.note(f"{answer.by} granted the {grant.scope} for {answer.grant['for_s']} s")
-    if inv is asking:
-        inv.approved, inv.confirmed = risk, True
 
 
-async def confirm_step(flow: Invocation, step: Invocation) -> None:
+async def confirm_step(flow: Invocation, clearance: Clearance, step: Invocation) -> Cleared:
     """A flow step's confirm stage: inside the caller's limits; covered by the flow's clearance unless
-    riskier; a step confirmed now raises the flow's clearance for the steps after it."""
+    riskier; a step confirmed now raises the flow's clearance for the steps after it (the clearance
+    the step's result carries)."""
     assert step.decl is not None
     decl = step.decl
     if decl.kind == "handoff":
         step.note("a handoff is never confirmed: the person does it")
-        return
+        return Cleared(clearance=clearance)
     by_caller(step, decl.risk, decl.id)
     if not needs_confirmation(decl.risk, decl.confirm, flow.settings.ask, decl.id):
-        return
-    covered = flow.approved is not None and RISK_ORDER[decl.risk] <= RISK_ORDER[flow.approved]
+        return Cleared(clearance=clearance)
+    covered = clearance.approved is not None and RISK_ORDER[decl.risk] <= RISK_ORDER[clearance.approved]
     # An action the operator named in PLING_ASK is asked for wherever it runs, a flow's step too.
     named = decl.id in flow.settings.ask
-    if covered and not named and (flow.confirmed or not decl.confirm):
-        step.note(f"covered by the flow's confirmation ({flow.approved})")
-        return
-    if _approved_without_asking(step, decl.risk):
-        flow.approved_by = flow.approved_by or step.approved_by
-    elif flow.confirmer is None:
+    if covered and not named and (clearance.confirmed or not decl.confirm):
+        step.note(f"covered by the flow's confirmation ({clearance.approved})")
+        return Cleared(clearance=clearance)
+    about, again = subject(step, decl, step.record), False
+    if _approved_without_asking(step, about, decl.risk):
+        pass
+    elif flow.request.confirmer is None:
         raise PermissionDenied(f"Step {step.ref} is a {decl.risk} action, riskier than what was approved, and no "
                                "confirmation channel is configured",
                                denied_by="policy: no confirmation channel and PLING_APPROVE does not approve it",
                                risk=decl.risk)
     else:
-        shown = {**confirmation_request(step), "flow": flow.ref}
+        shown = {**confirmation_request(step, about), "flow": flow.ref}
         answer = await _ask(flow, step, shown, decl.risk)
-        if not await _described_again(step) or fingerprint({**confirmation_request(step), "flow": flow.ref}) != \
+        described = await _described_again(step)
+        if described is None or fingerprint({**confirmation_request(step, described), "flow": flow.ref}) != \
                 fingerprint(shown):
             raise PermissionDenied(f"Step {step.ref} was approved, but the page changed it while the person was asked",
                                    denied_by="the page changed the action while the person was asked", risk=decl.risk)
-        _approved_by_person(flow, step, decl.risk, answer)
-    if flow.approved is None or RISK_ORDER[decl.risk] >= RISK_ORDER[flow.approved]:
-        flow.approved, flow.confirmed = decl.risk, True
+        about, again = described, True
+        _approved_by_person(step, about, decl.risk, answer)
+    return _cleared(clearance.raised(decl.risk, RISK_ORDER), again, about)

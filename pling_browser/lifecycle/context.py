@@ -1,22 +1,31 @@
-"""The state of one invocation as it moves through the stages, and ``stage()``: the one place that
-times a stage, logs it and attaches the stage name (and whether the write path started) to errors."""
+"""One invocation as it moves through the stages: the request (frozen, as the caller made it), each
+stage's result as the runner keeps it (results.py), and the journal (journal.py) of what accumulates.
+``stage()`` is the one place that times a stage and attaches the stage name (and whether the write
+path started) to errors."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Awaitable, Iterator, Literal, Mapping, Protocol
 
+from pydantic import JsonValue
+
+from ..core.answers import Diffed
 from ..errors import ExecutionFailed, InvocationError, PlingError
+from ..models import ActionDecl, ApprovedBy, Changed, RecordRef
 from ..telemetry import stage_span
+from .journal import Journal
+from .results import Cleared, Decoded, Ready, Resolved, Validated
 
 if TYPE_CHECKING:
-    from ..config import Settings
     from ..callers import Caller
-    from ..models import ActionDecl, ApprovedBy, Changed, RecordRef
+    from ..config import Settings
     from ..core.sessions import Session
+    from .resumes import Resumes
 
 log = logging.getLogger("pling_browser.lifecycle")
 
@@ -25,63 +34,84 @@ log = logging.getLogger("pling_browser.lifecycle")
 WEBMCP_TIMEOUT_MS = 30_000.0
 
 
-@dataclass
-class Invocation:
-    """One invocation on its way through ``runner.LIFECYCLE``. The first block is the request; each
-    later field names the one stage that writes it (every other stage only reads it). ``warnings``,
-    ``log`` and ``timings_ms`` are append-only: any stage adds to them. A resume fills ``args``,
-    ``secret_values``, ``approved`` and ``confirmed`` from the flow's kept state instead of decode,
-    validate and confirm."""
+class PersonAnswer(Protocol):
+    """A person's answer to a confirmation (runtime/confirmations.py ``Answer``)."""
 
-    # The request, as the caller made it.
+    @property
+    def by(self) -> str: ...
+    @property
+    def at(self) -> float: ...
+    @property
+    def grant(self) -> dict[str, JsonValue] | None: ...
+
+
+class Confirmer(Protocol):
+    """The confirmation channel (runtime/confirmations.py ``HttpConfirmer``): asks a person."""
+
+    def ask(self, inv: "Invocation", request: dict[str, JsonValue]) -> Awaitable[tuple[bool, str, PersonAnswer | None]]: ...
+
+
+class Waiting(Protocol):
+    """A request waiting for a person (runtime/confirmations.py ``Pending``)."""
+
+    @property
+    def id(self) -> str: ...
+
+
+class PendingRequests(Protocol):
+    """Where a handoff waits for the person (runtime/confirmations.py ``PendingRequests``)."""
+
+    def open(self, kind: Literal["confirmation", "handoff"], session: str, request: dict[str, JsonValue],
+             timeout_s: float) -> Waiting: ...
+
+    def wait(self, pending: Waiting, also: "asyncio.Future[bool] | None" = None) -> Awaitable[tuple[str, JsonValue]]: ...
+
+
+@dataclass(frozen=True)
+class Request:
+    """The invocation as the caller made it, and what the runtime lends it (the channels to a person,
+    where a failed flow keeps its state, the operator's secrets)."""
+
     session: "Session"
     ref: str
-    raw_args: Any
+    raw_args: object
     settings: "Settings"
     evidence: bool = True  # take the before snapshot and diff (flow steps run without)
-    confirmer: Any = None  # the confirmation channel (runtime/confirmations.py), or None: deny
-    pending_requests: Any = None  # pending requests, where a handoff waits for the person
-    resumes: Any = None  # where a failed flow keeps its resume state
-    operator_secrets: dict[str, str] | None = None
+    confirmer: Confirmer | None = None  # None: nobody can confirm, so deny
+    pending_requests: PendingRequests | None = None
+    resumes: "Resumes | None" = None
+    operator_secrets: Mapping[str, str] | None = None
     caller: "Caller | None" = None  # who invokes (PLING_TOKENS): its limits hold, a grant is for it
-    # resolve: the declaration and, for a family, the record it acts on; for an action a child frame
-    # declares, that frame's origin (resolve also puts ``session`` on the frame's bridge then).
-    decl: "ActionDecl | None" = None
-    record: "RecordRef | None" = None
-    frame: str | None = None
-    # decode: the arguments as an object, references restored (validate then adds declared defaults:
-    # the one field two stages write, the second only completing it).
-    args: dict[str, Any] = field(default_factory=dict)
-    # decode: the restored secret values, so nothing written later repeats them.
-    secret_values: list[str] = field(default_factory=list)
-    # confirm: the highest risk cleared at the start (a flow's steps are measured against it and
-    # raise it as a person confirms a riskier step), and whether a policy or a person cleared it.
-    approved: str | None = None
-    confirmed: bool = False
-    approved_by: "ApprovedBy | None" = None  # who approved: a person, a person's grant, or a policy
-    # reveal: how the target is operated, how faithfully, the mark that finds it, what to type, and
-    # whether the bridge took the before snapshot (its last call, after every pre-check).
-    control: str | None = None
-    fidelity: str = "high"
-    target_mark: str | None = None
-    target_where: str = "document"
-    gesture: Any = None  # core.answers.Gesture: the declared gesture, None for the control's own
-    drop: str | None = None  # a drag's destination, marked
-    drop_id: str | None = None  # the record that destination belongs to
-    aim: Any = None  # core.answers.Aim: where the direct path clicks (core/gestures.py), or why not
-    diffed: Any = None  # core.answers.Diffed: the after snapshot the expect call took as the page settled
-    after_unreadable: bool = False  # that call hung reading the page: the after snapshot is not asked again
-    fill_value: Any = None
-    evidence_begun: bool = False
-    doc: str | None = None  # the bridge id of the document the action starts in
+
+
+Result = Resolved | Decoded | Validated | Cleared | Ready
+_SLOTS: dict[type, str] = {Resolved: "resolved", Decoded: "decoded", Validated: "validated", Cleared: "cleared",
+                           Ready: "ready"}
+
+
+@dataclass(eq=False)
+class Invocation:
+    """One invocation on its way through ``runner.LIFECYCLE``: the request, then each stage's result,
+    kept by the runner alone (``keep``) and read by the stages after it, and the journal any stage
+    appends to. The properties below read the request and the results; none writes."""
+
+    request: Request
+    journal: Journal = field(default_factory=Journal)
+    resolved: Resolved | None = None
+    decoded: Decoded | None = None
+    validated: Validated | None = None
+    cleared: Cleared | None = None
+    ready: Ready | None = None
     # execute: the write path started; a function's result; a flow's ledger.
     started: bool = False
-    data: Any = None
+    data: JsonValue = None
     data_omitted: dict[str, int] | None = None
-    steps: list[dict[str, Any]] | None = None
+    steps: list[dict[str, JsonValue]] | None = None
     refused_mark: int = 0  # the egress proxy's refusal count when the write path started
     tabs_mark: int | None = None  # the session's tab log position when the write path started
     opens_mark: int = 0  # the windows the page had asked to open by then
+    diffed: Diffed | None = None  # the after snapshot the expect call took as the page settled
+    after_unreadable: bool = False  # that call hung reading the page: the after snapshot is not asked again
     # execute, then expect: the document started a cross-document navigation; navigation (navigation.py):
     # the action's document was replaced (``navigated``) by the one ``page_to`` names, followed once.
     leaving: bool = False
@@ -90,12 +120,94 @@ class Invocation:
     # expect: the declared expectation held (None: none declared, or not reached).
     verified: bool | None = None
     # diff: what changed, keyed on business ids.
-    changed: "Changed | None" = None
+    changed: Changed | None = None
     # the runner: the error that ended the run.
     error: InvocationError | None = None
-    warnings: list[str] = field(default_factory=list)
-    log: list[str] = field(default_factory=list)
-    timings_ms: dict[str, float] = field(default_factory=dict)
+
+    def keep(self, result: Result) -> None:
+        """The runner's: a stage's result, kept once."""
+        slot = _SLOTS[type(result)]
+        assert getattr(self, slot) is None, f"{slot} is kept already"
+        setattr(self, slot, result)
+
+    # ---- the request ----
+    @property
+    def ref(self) -> str:
+        return self.request.ref
+
+    @property
+    def settings(self) -> "Settings":
+        return self.request.settings
+
+    @property
+    def session(self) -> "Session":
+        """The session the action runs on: the frame's view of it when a child frame declares it."""
+        return self.resolved.session if self.resolved is not None else self.request.session
+
+    # ---- what the stages produced ----
+    @property
+    def decl(self) -> ActionDecl | None:
+        """The declaration that runs: as confirmed when a person approved it, else as resolved."""
+        if self.cleared is not None and self.cleared.described_again:
+            return self.cleared.decl
+        return self.resolved.decl if self.resolved is not None else None
+
+    @property
+    def record(self) -> RecordRef | None:
+        if self.cleared is not None and self.cleared.described_again:
+            return self.cleared.record
+        return self.resolved.record if self.resolved is not None else None
+
+    @property
+    def frame(self) -> str | None:
+        return self.resolved.frame if self.resolved is not None else None
+
+    @property
+    def args(self) -> dict[str, JsonValue]:
+        if self.validated is not None:
+            return self.validated.args
+        return self.decoded.args if self.decoded is not None else {}
+
+    @property
+    def secret_values(self) -> tuple[str, ...]:
+        return self.decoded.secret_values if self.decoded is not None else ()
+
+    @property
+    def control(self) -> str | None:
+        return self.ready.control if self.ready is not None else None
+
+    @property
+    def fidelity(self) -> str:
+        return self.ready.fidelity if self.ready is not None else "high"
+
+    @property
+    def doc(self) -> str | None:
+        """The bridge id of the document the action starts in."""
+        return self.ready.doc if self.ready is not None else None
+
+    @property
+    def evidence_begun(self) -> bool:
+        return self.ready is not None and self.ready.evidence
+
+    @property
+    def approved_by(self) -> ApprovedBy | None:
+        return self.journal.approved_by
+
+    # ---- the journal ----
+    @property
+    def log(self) -> list[str]:
+        return self.journal.log
+
+    @property
+    def warnings(self) -> list[str]:
+        return self.journal.warnings
+
+    @property
+    def timings_ms(self) -> dict[str, float]:
+        return self.journal.timings_ms
+
+    def note(self, line: str) -> None:
+        self.journal.note(line)
 
     @property
     def action_timeout_ms(self) -> float:
@@ -118,9 +230,6 @@ class Invocation:
         session_values = getattr(self.session, "masked_values", None)
         return [*self.secret_values, *(session_values() if session_values else ())]
 
-    def note(self, line: str) -> None:
-        self.log.append(line)
-
     @contextlib.contextmanager
     def stage(self, name: str) -> Iterator[None]:
         started = time.perf_counter()
@@ -141,4 +250,4 @@ class Invocation:
             raise ExecutionFailed(f"Unexpected error in the {name} stage: {type(error).__name__}: {str(error)[:300]}",
                                   stage=name, started=self.started) from error
         finally:
-            self.timings_ms[name] = round((time.perf_counter() - started) * 1000, 2)
+            self.journal.timed(name, round((time.perf_counter() - started) * 1000, 2))

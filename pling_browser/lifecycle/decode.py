@@ -11,20 +11,29 @@ from typing import Any
 from ..core import tracing
 from ..errors import InvalidArgs, InvalidParams
 from .context import Invocation
+from .results import Decoded
 
 SECRET_REF = re.compile(r"<secret>([A-Za-z0-9_.-]{1,64})</secret>")
 MAX_ARGS_CHARS = 1_000_000
 
 
-def decode(inv: Invocation) -> None:
-    inv.args = parse_args(inv.raw_args)
-    problem = unsendable(inv.args)
+def decode(inv: Invocation) -> Decoded:
+    """The JSON alone (a flow's step: references in it are the page's own, never restored)."""
+    args = sendable_args(inv.request.raw_args)
+    inv.note(f"decoded args ({len(args)} keys)")
+    return Decoded(args=args)
+
+
+def sendable_args(raw: object) -> dict[str, Any]:
+    """The arguments as an object the page can receive, else INVALID_ARGS."""
+    args = parse_args(raw)
+    problem = unsendable(args)
     if problem:
         raise InvalidArgs(f"args cannot be sent to the page: {problem}")
-    inv.note(f"decoded args ({len(inv.args)} keys)")
+    return args
 
 
-def parse_args(raw: Any) -> dict[str, Any]:
+def parse_args(raw: object) -> dict[str, Any]:
     """Arguments as an agent sends them (an object, JSON text of one, or nothing) as an object; anything
     else is INVALID_ARGS. Invoke's args and a tool call's arguments (REST and MCP) alike."""
     if raw is None or raw == "":
@@ -105,18 +114,17 @@ def substitute(value: Any, values: dict[str, str]) -> Any:
     return value
 
 
-async def decode_args(inv: Invocation) -> None:
+async def decode_args(inv: Invocation) -> Decoded:
     """The decode stage: the JSON, then the sensitive references in it."""
-    decode(inv)
-    await restore_references(inv)
+    return await restore_references(inv, decode(inv))
 
 
-async def restore_references(inv: Invocation) -> None:
-    operator_secrets = inv.operator_secrets
+async def restore_references(inv: Invocation, decoded: Decoded) -> Decoded:
+    operator_secrets = inv.request.operator_secrets
     names: set[str] = set()
-    references(inv.args, names)
+    references(decoded.args, names)
     if not names:
-        return
+        return decoded
     # A trace records what the driver reads and sends: it is dropped before any value is (SPEC: a trace
     # never holds a restored value), and the invocation goes on untraced.
     if inv.session.recording is not None:
@@ -131,8 +139,8 @@ async def restore_references(inv: Invocation) -> None:
     if unknown:
         raise InvalidParams(f"{len(unknown)} secret reference(s) in args do not resolve in this session",
                             stage="decode", issues=[{"path": "", "problem": "a <secret> reference is unknown, expired or from another session"}])
-    inv.secret_values = [value for value in values.values() if value]
+    secret_values = tuple(value for value in values.values() if value)
     # The page receives these values; from now on the bridge shows them only as references.
-    await inv.session.bridge.protect(inv.secret_values)
-    inv.args = substitute(inv.args, values)
+    await inv.session.bridge.protect(list(secret_values))
     inv.note(f"restored {len(names)} secret reference(s)")
+    return Decoded(args=substitute(decoded.args, values), secret_values=secret_values)

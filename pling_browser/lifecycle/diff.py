@@ -5,10 +5,15 @@ in the same task as it found the page settled; otherwise it is taken here."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..core.answers import BridgeCode, Diffed, Refusal
 from ..core.bridge import BridgeError
 from ..models import Changed, RecordsChange, RecordsDeclared
 from .context import Invocation
+
+if TYPE_CHECKING:
+    from ..core.sessions import Session
 from .navigation import follow, refused, tabs_changed
 
 
@@ -82,9 +87,9 @@ async def _diff_across(inv: Invocation) -> Diffed:
     return answer
 
 
-async def discard(inv: Invocation) -> None:
+async def discard(session: "Session") -> None:
     """Drop a before snapshot that no action followed (its feedback watch stops with it)."""
     try:
-        await inv.session.bridge.diff()
+        await session.bridge.diff()
     except Exception:  # nothing depends on it
         pass

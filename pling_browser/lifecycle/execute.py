@@ -40,7 +40,7 @@ async def _run(inv: Invocation) -> None:
     timeout = inv.action_timeout_ms
     webmcp = inv.decl is not None and inv.decl.webmcp
     # A WebMCP tool may ask for a person while it runs (two answers: the interaction, then its dialog).
-    person_ms = 2 * inv.settings.confirm_timeout_s * 1000 if webmcp and inv.confirmer is not None else 0
+    person_ms = 2 * inv.settings.confirm_timeout_s * 1000 if webmcp and inv.request.confirmer is not None else 0
     inv.started = True
     bridge = inv.session.bridge
     outer = bridge.running
@@ -82,14 +82,15 @@ async def _synthetic(inv: Invocation) -> None:
 
 
 async def _operate(inv: Invocation) -> None:
-    assert inv.target_mark is not None and inv.control is not None
+    ready = inv.ready
+    assert ready is not None and ready.mark is not None
     bridge = inv.session.bridge
-    value = inv.args.get("checked") if inv.control == "checkbox" else inv.fill_value
+    value = inv.args.get("checked") if ready.control == "checkbox" else ready.fill_value
     inv.started = True
     released = False
     try:
-        done = await operate(bridge, inv.target_mark, inv.control, value, inv.action_timeout_ms, inv.target_where,
-                             inv.gesture, inv.aim, inv.doc, inv.drop)
+        done = await operate(bridge, ready.mark, ready.control, value, inv.action_timeout_ms, ready.where,
+                             ready.gesture, ready.aim, ready.doc, ready.drop)
         released = done.released
     except CheckboxUnchanged as error:
         released = True
@@ -114,7 +115,7 @@ async def _operate(inv: Invocation) -> None:
                 await bridge.release()
             except Exception:  # the page may have navigated away with the element
                 pass
-    inv.note(f"{_verb(inv)} with trusted input{_path(done.path, done.why, inv.aim)}")
+    inv.note(f"{_verb(inv)} with trusted input{_path(done.path, done.why, ready.aim)}")
 
 
 def _path(path: str, why: str | None, aim: object) -> str:
@@ -125,4 +126,6 @@ def _path(path: str, why: str | None, aim: object) -> str:
 
 
 def _verb(inv: Invocation) -> str:
-    return words(inv.control or "", inv.gesture, inv.fill_value, inv.drop_id)
+    ready = inv.ready
+    assert ready is not None
+    return words(ready.control, ready.gesture, ready.fill_value, ready.drop_id)

@@ -21,13 +21,22 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
-    from ..models import ActionDecl
-    from .context import Invocation
+    from ..models import ActionDecl, RecordRef
 
-__all__ = ["Grant", "shape", "covering", "make"]
+__all__ = ["Grant", "Subject", "shape", "covering", "make"]
 
 RISK_ORDER = {"read": 0, "write": 1, "danger": 2}
 KEPT = 100  # grants a session keeps (the oldest go first)
+
+
+@dataclass(frozen=True)
+class Subject:
+    """What is approved: the action as the page declares it at this moment, and who invokes it."""
+
+    ref: str  # the very ACTION@RECORD
+    decl: "ActionDecl"
+    record: "RecordRef | None"
+    caller: str | None  # the invoking caller's name (None: the unnamed operator)
 
 
 @dataclass(frozen=True)
@@ -42,15 +51,10 @@ class Grant:
     at: float
     until: float
 
-    def covers(self, inv: "Invocation", risk: str, now: float) -> bool:
-        assert inv.decl is not None
-        return (now < self.until and _caller(inv) == self.caller
-                and (inv.ref == self.ref if self.scope == "action" else inv.decl.id == self.action)
-                and RISK_ORDER.get(risk, 3) <= RISK_ORDER[self.risk] and shape(inv.decl) == self.shape)
-
-
-def _caller(inv: "Invocation") -> str | None:
-    return inv.caller.name if inv.caller is not None else None
+    def covers(self, subject: Subject, risk: str, now: float) -> bool:
+        return (now < self.until and subject.caller == self.caller
+                and (subject.ref == self.ref if self.scope == "action" else subject.decl.id == self.action)
+                and RISK_ORDER.get(risk, 3) <= RISK_ORDER[self.risk] and shape(subject.decl) == self.shape)
 
 
 def shape(decl: "ActionDecl") -> str:
@@ -60,21 +64,20 @@ def shape(decl: "ActionDecl") -> str:
     return hashlib.sha256(json.dumps(seen, sort_keys=True, default=str).encode()).hexdigest()[:32]
 
 
-def covering(inv: "Invocation", risk: str) -> Grant | None:
-    """The grant in this invocation's session that covers it now, if one does (ended ones are dropped)."""
-    grants: list[Grant] = inv.session.grants
+def covering(grants: list[Grant], subject: Subject, risk: str) -> Grant | None:
+    """The grant of a session (its ``grants``) that covers the subject now, if one does (ended ones are
+    dropped)."""
     now = time.time()
     grants[:] = [grant for grant in grants if grant.until > now]
-    return next((grant for grant in grants if grant.covers(inv, risk, now)), None)
+    return next((grant for grant in grants if grant.covers(subject, risk, now)), None)
 
 
-def make(inv: "Invocation", risk: str, scope: Literal["action", "family"], for_s: float, by: str) -> Grant:
-    """A grant for what the person just approved, kept on the session."""
-    assert inv.decl is not None
+def make(grants: list[Grant], subject: Subject, risk: str, scope: Literal["action", "family"], for_s: float,
+         by: str) -> Grant:
+    """A grant for what the person just approved, kept in the session's ``grants``."""
     now = time.time()
-    grant = Grant(caller=_caller(inv), scope=scope, action=inv.decl.id, ref=inv.ref, risk=risk, shape=shape(inv.decl),
-                  by=by, at=now, until=now + for_s)
-    grants: list[Grant] = inv.session.grants
+    grant = Grant(caller=subject.caller, scope=scope, action=subject.decl.id, ref=subject.ref, risk=risk,
+                  shape=shape(subject.decl), by=by, at=now, until=now + for_s)
     grants.append(grant)
     del grants[:-KEPT]
     return grant

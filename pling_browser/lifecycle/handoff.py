@@ -26,17 +26,17 @@ async def _watch_done(inv: Invocation, done: "asyncio.Future[Any]") -> None:
 
 
 async def handoff(inv: Invocation) -> None:
-    assert inv.decl is not None and inv.pending_requests is not None
+    assert inv.decl is not None and inv.request.pending_requests is not None
     decl = inv.decl
     timeout_s = (decl.timeoutMs or DEFAULT_TIMEOUT_MS) / 1000
     request = scrub({"action": inv.ref, "description": decl.description, "region": decl.region,
                      "params": decl.params, "args": inv.args}, inv.masked_values())
-    pending = inv.pending_requests.open("handoff", inv.session.id, request, timeout_s)
+    pending = inv.request.pending_requests.open("handoff", inv.session.id, request, timeout_s)
     inv.note(f"waiting for the person to do the step ({pending.id})")
     page_done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
     watcher = asyncio.create_task(_watch_done(inv, page_done))
     try:
-        outcome, answer = await inv.pending_requests.wait(pending, also=page_done)
+        outcome, answer = await inv.request.pending_requests.wait(pending, also=page_done)
     finally:
         watcher.cancel()
         with contextlib.suppress(asyncio.CancelledError):

@@ -26,7 +26,7 @@ def _request(inv: Invocation, **what: Any) -> dict[str, Any]:
 
 async def _ask_dialog(inv: Invocation, kind: str, message: str, default: str) -> bool:
     dialog = {"type": kind, "message": message[:DIALOG_TEXT_MAX], "default": default[:DIALOG_TEXT_MAX]}
-    approved, who, _ = await inv.confirmer.ask(inv, _request(inv, dialog=dialog))
+    approved, who, _ = await inv.request.confirmer.ask(inv, _request(inv, dialog=dialog))
     inv.note(f"the page's {kind} dialog was {'accepted' if approved else 'dismissed'} by {who}")
     return approved
 
@@ -34,12 +34,12 @@ async def _ask_dialog(inv: Invocation, kind: str, message: str, default: str) ->
 async def _interact(inv: Invocation, request: dict[str, Any]) -> None:
     iid = str(request.get("id"))
     page = inv.session.handle
-    if inv.confirmer is None:
+    if inv.request.confirmer is None:
         approved, who = False, "no confirmation channel (PLING_CONFIRM=none): nobody can answer for the person"
     else:
         ask = {"interaction": "The tool asks for the person (requestUserInteraction): approve to let it ask you "
                               "in the page; its dialogs come here next"}
-        approved, who, _ = await inv.confirmer.ask(inv, _request(inv, **ask))
+        approved, who, _ = await inv.request.confirmer.ask(inv, _request(inv, **ask))
     inv.note(f"the tool asked for the person (requestUserInteraction): {'approved' if approved else 'denied'} by {who}")
     if approved:
         page.route_dialogs(lambda kind, message, default: _ask_dialog(inv, kind, message, default))

@@ -8,12 +8,12 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from .context import Invocation
+from ..models import ActionDecl, RecordRef
 
 PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
-@dataclass
+@dataclass(frozen=True)
 class Step:
     ref: str
     args: Any
@@ -34,9 +34,9 @@ def _fill(template: Any, values: dict[str, Any]) -> Any:
     return template
 
 
-def plan(inv: Invocation) -> list[Step]:
-    assert inv.decl is not None and inv.decl.steps is not None
-    values = dict(inv.args)
-    if inv.record is not None:
-        values["record"] = inv.record.id
-    return [Step(ref=str(_fill(step.action, values)), args=_fill(step.args, values) or {}) for step in inv.decl.steps]
+def plan(decl: ActionDecl, args: dict[str, Any], record: RecordRef | None) -> list[Step]:
+    assert decl.steps is not None
+    values = dict(args)
+    if record is not None:
+        values["record"] = record.id
+    return [Step(ref=str(_fill(step.action, values)), args=_fill(step.args, values) or {}) for step in decl.steps]

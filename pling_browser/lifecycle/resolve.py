@@ -3,13 +3,18 @@ by reading the record id at this moment, so a row that moved or scrolled away st
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..core.answers import BridgeCode, Described
 from ..core.bridge import BridgeError
 from ..core.frames import Frames, declaring
 from ..errors import ActionNotFound
-from ..models import ActionDecl
 from .confirm import by_caller, operator_risk
 from .context import Invocation
+from .results import Resolved
+
+if TYPE_CHECKING:
+    from ..core.sessions import Session
 
 _WHY = {
     "not_found": "No action {id!r} is declared on this page now",
@@ -20,12 +25,12 @@ _WHY = {
 }
 
 
-async def resolve(inv: Invocation) -> None:
+async def resolve(inv: Invocation) -> Resolved:
     ref = inv.ref.strip()
     if not ref or len(ref) > 600:
         raise ActionNotFound("The action id is empty or too long", available=[])
     try:
-        answer = await _describe(inv, ref)
+        answer, session, frame = await _describe(inv, ref)
     except BridgeError as error:
         action_id, _, record_id = ref.partition("@")
         refusal = error.refusal
@@ -33,25 +38,26 @@ async def resolve(inv: Invocation) -> None:
             id=action_id[:200], record=refusal.record, rid=record_id[:200], total=refusal.total,
             code=refusal.code.value)
         raise ActionNotFound(message, available=refusal.available) from None
-    inv.decl = operator_risk(answer.action, inv.settings)
+    decl = operator_risk(answer.action, inv.settings)
     # The caller's limits, as soon as the action is known: before its references are restored (decode
     # sends values to the page), so an action outside them gets nothing. Confirm checks again (a flow's
     # risk is its steps' too).
-    by_caller(inv, inv.decl.risk, inv.decl.id)
-    if answer.record is not None:
-        inv.record = answer.record
-        inv.note(f"resolved {ref}: {inv.decl.description or inv.decl.id} on the {inv.record.type} {inv.record.label!r}")
+    by_caller(inv, decl.risk, decl.id)
+    record = answer.record
+    if record is not None:
+        inv.note(f"resolved {ref}: {decl.description or decl.id} on the {record.type} {record.label!r}")
     else:
-        inv.note(f"resolved {ref}: {inv.decl.description or inv.decl.id}")
+        inv.note(f"resolved {ref}: {decl.description or decl.id}")
+    return Resolved(decl=decl, record=record, session=session, frame=frame)
 
 
-
-async def _describe(inv: Invocation, ref: str) -> Described:
+async def _describe(inv: Invocation, ref: str) -> tuple[Described, "Session", str | None]:
     """The declaration in the page, or else in the one child frame whose declaration of that id is in
     the model (pling_browser/framing.py keeps ids apart): the invocation then runs in that frame's
-    document, on that frame's bridge (core/frames.py), with the frame's own risk."""
+    document, on that frame's bridge (core/frames.py), with the frame's own risk. With it, the session
+    it runs on and the frame's origin."""
     try:
-        return await inv.session.bridge.describe(ref)
+        return await inv.session.bridge.describe(ref), inv.session, None
     except BridgeError as error:
         bridge = inv.session.bridge
         if error.code is not BridgeCode.NOT_FOUND or bridge.frame_hosted or not Frames.of(bridge).any():
@@ -63,7 +69,5 @@ async def _describe(inv: Invocation, ref: str) -> Described:
                 raise ActionNotFound(f"{action_id[:200]!r} is declared only in child frames, and not in the model: {why}",
                                      available=error.refusal.available) from None
             raise
-    inv.session = inv.session.in_frame(frame)
-    inv.frame = frame.origin
     inv.note(f"{action_id} is declared by the frame of {frame.origin}: it runs in that frame's document")
-    return await frame.describe(ref)
+    return await frame.describe(ref), inv.session.in_frame(frame), frame.origin

@@ -5,15 +5,19 @@ passed, the bridge takes the before snapshot in the same call: only now, after e
 
 from __future__ import annotations
 
+from pydantic import JsonValue
+
 from ..core.bridge import BridgeError
 from ..core.gestures import value_need
 from ..errors import ActionUnavailable, InvalidParams
 from .context import Invocation
+from .diff import discard
+from .results import Ready
 
 _VALUE_KEYS = ("value", "text")
 
 
-def fill_value(args: dict[str, object]) -> object:
+def fill_value(args: dict[str, JsonValue]) -> JsonValue:
     """What to type or select: ``value``, else ``text``, else the one argument there is."""
     for key in _VALUE_KEYS:
         if key in args:
@@ -23,10 +27,10 @@ def fill_value(args: dict[str, object]) -> object:
     return None
 
 
-async def reveal(inv: Invocation) -> None:
+async def reveal(inv: Invocation) -> Ready:
     assert inv.decl is not None
     try:
-        answer = await inv.session.bridge.reveal(inv.ref, inv.settings.settle_cap_ms, inv.evidence,
+        answer = await inv.session.bridge.reveal(inv.ref, inv.settings.settle_cap_ms, inv.request.evidence,
                                                  aim=inv.settings.direct_input, args=inv.args)
     except BridgeError as error:
         for line in error.refusal.log:
@@ -35,25 +39,19 @@ async def reveal(inv: Invocation) -> None:
         raise ActionUnavailable(reason or f"{inv.ref} is not available now (the page gives no reason)", reason=reason) from None
     for line in answer.log:
         inv.note(line)
-    # Every pre-check passed: the bridge took the before snapshot (evidence on) in the same call.
-    inv.evidence_begun = answer.evidence
-    inv.doc = answer.doc
-    inv.control = answer.control
-    inv.fidelity = answer.fidelity
-    inv.target_mark = answer.mark
-    inv.target_where = answer.where
-    inv.gesture = answer.gesture
-    inv.drop = answer.drop
-    inv.drop_id = answer.dropId
-    inv.aim = answer.aim
     # What the gesture types decides whether a value is needed, never the kind of control alone: a
     # declared click, focus, hover, drag or lone key press on a text field types nothing.
-    typing = value_need(inv.control or "", inv.gesture)
-    if typing != "no":
-        inv.fill_value = fill_value(inv.args)
-        if inv.fill_value is None and typing == "required":
-            await inv.session.bridge.release()
-            what = "types into" if inv.control == "text" or (inv.gesture and inv.gesture.type) else "selects in"
-            raise InvalidParams(f"{inv.ref} {what} a {answer.tag}: pass the value as `value` or as its one argument",
-                                stage="reveal", issues=[{"path": "value", "problem": "is required"}])
-    inv.note("available" + ("" if inv.control == "function" else f"; target is a visible {answer.tag} ({inv.control})"))
+    typing = value_need(answer.control, answer.gesture)
+    value = fill_value(inv.args) if typing != "no" else None
+    if value is None and typing == "required":
+        await inv.session.bridge.release()
+        if answer.evidence:
+            await discard(inv.session)  # nothing runs: the before snapshot just taken is dropped
+        what = "types into" if answer.control == "text" or (answer.gesture and answer.gesture.type) else "selects in"
+        raise InvalidParams(f"{inv.ref} {what} a {answer.tag}: pass the value as `value` or as its one argument",
+                            stage="reveal", issues=[{"path": "value", "problem": "is required"}])
+    inv.note("available" + ("" if answer.control == "function" else f"; target is a visible {answer.tag} ({answer.control})"))
+    # Every pre-check passed: the bridge took the before snapshot (evidence on) in the same call.
+    return Ready(control=answer.control, fidelity=answer.fidelity, evidence=answer.evidence, doc=answer.doc,
+                 mark=answer.mark, where=answer.where, gesture=answer.gesture, drop=answer.drop, drop_id=answer.dropId,
+                 aim=answer.aim, fill_value=value)

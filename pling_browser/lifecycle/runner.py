@@ -1,7 +1,8 @@
 """The one runner of the lifecycle. ``LIFECYCLE`` is the stage order, written once; ``invoke``,
-``resume`` and every step of a flow run it, differing only in which stages they replace or skip
-(a resume skips decode, validate and confirm: its arguments and clearance were kept). Bookkeeping
-(the stage name on errors, timing, the log line) is ``Invocation.stage()``'s, never a stage's.
+``resume`` and every step of a flow run it, differing only in which stages they replace (a resume
+hands back the results its flow kept for decode, validate and confirm). Each stage returns its result
+and the runner keeps it on the invocation for the stages after it (``Invocation.keep``). Bookkeeping
+(the stage name on errors, timing) is ``Invocation.stage()``'s, never a stage's.
 
 After the stages, whatever happened, the before snapshot is diffed (``diff``) or, when nothing ran,
 dropped (``discard``): a receipt always says what changed once the write path started."""
@@ -13,16 +14,17 @@ from typing import Awaitable, Callable, Mapping, Union
 
 from ..errors import InvocationError
 from .confirm import confirm
-from .context import Invocation
+from .context import Invocation, Result
 from .decode import decode_args
 from .diff import diff, discard
 from .execute import execute
 from .expect import expect
 from .resolve import resolve
 from .reveal import reveal
+from .results import RESULTS
 from .validate import validate
 
-StageFn = Callable[[Invocation], Union[Awaitable[None], None]]
+StageFn = Callable[[Invocation], Union[Awaitable[Result | None], Result, None]]
 
 LIFECYCLE: tuple[tuple[str, StageFn], ...] = (
     ("resolve", resolve),
@@ -36,9 +38,11 @@ LIFECYCLE: tuple[tuple[str, StageFn], ...] = (
 STAGE_NAMES = tuple(name for name, _ in LIFECYCLE) + ("diff",)
 
 
-async def run(inv: Invocation, replace: Mapping[str, StageFn | None] | None = None) -> None:
-    """Run the stages in order, each under ``inv.stage(name)``; ``replace`` swaps a stage's function
-    (``None`` skips it). The first error ends the run and is kept in ``inv.error``; nothing raises."""
+async def run(inv: Invocation, replace: Mapping[str, StageFn | Result | None] | None = None) -> None:
+    """Run the stages in order, each under ``inv.stage(name)``, keeping each result; ``replace`` swaps
+    a stage's function, or gives its result in its place (the stage then does not run: a resume's kept
+    results), or skips it (``None``). The first error ends the run and is kept in ``inv.error``;
+    nothing raises."""
     replace = replace or {}
     unknown = set(replace) - set(STAGE_NAMES)
     assert not unknown, f"not a stage: {unknown}"
@@ -47,10 +51,15 @@ async def run(inv: Invocation, replace: Mapping[str, StageFn | None] | None = No
             fn = replace.get(name, default)
             if fn is None:
                 continue
+            if isinstance(fn, RESULTS):
+                inv.keep(fn)
+                continue
             with inv.stage(name):
                 result = fn(inv)
                 if inspect.isawaitable(result):
-                    await result
+                    result = await result
+            if result is not None:
+                inv.keep(result)
     except InvocationError as error:
         inv.error = error
         inv.note(f"failed at {error.stage}: {error.code}")
@@ -60,7 +69,7 @@ async def run(inv: Invocation, replace: Mapping[str, StageFn | None] | None = No
 async def _conclude(inv: Invocation) -> None:
     try:
         if inv.evidence_begun and not inv.started:
-            await discard(inv)  # a pre-check failed after the snapshot: nothing ran, nothing to diff
+            await discard(inv.session)  # a pre-check failed after the snapshot: nothing ran, nothing to diff
         elif inv.evidence_begun:
             with inv.stage("diff"):
                 await diff(inv)

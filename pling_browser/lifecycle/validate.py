@@ -10,6 +10,7 @@ from typing import Any
 
 from ..errors import ActionUnavailable, InvalidParams
 from .context import Invocation
+from .results import Validated
 
 _PROBLEMS = {
     "type": "must be of type {v}",
@@ -89,7 +90,7 @@ def _validator(schema_text: str) -> Any:
     return Draft202012Validator(schema, format_checker=FormatChecker())
 
 
-def validate(inv: Invocation) -> None:
+def validate(inv: Invocation) -> Validated:
     assert inv.decl is not None
     schema = inv.decl.params
     if schema is None:
@@ -97,7 +98,7 @@ def validate(inv: Invocation) -> None:
             issues = [{"path": name[:100], "problem": "is not a parameter of this action (it takes none)"} for name in list(inv.args)[:20]]
             raise InvalidParams(f"{inv.decl.id} takes no arguments", issues=issues)
         inv.note("no params declared; no args given")
-        return
+        return Validated(args=inv.args)
     if not isinstance(schema, dict):
         raise ActionUnavailable("The page declares params that are not a JSON Schema object", stage="validate",
                                 reason="The page's declaration is broken (params is not an object)")
@@ -111,5 +112,5 @@ def validate(inv: Invocation) -> None:
         issues = [issue for error in errors for issue in _issues(error)]
         raise InvalidParams(f"{len(issues)} problem(s) with the arguments of {inv.decl.id}", issues=issues[:20],
                             omitted=max(0, len(issues) - 20))
-    inv.args = args
     inv.note("args valid against the declared params")
+    return Validated(args=args)

@@ -1,0 +1,36 @@
+"""What accumulates while an invocation runs, in one append-only record: the log (what the runtime did,
+in order), the warnings, each stage's time, and the facts that, once true, stay true whatever fails
+after them (who approved the action first). A stage's own product is its result (results.py); the
+journal holds only what must outlive a stage that fails."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..models import ApprovedBy
+
+
+@dataclass(eq=False)
+class Journal:
+    log: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    timings_ms: dict[str, float] = field(default_factory=dict)
+    _approved_by: ApprovedBy | None = None
+
+    def note(self, line: str) -> None:
+        self.log.append(line)
+
+    def warn(self, text: str) -> None:
+        self.warnings.append(text)
+
+    def timed(self, stage: str, ms: float) -> None:
+        self.timings_ms[stage] = ms
+
+    @property
+    def approved_by(self) -> ApprovedBy | None:
+        """Who let the action run: the first approval kept (a person, a person's grant, a policy)."""
+        return self._approved_by
+
+    def approved(self, by: ApprovedBy | None) -> None:
+        if self._approved_by is None:
+            self._approved_by = by
