@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING, Awaitable, Iterator, Literal, Mapping, Protoco
 
 from pydantic import JsonValue
 
-from ..core.answers import Diffed
 from ..errors import ExecutionFailed, InvocationError, PlingError
 from ..models import ActionDecl, ApprovedBy, Changed, RecordRef
 from ..telemetry import stage_span
 from .journal import Journal
-from .results import Cleared, Decoded, Ready, Resolved, Validated
+from .navigation import DocumentTracker
+from .results import Checked, Cleared, Compared, Decoded, Executed, Ready, Resolved, Validated
 
 if TYPE_CHECKING:
     from ..callers import Caller
@@ -84,43 +84,29 @@ class Request:
     caller: "Caller | None" = None  # who invokes (PLING_TOKENS): its limits hold, a grant is for it
 
 
-Result = Resolved | Decoded | Validated | Cleared | Ready
+Result = Resolved | Decoded | Validated | Cleared | Ready | Executed | Checked | Compared
 _SLOTS: dict[type, str] = {Resolved: "resolved", Decoded: "decoded", Validated: "validated", Cleared: "cleared",
-                           Ready: "ready"}
+                           Ready: "ready", Executed: "executed", Checked: "checked", Compared: "compared"}
 
 
 @dataclass(eq=False)
 class Invocation:
     """One invocation on its way through ``runner.LIFECYCLE``: the request, then each stage's result,
-    kept by the runner alone (``keep``) and read by the stages after it, and the journal any stage
-    appends to. The properties below read the request and the results; none writes."""
+    kept by the runner alone (``keep``) and read by the stages after it, the journal any stage
+    appends to, and the tracker of the document the action runs in (navigation.py), which alone
+    follows it when it leaves. The properties below read the request and the results; none writes."""
 
     request: Request
     journal: Journal = field(default_factory=Journal)
+    document: DocumentTracker = field(default_factory=DocumentTracker)
     resolved: Resolved | None = None
     decoded: Decoded | None = None
     validated: Validated | None = None
     cleared: Cleared | None = None
     ready: Ready | None = None
-    # execute: the write path started; a function's result; a flow's ledger.
-    started: bool = False
-    data: JsonValue = None
-    data_omitted: dict[str, int] | None = None
-    steps: list[dict[str, JsonValue]] | None = None
-    refused_mark: int = 0  # the egress proxy's refusal count when the write path started
-    tabs_mark: int | None = None  # the session's tab log position when the write path started
-    opens_mark: int = 0  # the windows the page had asked to open by then
-    diffed: Diffed | None = None  # the after snapshot the expect call took as the page settled
-    after_unreadable: bool = False  # that call hung reading the page: the after snapshot is not asked again
-    # execute, then expect: the document started a cross-document navigation; navigation (navigation.py):
-    # the action's document was replaced (``navigated``) by the one ``page_to`` names, followed once.
-    leaving: bool = False
-    followed: bool = False
-    navigated: bool = False
-    # expect: the declared expectation held (None: none declared, or not reached).
-    verified: bool | None = None
-    # diff: what changed, keyed on business ids.
-    changed: Changed | None = None
+    executed: Executed | None = None
+    checked: Checked | None = None
+    compared: Compared | None = None
     # the runner: the error that ended the run.
     error: InvocationError | None = None
 
@@ -192,6 +178,14 @@ class Invocation:
     @property
     def approved_by(self) -> ApprovedBy | None:
         return self.journal.approved_by
+
+    @property
+    def started(self) -> bool:
+        return self.journal.started
+
+    @property
+    def changed(self) -> Changed | None:
+        return self.compared.changed if self.compared is not None else None
 
     # ---- the journal ----
     @property

@@ -14,7 +14,8 @@ from .context import Invocation
 
 if TYPE_CHECKING:
     from ..core.sessions import Session
-from .navigation import follow, refused, tabs_changed
+from .navigation import refused, tabs_changed
+from .results import Compared
 
 
 def _summary(changed: Changed) -> str:
@@ -41,38 +42,40 @@ def _summary(changed: Changed) -> str:
     return "; ".join(parts) if parts else "nothing declared changed"
 
 
-async def diff(inv: Invocation) -> None:
+async def diff(inv: Invocation) -> Compared | None:
+    document = inv.document
     if not inv.evidence_begun:
-        return
-    if inv.after_unreadable and not inv.navigated:
+        return None
+    if document.after_unreadable and not document.navigated:
         inv.note("the diff could not be taken: reading the page's records and state after the action hung")
         inv.warnings.append("What changed could not be read after the action.")
-        return
-    if inv.leaving and not inv.followed:
-        await follow(inv)  # the action failed while its document was leaving: diff the new one
+        return None
+    if document.leaving:
+        await document.follow(inv)  # the action failed while its document was leaving: diff the new one
     try:
-        if inv.navigated:
+        if document.navigated:
             answer = await _diff_across(inv)
-        elif inv.diffed is not None:
-            answer = inv.diffed  # taken by the expect call the moment the page settled (expect.js)
+        elif document.after is not None:
+            answer = document.after  # taken by the expect call the moment the page settled (expect.js)
         else:
             answer = await inv.session.bridge.diff()
     except BridgeError as error:
         if error.code is BridgeCode.NO_SNAPSHOT:
             inv.warnings.append("The page was replaced during the action (a navigation or reload), so what changed is not known.")
             inv.note("no diff: the before snapshot is gone (the page navigated)")
-            return
+            return None
         raise
-    inv.changed = answer.changed
+    changed = answer.changed
     addresses = refused(inv)
     if addresses:
-        inv.changed = inv.changed.model_copy(update={"refused": addresses, "observed": True})
+        changed = changed.model_copy(update={"refused": addresses, "observed": True})
         inv.note(f"the egress policy refused {len(addresses)} address(es) during the action")
     tabs = await tabs_changed(inv)
     if tabs is not None:
-        inv.changed = inv.changed.model_copy(update={"tabs": tabs, "observed": True})
+        changed = changed.model_copy(update={"tabs": tabs, "observed": True})
         inv.note(f"tabs: {len(tabs.opened)} opened, {len(tabs.closed)} closed")
-    inv.note(f"diff: {_summary(inv.changed)}")
+    inv.note(f"diff: {_summary(changed)}")
+    return Compared(changed=changed)
 
 
 async def _diff_across(inv: Invocation) -> Diffed:

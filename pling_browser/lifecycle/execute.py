@@ -6,42 +6,44 @@ from __future__ import annotations
 
 import contextlib
 
-from ..core.answers import BridgeCode
+from ..core.answers import Aim, BridgeCode
 from ..core.bridge import BridgeError
 from ..core.gestures import CheckboxUnchanged, TargetNotOperable, operate, words
 from ..errors import ActionUnavailable, ExecutionFailed, PageUnresponsive, PlingError
 from .context import Invocation
 from .handoff import handoff
 from .interaction import person_interactions
-from .navigation import moved, navigation_error
+from .navigation import navigation_error
+from .results import Executed, Marks
 
-async def execute(inv: Invocation) -> None:
-    """The before snapshot was taken by the reveal stage's last call, after every pre-check.
-    ``started`` turns true only when the page's write path may run: run() is called, events are
+async def execute(inv: Invocation) -> Executed:
+    """The before snapshot was taken by the reveal stage's last call, after every pre-check. The
+    journal says the write path ``started`` only when it may run: run() is called, events are
     dispatched, or trusted input was not refused before dispatch."""
     assert inv.decl is not None
-    if inv.session.proxy is not None:
-        inv.refused_mark = inv.session.proxy.refusals
-    if inv.session.tabs is not None:
-        inv.tabs_mark = inv.session.tabs.seq
-        inv.opens_mark = inv.session.bridge.window_opens
+    session = inv.session
+    marks = Marks(refused=session.proxy.refusals if session.proxy is not None else 0,
+                  tabs=session.tabs.seq if session.tabs is not None else None,
+                  opens=session.bridge.window_opens if session.tabs is not None else 0)
     if inv.control == "handoff":
-        inv.started = True  # the person may act in the page from now on
+        inv.journal.start(marks)  # the person may act in the page from now on
         await handoff(inv)
-    elif inv.control == "function":
-        await _run(inv)
-    elif inv.control == "synthetic":
-        await _synthetic(inv)
+        return Executed()
+    if inv.control == "function":
+        return await _run(inv, marks)
+    if inv.control == "synthetic":
+        await _synthetic(inv, marks)
     else:
-        await _operate(inv)
+        await _operate(inv, marks)
+    return Executed()
 
 
-async def _run(inv: Invocation) -> None:
+async def _run(inv: Invocation, marks: Marks) -> Executed:
     timeout = inv.action_timeout_ms
     webmcp = inv.decl is not None and inv.decl.webmcp
     # A WebMCP tool may ask for a person while it runs (two answers: the interaction, then its dialog).
     person_ms = 2 * inv.settings.confirm_timeout_s * 1000 if webmcp and inv.request.confirmer is not None else 0
-    inv.started = True
+    inv.journal.start(marks)
     bridge = inv.session.bridge
     outer = bridge.running
     if not bridge.nested:
@@ -52,9 +54,9 @@ async def _run(inv: Invocation) -> None:
     except PlingError as error:
         if not navigation_error(error):
             raise
-        inv.leaving = True  # run() navigated before it answered: an outcome, not a failure
+        inv.document.leave()  # run() navigated before it answered: an outcome, not a failure
         inv.note("ran the page's run(); the document was replaced before it answered")
-        return
+        return Executed()
     except BridgeError as error:
         page_error = error.refusal.error
         if error.code is BridgeCode.TIMEOUT:
@@ -64,15 +66,15 @@ async def _run(inv: Invocation) -> None:
     finally:
         if not bridge.nested:
             bridge.running = outer
-    inv.leaving = moved(inv, answer.doc, answer.leaving)
-    if answer.has_data:
-        inv.data = answer.data
-        inv.data_omitted = answer.omitted
+    inv.document.answered(inv, answer.doc, answer.leaving)
     inv.note("ran the page's run()" + (" and kept its result as data" if answer.has_data else ""))
+    if not answer.has_data:
+        return Executed()
+    return Executed(has_data=True, data=answer.data, data_omitted=answer.omitted)
 
 
-async def _synthetic(inv: Invocation) -> None:
-    inv.started = True
+async def _synthetic(inv: Invocation, marks: Marks) -> None:
+    inv.journal.start(marks)
     try:
         await inv.session.bridge.synthetic_click()
     except BridgeError as error:
@@ -81,12 +83,12 @@ async def _synthetic(inv: Invocation) -> None:
     inv.note("dispatched synthetic pointer and click events on the target")
 
 
-async def _operate(inv: Invocation) -> None:
+async def _operate(inv: Invocation, marks: Marks) -> None:
     ready = inv.ready
     assert ready is not None and ready.mark is not None
     bridge = inv.session.bridge
     value = inv.args.get("checked") if ready.control == "checkbox" else ready.fill_value
-    inv.started = True
+    dispatched = True  # unless Playwright says it gave up first, the input may have gone out
     released = False
     try:
         done = await operate(bridge, ready.mark, ready.control, value, inv.action_timeout_ms, ready.where,
@@ -96,7 +98,7 @@ async def _operate(inv: Invocation) -> None:
         released = True
         raise ExecutionFailed(f"Operating the target failed: {error}") from None
     except TargetNotOperable as error:
-        inv.started = False  # Playwright gave up before it dispatched anything
+        dispatched = False  # Playwright gave up before it dispatched anything
         inv.note("Playwright's actionability checks gave up" + (f" (direct path not taken: {error.direct_why})"
                                                                if error.direct_why else ""))
         raise ActionUnavailable(f"{inv.ref}'s target never became operable: {error.reason}", reason=error.reason,
@@ -105,12 +107,14 @@ async def _operate(inv: Invocation) -> None:
         raise ExecutionFailed(f"Operating the target failed: {error.message}", cause=error.code, outcome="unknown") from None
     except PlingError as error:
         if navigation_error(error):  # the gesture navigated: an outcome, not a failure
-            inv.leaving = True
+            inv.document.leave()
             inv.note(f"{_verb(inv)} with trusted input; the document was replaced")
             return
         raise ExecutionFailed(f"Operating the target failed: {error.message}", cause=error.code) from None
     finally:
-        if not inv.leaving and not released:
+        if dispatched:
+            inv.journal.start(marks)
+        if not inv.document.leaving and not released:
             try:
                 await bridge.release()
             except Exception:  # the page may have navigated away with the element
@@ -118,10 +122,10 @@ async def _operate(inv: Invocation) -> None:
     inv.note(f"{_verb(inv)} with trusted input{_path(done.path, done.why, ready.aim)}")
 
 
-def _path(path: str, why: str | None, aim: object) -> str:
+def _path(path: str, why: str | None, aim: Aim | None) -> str:
     """Which path the trusted input took (core/gestures.py), for the receipt's log."""
     if path == "direct":
-        return " (direct: at the centre the bridge hit-tested" + ("; scrolled into view" if getattr(aim, "scrolled", False) else "") + ")"
+        return " (direct: at the centre the bridge hit-tested" + ("; scrolled into view" if aim is not None and aim.scrolled else "") + ")"
     return " (Playwright's actionability checks" + (f"; direct path not taken: {why}" if why else "") + ")"
 
 

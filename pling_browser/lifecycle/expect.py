@@ -9,7 +9,8 @@ from ..core.answers import BridgeCode, Expected, Settled
 from ..core.bridge import BridgeError
 from ..errors import ExpectationFailed, PageNavigated, PageUnresponsive, PlingError
 from .context import Invocation
-from .navigation import follow, moved, navigation_error
+from .navigation import navigation_error
+from .results import Checked
 
 
 def _settled(inv: Invocation, settled: Settled | None) -> None:
@@ -25,44 +26,42 @@ def _settled(inv: Invocation, settled: Settled | None) -> None:
                             "later changes are not in this receipt.")
 
 
-async def expect(inv: Invocation) -> None:
+async def expect(inv: Invocation) -> Checked:
     """Check in the action's document; when it is leaving (or left), follow it to the new document and
     check there (navigation.py). An expectation the new document cannot check (it does not declare
     the action) is not verified, with a warning: never a failure."""
     assert inv.decl is not None
-    if not inv.leaving:
+    document = inv.document
+    if not document.leaving:
         try:
             answer = await _check(inv)
         except PlingError as error:
             if not navigation_error(error):
                 raise
-            inv.leaving = True
+            document.leave()
         else:
-            if not moved(inv, answer.doc, answer.leaving):
-                _held(inv, answer)
-                return
-            inv.leaving = True
-    await follow(inv)
-    if not inv.navigated:  # the navigation ended in the same document: check it here
-        _held(inv, await _check(inv))
-        return
-    await _check_after_navigation(inv)
+            if not document.answered(inv, answer.doc, answer.leaving):
+                return _held(inv, answer)
+    await document.follow(inv)
+    if not document.navigated:  # the navigation ended in the same document: check it here
+        return _held(inv, await _check(inv))
+    return await _check_after_navigation(inv)
 
 
-def _held(inv: Invocation, answer: Expected) -> None:
+def _held(inv: Invocation, answer: Expected) -> Checked:
     if answer.declared:
-        inv.verified = True
         inv.note(f"expectation held after {answer.ms or 0:.0f} ms ({answer.polls} checks)")
     else:
         inv.note("no expectation declared")
     _settled(inv, answer.settled)
+    return Checked(verified=True if answer.declared else None)
 
 
-async def _check_after_navigation(inv: Invocation) -> None:
+async def _check_after_navigation(inv: Invocation) -> Checked:
     assert inv.decl is not None
     if inv.decl.expect is None:
         inv.note("no expectation declared")
-        return
+        return Checked()
     why = None
     try:
         answer = await _check(inv, on_new_document=True)
@@ -76,13 +75,13 @@ async def _check_after_navigation(inv: Invocation) -> None:
         if answer.leaving:
             why = "the page navigated again while it was checked"
         else:
-            _held(inv, answer)
+            checked = _held(inv, answer)
             inv.note("the expectation was checked on the new document")
-            return
-    inv.verified = False
+            return checked
     inv.note(f"expectation not verified: {why}")
     inv.warnings.append(f"The action navigated, and its expectation ({inv.decl.expect.description}) could not be "
                         f"checked on the new page: {why}.")
+    return Checked(verified=False)
 
 
 class _Gone(Exception):
@@ -95,7 +94,7 @@ async def _check(inv: Invocation, on_new_document: bool = False) -> Expected:
     timeout = inv.expect_timeout_ms
     where = " on the new document" if on_new_document else ""
     bridge = inv.session.bridge
-    diff = inv.evidence_begun and not on_new_document and not inv.after_unreadable
+    diff = inv.evidence_begun and not on_new_document and not inv.document.after_unreadable
     try:
         try:
             answer = await bridge.expect(inv.ref, inv.args, timeout, inv.settings.settle_cap_ms, diff=diff)
@@ -105,15 +104,14 @@ async def _check(inv: Invocation, on_new_document: bool = False) -> Expected:
             # The call that also takes the after snapshot did not answer: the page's records or state
             # hang when read (its script was stopped). The expectation is asked again on its own; what
             # changed is not read again (diff.py says it could not be).
-            inv.after_unreadable = True
+            inv.document.after_hung()
             inv.note("the page did not answer the expectation with its after snapshot in time; asked again without it")
             answer = await bridge.expect(inv.ref, inv.args, timeout, inv.settings.settle_cap_ms)
-        # Kept only from the action's own document, not leaving (the diff stage takes it from there).
-        inv.diffed = answer.diffed if not answer.leaving and answer.doc == inv.doc else None
+        inv.document.keep_after(inv, answer)
         return answer
     except BridgeError as error:
         refusal = error.refusal
-        if not on_new_document and moved(inv, refusal.doc, refusal.leaving):
+        if not on_new_document and inv.document.moved(inv, refusal.doc, refusal.leaving):
             raise PageNavigated("The expectation was asked of another document than the action's") from None
         _settled(inv, refusal.settled)
         ms = refusal.ms or 0

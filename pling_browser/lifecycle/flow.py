@@ -6,23 +6,22 @@ transaction: a failed step leaves the earlier steps done, and the receipt says s
 
 from __future__ import annotations
 
-from typing import Any
+from pydantic import JsonValue
 
 from ..errors import StepFailed
 from .confirm import confirm_step
 from .context import Invocation, Request
 from .decode import decode
 from .execute import execute
-from .navigation import left
 from .plan import Step, plan
-from .results import Clearance, Cleared, Decoded, Ready, Resolved, Validated
+from .results import Clearance, Cleared, Decoded, Executed, Marks, Ready, Resolved, Validated
 from .resumes import RESUME_TTL_S, FlowState
 from .runner import StageFn, run
 
 
-async def execute_action_or_flow(inv: Invocation) -> None:
+async def execute_action_or_flow(inv: Invocation) -> Executed:
     """The execute stage of an invocation: a flow runs its steps; anything else, ``execute``."""
-    await (run_flow(inv) if inv.control == "flow" else execute(inv))
+    return await (run_flow(inv) if inv.control == "flow" else execute(inv))
 
 
 def resumed_stages(state: FlowState) -> dict[str, StageFn | Decoded | Validated | Cleared]:
@@ -40,8 +39,8 @@ def resumed_stages(state: FlowState) -> dict[str, StageFn | Decoded | Validated 
         answer = await inv.session.bridge.begin(inv.request.evidence)
         return Ready(control="flow", evidence=answer.evidence, doc=answer.doc)
 
-    async def continue_flow(inv: Invocation) -> None:
-        await run_flow(inv, start=state.next_step, ledger=list(state.ledger))
+    async def continue_flow(inv: Invocation) -> Executed:
+        return await run_flow(inv, start=state.next_step, ledger=list(state.ledger))
 
     return {"resolve": kept_declaration, "decode": Decoded(args=state.args, secret_values=state.secret_values),
             "validate": Validated(args=state.args),
@@ -69,28 +68,29 @@ async def _run_step(inv: Invocation, step: Step, clearance: Clearance) -> Invoca
     return child
 
 
-async def run_flow(inv: Invocation, start: int = 0, ledger: list[dict[str, Any]] | None = None) -> None:
+async def run_flow(inv: Invocation, start: int = 0, ledger: list[dict[str, JsonValue]] | None = None) -> Executed:
     """Run the steps from `start`; raise StepFailed with the ledger and a resume handle on failure."""
     assert inv.decl is not None and inv.cleared is not None
     steps = plan(inv.decl, inv.args, inv.record)
     ledger = list(ledger or [])
     clearance = inv.cleared.clearance  # raised as a person confirms a riskier step
-    inv.started = True
+    # The flow's own counters are not taken: what its steps changed is each step's, in its own document.
+    inv.journal.start(Marks())
     for index in range(start, len(steps)):
         child = await _run_step(inv, steps[index], clearance)
         if child.cleared is not None:
             clearance = child.cleared.clearance
-        entry: dict[str, Any] = {"step": index + 1, "action": child.ref, "ok": child.error is None,
+        entry: dict[str, JsonValue] = {"step": index + 1, "action": child.ref, "ok": child.error is None,
                                  "started": child.started}
-        if child.navigated:
+        if child.document.navigated:
             entry["navigated"] = True
         if child.fidelity != "high" and child.started:
             entry["fidelity"] = child.fidelity
         inv.warnings.extend(child.warnings)
-        if child.data is not None:
-            entry["data"] = child.data
+        if child.executed is not None and child.executed.data is not None:
+            entry["data"] = child.executed.data
         if child.error is not None:
-            await left(inv)
+            await inv.document.left(inv)
             entry["error"] = child.error.to_dict()
             ledger.append(entry)
             for later in range(index + 1, len(steps)):
@@ -114,6 +114,6 @@ async def run_flow(inv: Invocation, start: int = 0, ledger: list[dict[str, Any]]
         entry["outcome"] = "done"
         ledger.append(entry)
         inv.note(f"step {index + 1}/{len(steps)} {child.ref}: done")
-    await left(inv)
-    inv.steps = ledger
+    await inv.document.left(inv)
     inv.note(f"flow ran {len(steps) - start} step(s); a flow is not a transaction: steps are not undone on failure")
+    return Executed(steps=tuple(ledger))

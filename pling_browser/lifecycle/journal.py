@@ -1,6 +1,7 @@
 """What accumulates while an invocation runs, in one append-only record: the log (what the runtime did,
 in order), the warnings, each stage's time, and the facts that, once true, stay true whatever fails
-after them (who approved the action first). A stage's own product is its result (results.py); the
+after them: that the write path started (with the session's counters at that moment, ``Marks``), and
+who approved the action first. A stage's own product is its result (results.py); the
 journal holds only what must outlive a stage that fails."""
 
 from __future__ import annotations
@@ -8,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..models import ApprovedBy
+from .results import Marks
 
 
 @dataclass(eq=False)
@@ -16,6 +18,7 @@ class Journal:
     warnings: list[str] = field(default_factory=list)
     timings_ms: dict[str, float] = field(default_factory=dict)
     _approved_by: ApprovedBy | None = None
+    _marks: Marks | None = None
 
     def note(self, line: str) -> None:
         self.log.append(line)
@@ -34,3 +37,18 @@ class Journal:
     def approved(self, by: ApprovedBy | None) -> None:
         if self._approved_by is None:
             self._approved_by = by
+
+    @property
+    def started(self) -> bool:
+        """The page's write path may have run: run() was called, events or input dispatched, a flow's
+        first step begun, a person handed the page. Never unset (SPEC: ``started``)."""
+        return self._marks is not None
+
+    @property
+    def marks(self) -> Marks | None:
+        return self._marks
+
+    def start(self, marks: Marks) -> None:
+        """The execute stage's (and a flow's): the write path started, the counters as they stood."""
+        if self._marks is None:
+            self._marks = marks

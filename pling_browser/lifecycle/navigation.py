@@ -2,7 +2,7 @@
 not a failure: a link, a form posted and redirected, a reload or a location change replaces the
 document the action started in. The bridge says when its document starts to leave (the Navigation
 API's ``navigate`` event: ``leaving`` on the run and expect answers), or the call into it is cut by the
-navigation (``PageNavigated``); then ``follow`` waits, bounded by ``PLING_NAVIGATION_SETTLE``
+navigation (``PageNavigated``); then ``DocumentTracker.follow`` waits, bounded by ``PLING_NAVIGATION_SETTLE``
 (``settings.navigation_settle_s``), for a new document to load and declare itself, and lets it settle.
 
 Every document's bridge has an id (``whoami``): the action's document is the one the reveal stage
@@ -14,12 +14,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
+from ..core.answers import Diffed, Expected
 from ..core.bridge import CutByNavigation
 from ..errors import PageNavigated, PageUnresponsive, PlingError, SessionLost
 from ..pages import RefusedAddress, TabRef, TabsChange
-from .context import Invocation
+
+if TYPE_CHECKING:
+    from .context import Invocation
 
 POLL_S = 0.05
 
@@ -29,16 +33,12 @@ def navigation_error(error: PlingError) -> bool:
     return isinstance(error, (PageNavigated, CutByNavigation))
 
 
-def moved(inv: Invocation, doc: str | None, leaving: bool) -> bool:
-    """An answer from another document than the action's, or from one that is leaving it."""
-    return leaving or (doc is not None and inv.doc is not None and doc != inv.doc)
-
-
 def refused(inv: Invocation) -> list[RefusedAddress]:
-    proxy = inv.session.proxy
+    proxy, marks = inv.session.proxy, inv.journal.marks
     if proxy is None:
         return []
-    return [RefusedAddress(target=r.target, reason=r.reason) for r in proxy.refused_since(inv.refused_mark)]
+    since = marks.refused if marks is not None else 0
+    return [RefusedAddress(target=r.target, reason=r.reason) for r in proxy.refused_since(since)]
 
 
 def _refused_document(inv: Invocation) -> bool:
@@ -53,85 +53,149 @@ def _refused_document(inv: Invocation) -> bool:
     return any(where in r.target or url.geturl() in r.target for r in refused(inv))
 
 
-async def follow(inv: Invocation) -> None:
-    """Wait for the document the action is leaving for: loaded and declared, then settled (bounded).
-    A navigation that ends in the same document (cancelled, intercepted by the page) is no navigation."""
-    if inv.followed:
-        return
-    inv.followed = True
-    bridge = inv.session.bridge
-    settings = inv.settings
-    budget_s = settings.navigation_settle_s
-    started = time.monotonic()
-    declared = False
-    while True:
-        remaining = budget_s - (time.monotonic() - started)
-        who = None
-        try:
-            who = await bridge.whoami(budget_ms=max(100, min(1_000, remaining * 1000)))
-        except PlingError as error:
-            if isinstance(error, SessionLost) and inv.session.handle.is_closed():
-                raise
-            if not isinstance(error, (PageNavigated, SessionLost, PageUnresponsive)):
-                raise
-        if who is not None and who.doc == inv.doc:
-            if not who.leaving:
-                inv.note("the navigation the action started ended in the same document")
-                inv.leaving = False
-                return
-        elif who is not None:
-            inv.navigated = True
-            if who.declared and who.ready == "complete":
-                declared = True
-                break
-        if _refused_document(inv):
-            inv.navigated = True
-            inv.note("the page was sent to an address the egress policy refused")
-            break
-        if remaining <= 0:
-            break
-        await asyncio.sleep(POLL_S)
-    waited = (time.monotonic() - started) * 1000
-    if inv.navigated and bridge.protected:
-        with contextlib.suppress(PlingError, Exception):  # masking outlives navigations (SPEC)
-            await bridge.protect(list(bridge.protected))
-    if not inv.navigated:
-        inv.note(f"the document was still leaving after {waited:.0f} ms")
-        inv.warnings.append(f"The page started to navigate but no new document arrived within {budget_s:g} s; "
-                            "what changed there is not in this receipt.")
-        return
-    if not declared:
-        inv.note(f"the new document declared nothing within {waited:.0f} ms")
-        if not _refused_document(inv):
-            inv.warnings.append(f"The page navigated to a document that declared nothing within {budget_s:g} s "
-                                "(PLING_NAVIGATION_SETTLE).")
-        return
-    inv.note(f"the page navigated; the new document declared itself after {waited:.0f} ms")
-    with contextlib.suppress(PlingError):
-        settled = await bridge.settle(min(1_000, settings.settle_cap_ms), terminate=False)
-        if not settled.settled:
-            inv.note(f"the new document had not settled after {settled.ms:.0f} ms")
+class DocumentTracker:
+    """The one place that follows the action's document: whether it is leaving (``leave``), whether
+    it was followed to the next one (``follow``, once) and replaced (``navigated``), and the after
+    snapshot the expect call took in it (``keep_after``; ``after_hung`` when reading it hung). Every
+    value here has this one writer; execute, expect, diff and a flow only ask it. The action's own
+    document is the one reveal answered in (``Ready.doc``)."""
 
+    _leaving: bool
+    _followed: bool
+    _navigated: bool
+    _after: Diffed | None
+    _after_unreadable: bool
 
-async def left(inv: Invocation) -> None:
-    """After a flow's steps (each followed its own navigation): is the flow's document still the one
-    it started in? If not, the flow navigated, and its diff is taken across documents."""
-    if inv.doc is None or inv.navigated:
-        return
-    with contextlib.suppress(PlingError):
-        who = await inv.session.bridge.whoami()
-        if who.doc != inv.doc:
-            inv.navigated = inv.followed = True
+    def __init__(self) -> None:
+        self._leaving = False
+        self._followed = False
+        self._navigated = False
+        self._after: Diffed | None = None
+        self._after_unreadable = False
+
+    @property
+    def leaving(self) -> bool:
+        return self._leaving
+
+    @property
+    def navigated(self) -> bool:
+        return self._navigated
+
+    @property
+    def after(self) -> Diffed | None:
+        """The after snapshot the expect call took the moment the page settled (expect.js)."""
+        return self._after
+
+    @property
+    def after_unreadable(self) -> bool:
+        """That call hung reading the page: the after snapshot is not asked again."""
+        return self._after_unreadable
+
+    @staticmethod
+    def moved(inv: Invocation, doc: str | None, leaving: bool) -> bool:
+        """An answer from another document than the action's, or from one that is leaving it."""
+        return leaving or (doc is not None and inv.doc is not None and doc != inv.doc)
+
+    def leave(self) -> None:
+        """The action's document started to leave (or a call into it was cut by its replacement)."""
+        self._leaving = True
+
+    def answered(self, inv: Invocation, doc: str | None, leaving: bool) -> bool:
+        """An answer came from `doc`: True, and the document marked leaving, when it moved."""
+        if self.moved(inv, doc, leaving):
+            self._leaving = True
+        return self._leaving
+
+    def keep_after(self, inv: Invocation, answer: Expected) -> None:
+        # Kept only from the action's own document, not leaving (the diff stage takes it from there).
+        self._after = answer.diffed if not answer.leaving and answer.doc == inv.doc else None
+
+    def after_hung(self) -> None:
+        self._after_unreadable = True
+
+    async def follow(self, inv: Invocation) -> None:
+        """Wait for the document the action is leaving for: loaded and declared, then settled (bounded).
+        A navigation that ends in the same document (cancelled, intercepted by the page) is no navigation."""
+        if self._followed:
+            return
+        self._followed = True
+        budget_s = inv.settings.navigation_settle_s
+        started = time.monotonic()
+        declared = await self._arrival(inv, budget_s, started)
+        if declared is None:
+            return
+        waited = (time.monotonic() - started) * 1000
+        bridge = inv.session.bridge
+        if self._navigated and bridge.protected:
+            with contextlib.suppress(PlingError, Exception):  # masking outlives navigations (SPEC)
+                await bridge.protect(list(bridge.protected))
+        if not self._navigated:
+            inv.note(f"the document was still leaving after {waited:.0f} ms")
+            inv.warnings.append(f"The page started to navigate but no new document arrived within {budget_s:g} s; "
+                                "what changed there is not in this receipt.")
+            return
+        if not declared:
+            inv.note(f"the new document declared nothing within {waited:.0f} ms")
+            if not _refused_document(inv):
+                inv.warnings.append(f"The page navigated to a document that declared nothing within {budget_s:g} s "
+                                    "(PLING_NAVIGATION_SETTLE).")
+            return
+        inv.note(f"the page navigated; the new document declared itself after {waited:.0f} ms")
+        with contextlib.suppress(PlingError):
+            settled = await bridge.settle(min(1_000, inv.settings.settle_cap_ms), terminate=False)
+            if not settled.settled:
+                inv.note(f"the new document had not settled after {settled.ms:.0f} ms")
+
+    async def _arrival(self, inv: Invocation, budget_s: float, started: float) -> bool | None:
+        """Poll until a new document declared itself (True), the budget ran out (False), or the
+        navigation ended in the same document (None: not leaving any more)."""
+        bridge = inv.session.bridge
+        while True:
+            remaining = budget_s - (time.monotonic() - started)
+            who = None
+            try:
+                who = await bridge.whoami(budget_ms=max(100, min(1_000, remaining * 1000)))
+            except PlingError as error:
+                if isinstance(error, SessionLost) and inv.session.handle.is_closed():
+                    raise
+                if not isinstance(error, (PageNavigated, SessionLost, PageUnresponsive)):
+                    raise
+            if who is not None and who.doc == inv.doc:
+                if not who.leaving:
+                    inv.note("the navigation the action started ended in the same document")
+                    self._leaving = False
+                    return None
+            elif who is not None:
+                self._navigated = True
+                if who.declared and who.ready == "complete":
+                    return True
+            if _refused_document(inv):
+                self._navigated = True
+                inv.note("the page was sent to an address the egress policy refused")
+                return False
+            if remaining <= 0:
+                return False
+            await asyncio.sleep(POLL_S)
+
+    async def left(self, inv: Invocation) -> None:
+        """After a flow's steps (each followed its own navigation): is the flow's document still the
+        one it started in? If not, the flow navigated, and its diff is taken across documents."""
+        if inv.doc is None or self._navigated:
+            return
+        with contextlib.suppress(PlingError):
+            who = await inv.session.bridge.whoami()
+            if who.doc != inv.doc:
+                self._navigated = self._followed = True
 
 
 async def tabs_changed(inv: Invocation) -> TabsChange | None:
     """Pages the action opened in new tabs (``target=_blank``, ``window.open``) and tabs that closed."""
-    tabs = inv.session.tabs
-    if tabs is None or inv.tabs_mark is None:
+    tabs, marks = inv.session.tabs, inv.journal.marks
+    if tabs is None or marks is None or marks.tabs is None:
         return None
-    expected = inv.session.bridge.window_opens - inv.opens_mark
-    await tabs.arrived(inv.tabs_mark, expected)
-    events = tabs.since(inv.tabs_mark)
+    expected = inv.session.bridge.window_opens - marks.opens
+    await tabs.arrived(marks.tabs, expected)
+    events = tabs.since(marks.tabs)
     if not events:
         return None
     change = TabsChange()

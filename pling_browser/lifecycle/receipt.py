@@ -21,7 +21,9 @@ def build(inv: Invocation) -> Receipt:
     warnings = list(inv.warnings)
     if ok and decl is not None and decl.risk != "read" and decl.observes and inv.changed is not None and not inv.changed.observed:
         warnings.append(NO_CHANGE)
-    if decl is not None and decl.untrusted and inv.data is not None:
+    executed = inv.executed
+    data = executed.data if executed is not None else None
+    if decl is not None and decl.untrusted and data is not None:
         warnings.append(UNTRUSTED)
     if inv.fidelity == "low" and not any("synthetic" in w for w in warnings):
         warnings.append("Low fidelity: synthetic events were used.")
@@ -29,13 +31,13 @@ def build(inv: Invocation) -> Receipt:
         ok=ok,
         action=ActionSummary(id=inv.ref, description=decl.description if decl else None, frame=inv.frame),
         expect=decl.expect.description if decl and decl.expect else None,
-        verified=inv.verified if decl and decl.expect else None,
+        verified=inv.checked.verified if inv.checked is not None and decl and decl.expect else None,
         changed=inv.changed,
         fidelity=inv.fidelity if inv.started and inv.fidelity != "high" else None,
         warning=" ".join(warnings) if warnings else None,
-        data=inv.data,
-        steps=inv.steps,
-        data_omitted=inv.data_omitted,
+        data=data,
+        steps=list(executed.steps) if executed is not None and executed.steps is not None else None,
+        data_omitted=executed.data_omitted if executed is not None else None,
         error=inv.error.to_dict() if inv.error else None,
         approved_by=inv.approved_by,
         log=inv.log,

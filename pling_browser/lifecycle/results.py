@@ -11,12 +11,13 @@ from typing import TYPE_CHECKING
 from pydantic import JsonValue
 
 from ..core.answers import Aim, Gesture
-from ..models import ActionDecl, RecordRef
+from ..models import ActionDecl, Changed, RecordRef
 
 if TYPE_CHECKING:
     from ..core.sessions import Session
 
-__all__ = ["Resolved", "Decoded", "Validated", "Clearance", "Cleared", "Ready", "RESULTS"]
+__all__ = ["Resolved", "Decoded", "Validated", "Clearance", "Cleared", "Ready", "Marks", "Executed", "Checked",
+           "Compared", "RESULTS"]
 
 
 @dataclass(frozen=True)
@@ -93,4 +94,40 @@ class Ready:
     fill_value: JsonValue = None
 
 
-RESULTS = (Resolved, Decoded, Validated, Cleared, Ready)
+@dataclass(frozen=True)
+class Marks:
+    """Where the session's counters stood when the write path started: the egress proxy's refusals,
+    the tab log's position (None: the session keeps no tabs) and the windows the page had asked to
+    open. What happened after them is the action's (``changed.refused``, ``changed.tabs``)."""
+
+    refused: int = 0
+    tabs: int | None = None
+    opens: int = 0
+
+
+@dataclass(frozen=True)
+class Executed:
+    """execute: a function's result (``has_data``: it returned one), a flow's ledger."""
+
+    has_data: bool = False
+    data: JsonValue = None
+    data_omitted: dict[str, int] | None = None
+    steps: tuple[dict[str, JsonValue], ...] | None = None
+
+
+@dataclass(frozen=True)
+class Checked:
+    """expect: the declared expectation held (True), could not be checked on the document the action
+    led to (False), or none was declared (None)."""
+
+    verified: bool | None = None
+
+
+@dataclass(frozen=True)
+class Compared:
+    """diff: what changed, keyed on business ids."""
+
+    changed: Changed
+
+
+RESULTS = (Resolved, Decoded, Validated, Cleared, Ready, Executed, Checked, Compared)

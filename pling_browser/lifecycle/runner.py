@@ -72,7 +72,9 @@ async def _conclude(inv: Invocation) -> None:
             await discard(inv.session)  # a pre-check failed after the snapshot: nothing ran, nothing to diff
         elif inv.evidence_begun:
             with inv.stage("diff"):
-                await diff(inv)
+                compared = await diff(inv)
+            if compared is not None:
+                inv.keep(compared)
     except InvocationError as error:
         inv.note(f"the diff could not be taken: {error.message}")
         inv.warnings.append("What changed could not be read after the action.")
