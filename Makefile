@@ -58,7 +58,8 @@ $(NODE_STAMP): package.json package-lock.json js/package.json tests/mcp_ts/packa
 
 node_modules: $(NODE_STAMP)  ## the npm toolchain (npm ci)
 
-js: $(NODE_STAMP)  ## build the declaration package (js/dist) and its example pages; commit what changes
+js: $(NODE_STAMP)  ## build the bridge (js_bridge/dist) and the declaration package (js/dist) with its example pages; commit what changes
+	node js_bridge/build.mjs
 	node js/build.mjs
 
 nginx:  ## make sure nginx exists for the router test (tests/test_router.py): Debian's, as root

@@ -4,6 +4,15 @@
 // `pling` in scope. How it went is kept here and shown in the model (`page.adapter`, `problems`):
 // an adapter that does not compile or throws is a problem of the model, never the page's crash.
 
+import {
+  G, ReflectApply, StringCtor, documentObject, eventTargetAddListener, isArray, jsonParse, locationHref, push,
+  regexTest, strCharCodeAt, strIndexOf, strSlice,
+} from './prelude.js';
+import { cut, errorText } from './bound.js';
+import { registry } from './declarations.js';
+import { declarationSeq, plingApi } from './registry.js';
+import { documentReadyState } from './navigate.js';
+
 const RegExpCtor = RegExp;
 const adapterRuns = [];
 
@@ -46,7 +55,7 @@ function adapterError(e, mark) {
   return cut(errorText(e), 280) + (line > base && base > 0 ? ' (line ' + (line - base) + ')' : '');
 }
 
-function runAdapter(specText, mark, fn) {
+export function runAdapter(specText, mark, fn) {
   let spec;
   try { spec = jsonParse(specText); } catch (e) { return; }
   if (!spec || typeof spec.name !== 'string' || !adapterMatches(spec)) return;
@@ -79,7 +88,7 @@ function runAdapter(specText, mark, fn) {
 }
 
 // The model's part: which adapters this document runs, and what went wrong with them.
-function adapterModel(problems) {
+export function adapterModel(problems) {
   const names = [];
   for (let i = 0; i < adapterRuns.length; i++) {
     const entry = adapterRuns[i];

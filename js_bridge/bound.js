@@ -2,21 +2,29 @@
 // that throws, a cyclic object, a revoked proxy or a 10 MB string each become a short marker, and
 // every cut is counted in `tally` so the model can state what it left out.
 
+import {
+  MathMin, SetCtor, StringCtor, create, dateGetTime, dateToISOString, elementId, elementTagName, isArray,
+  isFiniteNumber, jsonStringify, keys, nodeType, setAdd, setDelete, setHas, strCharCodeAt, strIsWellFormed,
+  strSlice, strToLowerCase, strToWellFormed,
+} from './prelude.js';
+import { textRef } from './secrets.js';
+import { maskProtected, protectedCount } from './protect.js';
+
 // `size` is a budget in characters of JSON for one whole value: the per-level limits alone would let
 // 30 keys × 30 keys × 30 keys × 20 items of 200 characters through (over 100 MB). Past the budget,
 // further items and keys are left out and counted like any other cut.
-const LIMITS = {
+export const LIMITS = {
   field: { string: 200, depth: 4, array: 20, keys: 30, key: 64, size: 4000 },
   data: { string: 2000, depth: 6, array: 50, keys: 50, key: 64, size: 20000 },
   schema: { string: 2000, depth: 12, array: 100, keys: 100, key: 128, size: 30000 },
 };
 
-function newTally() {
+export function newTally() {
   return { chars: 0, items: 0, keys: 0, depth: 0, errors: 0, cycles: 0 };
 }
 
 // Bytes of `text` once encoded as UTF-8 (a lone surrogate is counted as its JSON escape).
-function utf8Length(text) {
+export function utf8Length(text) {
   let n = 0;
   const length = text.length;
   for (let i = 0; i < length; i++) {
@@ -50,7 +58,7 @@ function wellFormed(text) {
   return out;
 }
 
-function cut(text, max, tally) {
+export function cut(text, max, tally) {
   if (protectedCount) text = maskProtected(text);
   if (text.length <= max) return text;
   // Cut on a code point boundary: never between the two halves of a surrogate pair (an emoji).
@@ -60,7 +68,7 @@ function cut(text, max, tally) {
   return strSlice(text, 0, at) + '…(+' + (text.length - at) + ' chars)';
 }
 
-function errorText(error) {
+export function errorText(error) {
   try {
     if (error !== null && typeof error === 'object') {
       const message = error.message;
@@ -94,7 +102,7 @@ function describeElement(el) {
 }
 
 // `ctx` is internal: the ancestors being walked (for cycles) and what is left of the size budget.
-function bound(value, limits, tally, depth, ctx) {
+export function bound(value, limits, tally, depth, ctx) {
   if (!ctx) ctx = { seen: null, left: typeof limits.size === 'number' ? limits.size : LIMITS.field.size };
   const type = typeof value;
   if (type === 'string') {
@@ -173,7 +181,7 @@ function bound(value, limits, tally, depth, ctx) {
 
 // Our own serializer: only for values `bound` made (arrays, plain objects, primitives), so it
 // never consults toJSON or a patched JSON.stringify. JSON.stringify on a string primitive is safe.
-function toJSON(value) {
+export function toJSON(value) {
   if (value === null || value === undefined) return 'null';
   const type = typeof value;
   if (type === 'string') return jsonStringify(wellFormed(value));
@@ -196,54 +204,13 @@ function toJSON(value) {
   return s + '}';
 }
 
-// Reads one own property of a declaration (or of the model options). A getter that throws makes the
-// property absent and is stated as a problem (`warn` is registry.js's), never thrown at the page.
-function own(obj, name) {
-  try {
-    return obj !== null && (typeof obj === 'object' || typeof obj === 'function') && hasOwn(obj, name) ? obj[name] : undefined;
-  } catch (e) {
-    warn('declaration', 'reading its ' + cut(StringCtor(name), 64) + ' threw (' + errorText(e) + '); it was ignored');
-    return undefined;
-  }
-}
-
-// Sensitive values leave the page only as references. A reference names one value of one field of
-// one record (or one state key); it is random, so it cannot be guessed from the value, and stable for
-// the life of this document, so a diff does not flap. The real value stays in this closure until the
-// controller restores a reference it was handed back.
-const secretByKey = create(null);
-const valueBySecret = create(null);
-let secretCount = 0;
-const SECRET_CAP = 100000;
-const SECRET_ALPHABET = 'abcdefghijkmnpqrstuvwxyz23456789';
-
-function randomName() {
-  const bytes = new Uint8ArrayCtor(14);
-  getRandomValues(cryptoObject, bytes);
-  let name = '';
-  for (let i = 0; i < bytes.length; i++) name += SECRET_ALPHABET[bytes[i] & 31];
-  return name;
-}
-
-function secretRef(scope, value) {
+// A sensitive value as the page shows it: its reference (secrets.js); a value that is not text is
+// bounded first, so the reference names what the model would have shown.
+export function secretRef(scope, value) {
   if (value === null || value === undefined) return null;
   let text;
   if (typeof value === 'string') text = value;
   else if (typeof value === 'number' || typeof value === 'boolean') text = '' + value;
   else text = toJSON(bound(value, LIMITS.data, newTally()));
-  const key = scope + '\u0000' + (text.length > 4096 ? strSlice(text, 0, 4096) + '\u0000' + text.length : text);
-  let name = secretByKey[key];
-  if (name === undefined) {
-    if (secretCount >= SECRET_CAP) return '<secret>withheld</secret>';
-    name = randomName();
-    secretByKey[key] = name;
-    valueBySecret[name] = text;
-    secretCount += 1;
-  }
-  return '<secret>' + name + '</secret>';
-}
-
-function restoreSecret(name) {
-  const value = valueBySecret[name];
-  return typeof value === 'string' ? value : null;
+  return textRef(scope, text);
 }

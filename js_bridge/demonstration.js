@@ -7,6 +7,16 @@
 // It listens to nothing and keeps nothing the page can reach: a step exists only because the person
 // sent input through the console.
 
+import {
+  G, ReflectApply, StringCtor, answerOf, documentObject, elementGetAttribute, elementHasAttribute,
+  elementIsContentEditable, elementTagName, getterOf, hasOwn, nativeGetComputedStyle, nodeParentNode,
+  nodeType, push, regexTest, shadowRootHost, strToLowerCase, styleGetPropertyValue, uncurry,
+} from './prelude.js';
+import { inputValue, textareaValue } from './protect.js';
+import { cut } from './bound.js';
+import { deepElementFromPoint, elementShadowRoot } from './gesture.js';
+import { isElement } from './reveal.js';
+
 const CLICKABLE_ROLES = { button: true, link: true, checkbox: true, radio: true, tab: true, menuitem: true, menuitemcheckbox: true,
   menuitemradio: true, option: true, switch: true, treeitem: true, gridcell: true, row: true };
 const FIELD_ROLES = { textbox: true, searchbox: true, combobox: true, spinbutton: true, slider: true, listbox: true };
@@ -106,7 +116,7 @@ function kindOf(el, role) {
   return 'click';
 }
 
-function describeElement(el) {
+function describeControl(el) {
   if (!isElement(el)) return answerOf({ ok: true, found: false });
   const tag = tagOf(el);
   const kind = kindOf(el, roleOf(el));
@@ -134,14 +144,14 @@ function describeElement(el) {
   return answer;
 }
 
-function pointedAt(arg) {
+export function pointedAt(arg) {
   const hit = deepElementFromPoint(arg.x, arg.y);
   const el = hit ? meant(hit) : null;
   demonstration.last = el;
-  return describeElement(el);
+  return describeControl(el);
 }
 
-function focusedElement() {
+export function focusedElement() {
   demonstration.last = null;
   let el = documentActiveElement(documentObject);
   for (let depth = 0; el && depth < 32; depth++) {
@@ -152,15 +162,15 @@ function focusedElement() {
   }
   if (!el || tagOf(el) === 'body' || tagOf(el) === 'html') return answerOf({ ok: true, found: false });
   demonstration.last = el;
-  return describeElement(el);
+  return describeControl(el);
 }
 
-function pointedAgain() {
-  return describeElement(demonstration.last);
+export function pointedAgain() {
+  return describeControl(demonstration.last);
 }
 
 // The element the last pointedAt or focused described, for the controller to read with the drafts'
 // helpers. It is the page's own element: handing it back reveals nothing.
-function demonstrated() {
+export function demonstrated() {
   return demonstration.last;
 }

@@ -2,9 +2,33 @@
 // controller. The controller never goes through `window.pling`, so a page that replaces or freezes it
 // cannot change what the controller reads.
 
-// The operations the controller calls (core/bridge.py names each one). Those in ASYNC answer a
-// promise of the bridge's own; the others answer at once.
-const operations = {
+import { operations as TABLE, version as BRIDGE_VERSION } from './operations.json';
+import './webmcp_browser.js'; // the page's WebMCP chosen and wrapped (or the shim installed) at install
+import {
+  G, answerOf, create, defineProperty, freeze, hasOwn, jsonParse, keys, promiseThen,
+} from './prelude.js';
+import { markProtected, protectValues } from './protect.js';
+import { errorText, toJSON } from './bound.js';
+import { configure, plingApi } from './registry.js';
+import { runAdapter } from './adapters.js';
+import { demonstrated, focusedElement, pointedAgain, pointedAt } from './demonstration.js';
+import { runAction, syntheticClick } from './execute.js';
+import { expectEffect } from './expect.js';
+import { answerToolCall } from './export.js';
+import { landed } from './gesture.js';
+import { handoffDone, restore } from './handoff.js';
+import { answerInteraction } from './interaction.js';
+import { modelSnapshot } from './model.js';
+import { adoptCarry, begin, diffFrom, whoami, withLeaving } from './navigate.js';
+import { settle } from './observe.js';
+import { describe } from './resolve.js';
+import { currentTarget, diffAgainstBefore, inFlight, releaseTarget, reveal } from './reveal.js';
+import { syncDeclarativeTools } from './webmcp_forms.js';
+
+// What each operation of the table (operations.json) does. The dispatch holds only what the table
+// lists (a handler it does not list is never reached; tests/test_bridge_build.py checks both ways), and
+// the table says which answer a promise of the bridge's own.
+const handlers = {
   model: (arg) => modelSnapshot(arg),
   describe: (arg) => describe(arg.ref),
   reveal: (arg) => reveal(arg),
@@ -30,7 +54,14 @@ const operations = {
   pointedAgain: () => pointedAgain(),
   focused: () => focusedElement(),
 };
-const ASYNC = { reveal: true, run: true, expect: true, settle: true };
+const operations = create(null);
+const promised = create(null);
+const listed = keys(TABLE);
+for (let i = 0; i < listed.length; i++) {
+  const name = listed[i];
+  if (hasOwn(handlers, name)) operations[name] = handlers[name];
+  promised[name] = TABLE[name].promise === true;
+}
 
 function answer(value) {
   return typeof value === 'string' ? value : toJSON(value);
@@ -56,7 +87,7 @@ function call(name, argText) {
   } catch (e) {
     return bug(e);
   }
-  if (hasOwn(ASYNC, name)) return promiseThen(result, answer, bug);
+  if (promised[name]) return promiseThen(result, answer, bug);
   return answer(result);
 }
 

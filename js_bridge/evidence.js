@@ -2,13 +2,23 @@
 // snapshot stays in the page; only the bounded diff crosses to the controller, so a 10,000-record
 // page costs two passes over its records and one small message.
 
-const DIFF_LIMITS = { ids: 20, updated: 10, state: 20, feedback: 20, actions: 20 };
+import { create, jsonParse, keys, push } from './prelude.js';
+import { newTally, toJSON } from './bound.js';
+import { registry } from './declarations.js';
+import { pageInfo } from './navigate.js';
+import { feedbackCounts, feedbackKey } from './observe.js';
+import {
+  callAvailable, readFeedback, readRecordIds, recordFields, recordLabel, stateValue,
+} from './records.js';
+import { diffViewActions, diffViewState, diffViews, samePage } from './views.js';
+
+export const DIFF_LIMITS = { ids: 20, updated: 10, state: 20, feedback: 20, actions: 20 };
 // A family whose availability depends on the record (`available(id)`) is read per record, for at most
 // this many (record, action) pairs per snapshot, in list order: enough for a page's visible records,
 // bounded on a 10,000-record page. Families without `available` cost nothing here.
 const MEMBER_CHECKS = 500;
 
-function captureEvidence() {
+export function captureEvidence() {
   const records = create(null);
   for (let r = 0; r < registry.records.length; r++) {
     const decl = registry.records[r];
@@ -122,7 +132,7 @@ function diffRecords(before, after, actionsOut) {
   return out;
 }
 
-function actionChange(out, list, id) {
+export function actionChange(out, list, id) {
   if (out[list].length < DIFF_LIMITS.actions) push(out[list], id);
   else out.omitted[list] += 1;
 }
@@ -147,7 +157,7 @@ function diffActions(before, after, out) {
   }
 }
 
-function diffState(before, after) {
+export function diffState(before, after) {
   const out = { changed: create(null), omitted: 0 };
   const names = keys(after);
   const beforeNames = keys(before);
@@ -191,7 +201,7 @@ function diffFeedback(before, after, watch) {
   return out;
 }
 
-function diffEvidence(before, watch) {
+export function diffEvidence(before, watch) {
   const after = captureEvidence();
   const actions = { added: [], removed: [], availability: create(null), omitted: { added: 0, removed: 0, availability: 0 } };
   // Another page (views.js): records entered and left the view, never added or removed.

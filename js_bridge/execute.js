@@ -1,7 +1,18 @@
 // execute.js: stage 6 in the page. `runAction` calls a function action's run(); a control that
 // Playwright cannot operate gets synthetic events. `callWithin` bounds a call into the page.
 
-async function callWithin(fnToCall, args, ms) {
+import {
+  G, MouseEventCtor, PointerEventCtor, PromiseCtor, ReflectApply, answerOf, clearTimer, eventTargetDispatch,
+  getOwnDescriptor, now, promiseThen, setTimer,
+} from './prelude.js';
+import { LIMITS, bound, errorText, newTally } from './bound.js';
+import { findAction } from './declarations.js';
+import { interactionsOpen } from './interaction.js';
+import { frameAfterAction } from './observe.js';
+import { splitRef } from './resolve.js';
+import { inFlight, releaseTarget } from './reveal.js';
+
+export async function callWithin(fnToCall, args, ms) {
   let timer = null;
   // While a WebMCP tool waits for a person (interaction.js), its budget waits too.
   const timeout = new PromiseCtor((resolve) => {
@@ -22,7 +33,7 @@ async function callWithin(fnToCall, args, ms) {
   }
 }
 
-async function runAction(args) {
+export async function runAction(args) {
   const ref = splitRef(args.ref);
   const action = findAction(ref.id);
   if (!action || !action.run) return answerOf({ ok: false, code: 'gone', error: 'The action ' + ref.id + ' is no longer declared' });
@@ -55,7 +66,7 @@ async function runAction(args) {
 
 // Low fidelity: the element is not a control Playwright can operate, so the page gets the events a
 // click would produce, untrusted. The receipt says so.
-function syntheticClick() {
+export function syntheticClick() {
   const el = inFlight.target;
   releaseTarget();
   if (!el) return answerOf({ ok: false, code: 'gone', error: 'The target is gone' });

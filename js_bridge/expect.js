@@ -1,6 +1,14 @@
 // expect.js: stage 7 in the page. The declared expectation is polled until it holds, then checked
 // again once the page settled.
 
+import { MathMax, MathMin, answerOf, now } from './prelude.js';
+import { errorText } from './bound.js';
+import { findAction } from './declarations.js';
+import { callWithin } from './execute.js';
+import { nextChange, settle, startObserving, stopObserving } from './observe.js';
+import { splitRef } from './resolve.js';
+import { diffAgainstBefore, inFlight } from './reveal.js';
+
 function checkOnce(check, action, ref, args) {
   try {
     const value = action.record ? check(args, ref.record) : check(args);
@@ -42,7 +50,7 @@ function invokedAction(id) {
   return inFlight.action && inFlight.action.id === id ? inFlight.action : findAction(id);
 }
 
-async function expectEffect(args) {
+export async function expectEffect(args) {
   const ref = splitRef(args.ref);
   const action = invokedAction(ref.id);
   const settleCap = args.settleMs;

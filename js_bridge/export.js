@@ -9,13 +9,22 @@
 // (`tellController('call', …)`), which runs the action through its whole lifecycle (validation, a
 // person's confirmation for danger, the receipt), and answers with the receipt (`toolAnswer`).
 
+import {
+  G, MathMin, PromiseCtor, answerOf, create, isArray, jsonParse, keys, push, regexTest, setTimer,
+} from './prelude.js';
+import { errorText, toJSON } from './bound.js';
+import { registry, warn } from './declarations.js';
+import { riskOf } from './registry.js';
+import { tellController } from './interaction.js';
+import { WEBMCP_NAME, registerExport } from './webmcp.js';
+
 const exportsById = create(null); // action id → { signature, remove }
 const toolCalls = create(null);
 let toolCallSeq = 0;
 let exportScheduled = false;
 const DOMExceptionForExport = G.DOMException;
 
-function scheduleExport() {
+export function scheduleExport() {
   if (exportScheduled) return;
   exportScheduled = true;
   setTimer(() => {
@@ -79,7 +88,7 @@ function callThroughController(action, input) {
 // The controller's answer to a call: {cid, receipt}. The receipt is the tool's result, a failed one
 // too ({ok: false, error: {code, message, started}}): a rejection would reach the agent only as the
 // browser's generic "the invocation failed".
-function answerToolCall(arg) {
+export function answerToolCall(arg) {
   const pending = toolCalls[arg.cid];
   if (!pending) return answerOf({ ok: false, code: 'gone', error: 'No tool call ' + arg.cid + ' is waiting' });
   delete toolCalls[arg.cid];

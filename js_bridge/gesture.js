@@ -7,9 +7,18 @@
 // target never reaches another element. `landed` says which it was; missed, nothing ran and the
 // controller falls back to Playwright's own actionability checks.
 
+import {
+  G, ReflectApply, answerOf, documentObject, elementTagName, eventTargetAddListener, getOwnDescriptor,
+  getterOf, nodeParentNode, nodeType, now, shadowRootHost, strToLowerCase, uncurry,
+} from './prelude.js';
+import { errorText } from './bound.js';
+import { DOC_ID } from './navigate.js';
+import { frameAfterAction } from './observe.js';
+import { inFlight, releaseTarget } from './reveal.js';
+
 const documentElementFromPoint = uncurry(Document.prototype.elementFromPoint);
 const shadowElementFromPoint = ShadowRoot.prototype.elementFromPoint ? uncurry(ShadowRoot.prototype.elementFromPoint) : null;
-const elementShadowRoot = getterOf(Element.prototype, 'shadowRoot');
+export const elementShadowRoot = getterOf(Element.prototype, 'shadowRoot');
 const elementGetClientRects = uncurry(Element.prototype.getClientRects);
 const elementScrollIntoView = uncurry(Element.prototype.scrollIntoView);
 const nodeContains = uncurry(Node.prototype.contains);
@@ -62,7 +71,7 @@ function pathHolds(path, el) {
 
 // The element at a viewport point, through open shadow roots (a closed one hides its inside: the
 // direct path is not taken there).
-function deepElementFromPoint(x, y) {
+export function deepElementFromPoint(x, y) {
   let hit = documentElementFromPoint(documentObject, x, y);
   for (let depth = 0; hit && shadowElementFromPoint && depth < 32; depth++) {
     const root = elementShadowRoot(hit);
@@ -96,7 +105,7 @@ function inView(box, width, height) {
 
 // Where to click the target reveal marked, or why the direct path is not taken ({why}). Called by
 // reveal in the same call, before the before snapshot.
-function aim() {
+export function aim() {
   const el = inFlight.target;
   guard = null;
   if (!el) return answerOf({ why: 'the target is gone' });
@@ -131,7 +140,7 @@ function aim() {
 // After the controller's click: whether its events reached the target (then the target is released,
 // as `release` does) or were swallowed (the target stays marked for Playwright's fallback). `doc`
 // tells the controller which document answered: another one means the click navigated.
-function landed() {
+export function landed() {
   const armed = guard;
   guard = null;
   if (!armed) return answerOf({ ok: true, landed: 'unarmed', events: 0, doc: DOC_ID });

@@ -1,7 +1,13 @@
 // handoff.js: what a handoff asks the page (is the person done?) and the restore of a reference
 // the page kept (see protect.js).
 
-function restore(names) {
+import { answerOf, create } from './prelude.js';
+import { restoreSecret } from './secrets.js';
+import { errorText } from './bound.js';
+import { findAction } from './declarations.js';
+import { splitRef } from './resolve.js';
+
+export function restore(names) {
   const values = create(null);
   for (let i = 0; i < names.length; i++) {
     const value = restoreSecret(names[i]);
@@ -10,7 +16,7 @@ function restore(names) {
   return answerOf({ ok: true, values });
 }
 
-function handoffDone(ref) {
+export function handoffDone(ref) {
   const action = findAction(splitRef(ref).id);
   if (!action || !action.done) return answerOf({ ok: false, code: 'gone', error: 'The handoff ' + ref + ' is no longer declared' });
   try {

@@ -5,20 +5,26 @@
 // to that person too, by the controller); denied, or no person can be asked: the promise rejects with
 // a NotAllowedError and the callback never runs. Never answered on the person's behalf.
 
+import {
+  G, PromiseCtor, ReflectApply, StringCtor, answerOf, create, freeze, promiseThen, setTimer,
+} from './prelude.js';
+import { toJSON } from './bound.js';
+import { carry } from './navigate.js';
+
 const interactions = create(null);
 const DOMExceptionForInteraction = G.DOMException;
 let interactionSeq = 0;
-let interactionsOpen = 0; // asked and not settled: a tool's time budget waits for the person (execute.js)
+export let interactionsOpen = 0; // asked and not settled: a tool's time budget waits for the person (execute.js)
 
 // `kind`: 'interact' (here) or 'call' (export.js); the controller's listeners are by kind (core/bridge.py).
-function tellController(kind, message) {
+export function tellController(kind, message) {
   if (!carry) return false;
   const payload = create(null);
   payload[kind] = message;
   try { ReflectApply(carry, G, [toJSON(payload)]); return true; } catch (e) { return false; }
 }
 
-function clientFor(toolName, signal) {
+export function clientFor(toolName, signal) {
   return freeze({
     signal,
     requestUserInteraction: (callback) => new PromiseCtor((resolve, reject) => {
@@ -38,7 +44,7 @@ function clientFor(toolName, signal) {
 
 // The controller's answer: {id, approve, reason}. The callback runs after this call answered, so a
 // dialog it raises blocks the page's script outside any bridge call.
-function answerInteraction(arg) {
+export function answerInteraction(arg) {
   const pending = interactions[arg.id];
   if (!pending) return answerOf({ ok: false, code: 'gone', error: 'No interaction ' + arg.id + ' is waiting' });
   delete interactions[arg.id];

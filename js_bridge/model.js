@@ -1,6 +1,16 @@
 // model.js: the bounded model an agent reads. Ids for the whole active set (up to a cap), items with
 // fields for a window of it, every omission counted.
 
+import {
+  G, MathFloor, MathMax, MathMin, StringCtor, create, documentObject, documentTitle, isArray, isFiniteNumber,
+  jsonStringify, keys, locationHref, push,
+} from './prelude.js';
+import { LIMITS, bound, cut, errorText, newTally, toJSON, utf8Length } from './bound.js';
+import { own, registry } from './declarations.js';
+import { plingApi, riskOf } from './registry.js';
+import { adapterModel } from './adapters.js';
+import { callAvailable, readFeedback, readRecordIds, recordItem, stateValue } from './records.js';
+
 // idBytes and maxBytes are bytes of UTF-8 JSON, as the model leaves the service.
 const MODEL_DEFAULTS = { offset: 0, limit: 50, idCap: 10000, idBytes: 120000, maxActions: 300, maxRegions: 200, maxTypes: 100,
                          maxProblems: 100, maxBytes: 250000 };
@@ -51,7 +61,7 @@ function actionInfo(action, recordSets) {
   return info;
 }
 
-function modelSnapshot(opts) {
+export function modelSnapshot(opts) {
   const offset = option(opts, 'offset');
   const limit = MathMin(option(opts, 'limit'), 1000);
   const windowType = typeof own(opts, 'type') === 'string' ? own(opts, 'type') : null;

@@ -7,20 +7,30 @@
 // (`diffFrom`). Nothing crosses unless a navigation starts while a before snapshot is held, so an
 // action that stays in its document costs nothing more.
 
-const DOC_ID = randomName();
+import {
+  G, ReflectApply, StringCtor, answerOf, documentObject, documentTitle, eventTargetAddListener, getterOf,
+  locationHref, setTimer, strSlice,
+} from './prelude.js';
+import { randomName } from './secrets.js';
+import { toJSON } from './bound.js';
+import { registry } from './declarations.js';
+import { diffEvidence } from './evidence.js';
+import { inFlight, markStart, takeBefore } from './reveal.js';
+
+export const DOC_ID = randomName();
 const CARRY_BINDING = '__plingCarry';
-let carry = null;
+export let carry = null;
 const navigationObject = G.navigation || null;
 const navigateDestination = G.NavigateEvent ? getterOf(G.NavigateEvent.prototype, 'destination') : null;
 const navigateDownload = G.NavigateEvent ? getterOf(G.NavigateEvent.prototype, 'downloadRequest') : null;
 const destinationSameDocument = G.NavigationDestination ? getterOf(G.NavigationDestination.prototype, 'sameDocument') : null;
 const eventDefaultPrevented = getterOf(Event.prototype, 'defaultPrevented');
-const documentReadyState = getterOf(Document.prototype, 'readyState');
+export const documentReadyState = getterOf(Document.prototype, 'readyState');
 
 // The controller's binding (Runtime.addBinding) is on the global before any script of a new document
 // runs: take it and remove it, so the page's scripts never see it. In the session's first document the
 // binding arrives after the page loaded; the controller then calls `adopt` at once.
-function adoptCarry() {
+export function adoptCarry() {
   try {
     const fn = G[CARRY_BINDING];
     if (typeof fn === 'function') {
@@ -69,20 +79,20 @@ try { eventTargetAddListener(G, 'pagehide', () => { inFlight.leaving = true; car
 
 // A resumed flow's start in whatever document it is resumed in: the before snapshot (evidence on) or
 // the start mark, without looking the flow up (that document may not declare it).
-function begin(arg) {
+export function begin(arg) {
   if (arg && arg.evidence === true) takeBefore(); else markStart();
   armLeaving();
   return answerOf({ ok: true, evidence: !!(arg && arg.evidence === true), doc: DOC_ID });
 }
 
 // Called when an invocation's pre-checks passed (reveal): nothing has left yet.
-function armLeaving() {
+export function armLeaving() {
   inFlight.leaving = false;
   inFlight.carried = false;
 }
 
 // Run and expect answers say which document answered, and whether it is leaving.
-function withLeaving(value) {
+export function withLeaving(value) {
   if (value && typeof value === 'object') {
     if (inFlight.leaving) value.leaving = true;
     value.doc = DOC_ID;
@@ -90,14 +100,14 @@ function withLeaving(value) {
   return value;
 }
 
-function pageInfo() {
+export function pageInfo() {
   let title = '';
   try { title = StringCtor(documentTitle(documentObject)); } catch (e) { title = ''; }
   return { id: registry.page ? registry.page.id : null, url: locationHref(), title: strSlice(title, 0, 300) };
 }
 
 // Which document this is, whether it declared itself, whether it is leaving.
-function whoami() {
+export function whoami() {
   let ready = 'complete';
   try { ready = documentReadyState(documentObject); } catch (e) { ready = 'complete'; }
   const declared = registry.page !== null || registry.actions.length > 0 || registry.records.length > 0;
@@ -105,7 +115,7 @@ function whoami() {
 }
 
 // The diff of this (new) document against the before snapshot another document carried out.
-function diffFrom(arg) {
+export function diffFrom(arg) {
   const before = arg && arg.before;
   if (!before || typeof before !== 'object' || !before.records) return answerOf({ ok: false, code: 'no_snapshot' });
   const changed = diffEvidence(before, null);

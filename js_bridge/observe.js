@@ -2,6 +2,16 @@
 // fetch and XMLHttpRequest are counted from the moment they start until they answer; DOM mutations
 // are counted while an invocation is being observed. Nothing here changes what the page sees.
 
+import {
+  G, MathMax, MathMin, MessageChannelCtor, MutationObserverCtor, PromiseCtor, ReflectApply, answerOf,
+  clearRepeat, create, documentObject, eventTargetAddListener, getterOf, keys, nativeRequestAnimationFrame,
+  now, observerDisconnect, observerObserve, portOnMessageSet, portPostMessage, promiseThen, push, setRepeat,
+  setTimer,
+} from './prelude.js';
+import { registry } from './declarations.js';
+import { readFeedback } from './records.js';
+import { TARGET_ATTRIBUTE } from './reveal.js';
+
 const inflight = create(null);
 let requestSeq = 0;
 let mutationCount = 0;
@@ -129,7 +139,7 @@ function onMutations(records) {
 }
 
 let observing = 0;
-function startObserving() {
+export function startObserving() {
   observing += 1;
   if (observer) return;
   try {
@@ -140,7 +150,7 @@ function startObserving() {
   }
 }
 
-function stopObserving() {
+export function stopObserving() {
   observing = MathMax(0, observing - 1);
   if (observing === 0 && observer) {
     try { observerDisconnect(observer); } catch (e) { /* already gone */ }
@@ -153,7 +163,7 @@ function sleep(ms) {
 }
 
 // Resolves on the next DOM mutation or request end, or after `ms`, whichever comes first.
-function nextChange(ms) {
+export function nextChange(ms) {
   return new PromiseCtor((resolve) => {
     let done = false;
     const finish = () => { if (!done) { done = true; resolve(); } };
@@ -258,7 +268,7 @@ const QUEUED_ROUNDS = 3;
 // changed since, that frame is the quiet one settling waits for, and no other is awaited. Only while
 // the observer that counts mutations has been on all along (evidence on), so none went uncounted.
 let afterAction = null;
-function frameAfterAction() {
+export function frameAfterAction() {
   if (!observer) return;
   const mark = { observer, at: -1, count: -1, rendered: false };
   afterAction = mark;
@@ -281,7 +291,7 @@ function renderedAfterAction(since) {
 // task went by without a DOM mutation, no timer queued since `since` is still due, and no frame
 // either (waited for at most a few rounds). Capped; the answer says whether it settled and, if not,
 // what was still pending.
-async function settle(since, capMs) {
+export async function settle(since, capMs) {
   startObserving();
   const started = now();
   let rounds = 0;
@@ -316,16 +326,16 @@ async function settle(since, capMs) {
 
 // Feedback watch: while an invocation runs, every feedback entry the page shows is remembered, so a
 // toast that lives for 80 ms is in the receipt even if it is gone before the after snapshot.
-let feedbackWatch = null;
+export let feedbackWatch = null;
 
-function feedbackKey(entry) {
+export function feedbackKey(entry) {
   return entry.kind + '\u0000' + entry.text;
 }
 
 // Feedback is told apart by appearance, not by text: a toast that shows again with the same text (or
 // a second copy beside the first) is a new appearance. The watch keeps how many of each entry were
 // shown at the last look; every rise is an appearance, even if it is gone by the end of the action.
-function feedbackCounts(entries) {
+export function feedbackCounts(entries) {
   const counts = create(null);
   for (let i = 0; i < entries.length; i++) {
     const key = feedbackKey(entries[i]);
@@ -356,11 +366,11 @@ function watchFeedback(watch) {
 // nothing for as long as the invocation is in flight (with 16 sessions busy on 2 cores that is
 // hundreds of ms, ~2.6 ms of renderer CPU per invocation). A source declared during the action
 // starts it (registry.js).
-function pollFeedback(watch) {
+export function pollFeedback(watch) {
   if (watch.timer === null && registry.feedback.length > 0) watch.timer = setRepeat(() => watchFeedback(watch), 16);
 }
 
-function startFeedbackWatch() {
+export function startFeedbackWatch() {
   stopFeedbackWatch();
   const watch = { last: null, risen: create(null), appeared: [], timer: null };
   feedbackWatch = watch;
@@ -370,7 +380,7 @@ function startFeedbackWatch() {
   return watch;
 }
 
-function stopFeedbackWatch() {
+export function stopFeedbackWatch() {
   const watch = feedbackWatch;
   if (!watch) return null;
   watchFeedback(watch);

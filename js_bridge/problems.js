@@ -3,9 +3,13 @@
 // cannot state as problems of their own: an action or a record type in a region that is not declared,
 // a family of a record type that is not declared. Only the page asks; the controller never does.
 
+import { create, jsonParse, push } from './prelude.js';
+import { findRecords, registry } from './declarations.js';
+import { modelSnapshot } from './model.js';
+
 let problemsBusy = false;
 
-function pageProblems() {
+export function pageProblems() {
   // A page function that asks while the model is being read (from its list(), say) gets nothing.
   if (problemsBusy) return [];
   problemsBusy = true;

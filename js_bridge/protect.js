@@ -3,10 +3,15 @@
 // a label), they become a reference instead. Only values the runtime itself restored for this page
 // are listed; operator secrets are never sent to a page that did not receive them.
 
-const protectedValues = [];
-let protectedCount = 0;
+import {
+  documentObject, elementTagName, getterOf, push, strIndexOf, strSlice, strToLowerCase, uncurry,
+} from './prelude.js';
+import { textRef } from './secrets.js';
 
-function protectValues(values) {
+const protectedValues = [];
+export let protectedCount = 0;
+
+export function protectValues(values) {
   for (let i = 0; i < values.length && protectedCount < 100; i++) {
     const value = values[i];
     if (typeof value !== 'string' || value.length < 4) continue;
@@ -17,12 +22,12 @@ function protectValues(values) {
   return { ok: true, protected: protectedCount };
 }
 
-function maskProtected(text) {
+export function maskProtected(text) {
   for (let i = 0; i < protectedValues.length; i++) {
     const value = protectedValues[i];
     let at = strIndexOf(text, value);
     if (at < 0) continue;
-    const ref = secretRef('typed', value);
+    const ref = textRef('typed', value);
     let out = '';
     let from = 0;
     while (at >= 0) {
@@ -36,14 +41,14 @@ function maskProtected(text) {
 }
 
 // Form fields whose current value holds a protected value, for the controller to mask in screenshots.
-const inputValue = getterOf(HTMLInputElement.prototype, 'value');
-const textareaValue = getterOf(HTMLTextAreaElement.prototype, 'value');
+export const inputValue = getterOf(HTMLInputElement.prototype, 'value');
+export const textareaValue = getterOf(HTMLTextAreaElement.prototype, 'value');
 const MASK_ATTRIBUTE = 'data-pling-masked';
-const elementSetAttribute = uncurry(Element.prototype.setAttribute);
-const elementRemoveAttribute = uncurry(Element.prototype.removeAttribute);
+export const elementSetAttribute = uncurry(Element.prototype.setAttribute);
+export const elementRemoveAttribute = uncurry(Element.prototype.removeAttribute);
 const documentQuerySelectorAll = uncurry(Document.prototype.querySelectorAll);
 
-function markProtected(on) {
+export function markProtected(on) {
   let marked = 0;
   if (!protectedCount && on) return { ok: true, marked };
   const fields = documentQuerySelectorAll(documentObject, on ? 'input, textarea' : '[' + MASK_ATTRIBUTE + ']');

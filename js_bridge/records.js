@@ -1,11 +1,18 @@
 // records.js: reading a record type's active set. Ids are business ids from the page: a record with
 // no usable id, a duplicate id or an id too long is skipped and counted, never renamed.
 
+import {
+  MathMin, create, elementTagName, hasOwn, isArray, isFiniteNumber, keys, push, strToLowerCase,
+} from './prelude.js';
+import { LIMITS, bound, cut, errorText, secretRef } from './bound.js';
+import { registry } from './declarations.js';
+import { disabledReason, isElement } from './reveal.js';
+
 const MAX_RECORDS = 100000;
 const MAX_ID_LENGTH = 256;
 const RECORD_SIZE = 2 * LIMITS.field.size;   // JSON characters for all the fields of one record
 
-function readRecordIds(decl) {
+export function readRecordIds(decl) {
   const out = { objects: [], ids: [], index: create(null), problems: [] };
   let raw;
   try {
@@ -62,7 +69,7 @@ function labelProperty(decl, obj, name) {
   return obj[name];
 }
 
-function recordLabel(decl, obj, id, tally) {
+export function recordLabel(decl, obj, id, tally) {
   try {
     let label;
     if (decl.label) label = decl.label(obj);
@@ -81,7 +88,7 @@ function recordLabel(decl, obj, id, tally) {
 
 // The trimmed view of one record: declared fields only (never the raw object), sensitive fields as
 // references, everything bounded.
-function recordFields(decl, obj, id, tally) {
+export function recordFields(decl, obj, id, tally) {
   const out = create(null);
   if (!decl.fields) return out;
   let fields;
@@ -122,11 +129,11 @@ function recordFields(decl, obj, id, tally) {
   return out;
 }
 
-function recordItem(decl, obj, id, tally) {
+export function recordItem(decl, obj, id, tally) {
   return { id, label: recordLabel(decl, obj, id, tally), region: decl.region, fields: recordFields(decl, obj, id, tally), unavailable: undefined };
 }
 
-function stateValue(entry, tally) {
+export function stateValue(entry, tally) {
   let value;
   try {
     value = entry.get();
@@ -138,7 +145,7 @@ function stateValue(entry, tally) {
   return { value: bound(value, LIMITS.field, tally), error: null };
 }
 
-function callAvailable(action, recordId) {
+export function callAvailable(action, recordId) {
   // A gesture the page declared and the bridge cannot read is never replaced by another one.
   if (action.gestureProblem) return { available: false, reason: 'Its gesture is malformed: ' + action.gestureProblem };
   const declared = declaredAvailability(action, recordId);
@@ -167,7 +174,7 @@ function declaredAvailability(action, recordId) {
 
 const FEEDBACK_KINDS = { error: true, warning: true, info: true, success: true };
 
-function readFeedback(problems) {
+export function readFeedback(problems) {
   const out = [];
   const list = registry.feedback;
   for (let i = 0; i < list.length; i++) {

@@ -2,28 +2,19 @@
 // copied and bounded, functions are kept to be called later. A malformed declaration is recorded as a
 // problem (shown in the model) and a console warning; it never throws at the page.
 
+import { version as BRIDGE_VERSION } from './operations.json';
+import {
+  MathMin, StringCtor, create, freeze, hasOwn, isArray, isFiniteNumber, keys, push, regexTest, strCharCodeAt,
+  strIndexOf, strSlice,
+} from './prelude.js';
+import { LIMITS, bound, cut, errorText, newTally } from './bound.js';
+import { own, registry, warn } from './declarations.js';
+import { scheduleExport } from './export.js';
+import { feedbackWatch, pollFeedback } from './observe.js';
+import { pageProblems } from './problems.js';
+
 const RISKS = { read: true, write: true, danger: true };
-const registry = {
-  page: null,
-  regions: [],
-  records: [],
-  state: [],
-  actions: [],
-  feedback: [],
-  problems: [],
-};
-let declarationSeq = 0;
-let webmcpSource = 'none';
-
-function problem(where, message) {
-  if (registry.problems.length >= 50) return;
-  push(registry.problems, { where: cut(StringCtor(where), 120), problem: cut(StringCtor(message), 300) });
-}
-
-function warn(where, message) {
-  problem(where, message);
-  try { G.console.warn('[pling] ' + where + ': ' + message); } catch (e) { /* console may be gone */ }
-}
+export let declarationSeq = 0;
 
 function text(decl, name, max) {
   const value = own(decl, name);
@@ -41,7 +32,7 @@ function validId(value) {
 
 // Adds `entry` to `list`, replacing one with the same key; the remover only removes this very entry,
 // so a single-page app that re-declares on a route change cannot be undone by a stale remover.
-function add(list, entry, keyName) {
+export function add(list, entry, keyName) {
   entry.seq = ++declarationSeq;
   if (list === registry.actions) scheduleExport(); // export.js
   for (let i = 0; i < list.length; i++) {
@@ -146,7 +137,7 @@ function shownId(id) {
   return out;
 }
 
-function commonAction(decl, kind) {
+export function commonAction(decl, kind) {
   const id = own(decl, 'id');
   if (!validId(id)) { warn(kind, 'an action needs an id: a non-empty string without "@"'); return null; }
   if (regexTest(LOOKALIKE, id)) {
@@ -245,7 +236,7 @@ function expectOf(decl, id) {
   };
 }
 
-function declareAction(decl) {
+export function declareAction(decl) {
   const entry = commonAction(decl, 'action');
   if (!entry) return noop;
   entry.run = fn(decl, 'run');
@@ -301,7 +292,7 @@ function declareFeedback(source) {
 const RISK_ORDER = { read: 0, write: 1, danger: 2 };
 const operatorRisk = create(null);
 
-function configure(arg) {
+export function configure(arg) {
   const risks = own(arg, 'risks');
   if (risks && typeof risks === 'object') {
     const ids = keys(risks);
@@ -310,24 +301,12 @@ function configure(arg) {
   return { ok: true };
 }
 
-function riskOf(action) {
+export function riskOf(action) {
   const raised = operatorRisk[action.id] || operatorRisk['*'];
   return raised && RISK_ORDER[raised] > RISK_ORDER[action.risk] ? raised : action.risk;
 }
 
-function findAction(id) {
-  const list = registry.actions;
-  for (let i = 0; i < list.length; i++) if (list[i].id === id) return list[i];
-  return null;
-}
-
-function findRecords(type) {
-  const list = registry.records;
-  for (let i = 0; i < list.length; i++) if (list[i].type === type) return list[i];
-  return null;
-}
-
-const plingApi = freeze({
+export const plingApi = freeze({
   version: BRIDGE_VERSION,
   page: declarePage,
   region: declareRegion,

@@ -1,7 +1,13 @@
 // resolve.js: stage 1 in the page. `describe` finds an action (and, for a family, its record) as the
 // page declares it now; the controller's resolve stage calls it.
 
-function splitRef(ref) {
+import { answerOf, push, strIndexOf, strSlice } from './prelude.js';
+import { newTally } from './bound.js';
+import { findAction, findRecords, registry } from './declarations.js';
+import { riskOf } from './registry.js';
+import { readRecordIds, recordLabel } from './records.js';
+
+export function splitRef(ref) {
   const at = strIndexOf(ref, '@');
   return at < 0 ? { id: ref, record: null } : { id: strSlice(ref, 0, at), record: strSlice(ref, at + 1) };
 }
@@ -36,7 +42,7 @@ function actionData(action) {
   };
 }
 
-function describe(ref) {
+export function describe(ref) {
   const parts = splitRef(ref);
   const action = findAction(parts.id);
   if (!action) return answerOf({ ok: false, code: 'not_found', available: availableIds(100) });

@@ -2,14 +2,32 @@
 // the controller's trusted input and, when every pre-check passed, takes the before snapshot. The
 // invocation in flight (its target, its action, its before snapshot) lives here.
 
+import {
+  G, ReflectApply, StringCtor, answerOf, documentObject, elementGetAttribute, elementGetBoundingClientRect,
+  elementHasAttribute, elementIsContentEditable, elementMatches, elementQuerySelectorAll, elementTagName,
+  isFiniteNumber, nativeGetComputedStyle, nodeGetRootNode, nodeIsConnected, nodeOwnerDocument, nodeParentNode,
+  nodeType, now, push, shadowRootHost, shadowRootMode, strSlice, strToLowerCase, styleGetPropertyValue,
+} from './prelude.js';
+import { randomName } from './secrets.js';
+import { elementRemoveAttribute, elementSetAttribute } from './protect.js';
+import { cut, errorText } from './bound.js';
+import { findAction, findRecords, own } from './declarations.js';
+import { captureEvidence, diffEvidence } from './evidence.js';
+import { callWithin } from './execute.js';
+import { aim } from './gesture.js';
+import { DOC_ID, armLeaving } from './navigate.js';
+import { settle, startFeedbackWatch, stopFeedbackWatch } from './observe.js';
+import { callAvailable, readRecordIds } from './records.js';
+import { splitRef } from './resolve.js';
+
 const NATIVE_INPUT_SKIP = { hidden: true };
 const DIRECT_CONTROLS = { button: true, link: true, checkbox: true };  // clicked by the direct path (gesture.js)
 const CLICK_INPUTS = { button: true, submit: true, reset: true, image: true, file: true };
 
 // The invocation in flight: the element to operate and the evidence to diff against.
-const inFlight = { target: null, drop: null, action: null, before: null, watch: null, since: 0, leaving: false, carried: false, toolCancel: null };
+export const inFlight = { target: null, drop: null, action: null, before: null, watch: null, since: 0, leaving: false, carried: false, toolCancel: null };
 
-function isElement(value) {
+export function isElement(value) {
   try { return nodeType(value) === 1; } catch (e) { return false; }
 }
 
@@ -76,7 +94,7 @@ function findTarget(action, recordId) {
 
 // The last pre-check: on success the before snapshot is taken here (or, without evidence, the start
 // of the action is marked), so an invocation needs no separate call for it.
-async function reveal(args) {
+export async function reveal(args) {
   const answer = await findAndMarkTarget(args);
   if (answer.ok && args.aim === true && DIRECT_CONTROLS[answer.control] && answer.where === 'document' && !answer.gesture) {
     answer.aim = aim();  // gesture.js: where a direct trusted click goes, or why it does not
@@ -215,9 +233,9 @@ function recordElement(decl, id) {
   }
 }
 
-const TARGET_ATTRIBUTE = 'data-pling-target';
+export const TARGET_ATTRIBUTE = 'data-pling-target';
 
-function releaseTarget() {
+export function releaseTarget() {
   const marked = [inFlight.target, inFlight.drop];
   inFlight.target = null;
   inFlight.drop = null;
@@ -228,14 +246,14 @@ function releaseTarget() {
   return answerOf({ ok: true });
 }
 
-function takeBefore() {
+export function takeBefore() {
   inFlight.since = now();
   inFlight.watch = startFeedbackWatch();
   inFlight.before = captureEvidence();
   return answerOf({ ok: true });
 }
 
-function diffAgainstBefore() {
+export function diffAgainstBefore() {
   const before = inFlight.before;
   const watch = stopFeedbackWatch();
   inFlight.before = null;
@@ -244,14 +262,14 @@ function diffAgainstBefore() {
   return answerOf({ ok: true, changed: diffEvidence(before, watch) });
 }
 
-function markStart() {
+export function markStart() {
   inFlight.since = now();
   return answerOf({ ok: true });
 }
 
 // Why a control cannot be operated now, or null: `disabled` (itself or a disabled fieldset around it),
 // aria-disabled="true" on it or an ancestor, or an `inert` subtree (across shadow roots too).
-function disabledReason(el) {
+export function disabledReason(el) {
   try { if (elementMatches(el, ':disabled')) return 'is disabled'; } catch (e) { /* not a form control */ }
   let node = el;
   for (let depth = 0; node && depth < 1000; depth++) {
@@ -283,6 +301,6 @@ function whereIs(el) {
 
 // The element being operated, for the controller to take a handle on when no selector reaches it
 // (a closed shadow root). It is the page's own element: handing it back reveals nothing.
-function currentTarget() {
+export function currentTarget() {
   return inFlight.target;
 }

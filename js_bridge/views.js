@@ -8,10 +8,14 @@
 // the action left (navigate.js, diffFrom) and for a route of a single-page app that declares another
 // page. This file is the one place that decides which rule applies.
 
+import { create, hasOwn, jsonParse, keys, push, strIndexOf, strSlice } from './prelude.js';
+import { toJSON } from './bound.js';
+import { DIFF_LIMITS, actionChange, diffState } from './evidence.js';
+
 // Two pages are the same page when they declare the same `pling.page` id. A document that declares
 // none has no page id to compare: then the same address (origin and path, without query or hash) is
 // the same page, so a form posted back to an undeclared list still reports what it removed.
-function samePage(before, after) {
+export function samePage(before, after) {
   if (!before || !after) return true;
   if (before.id !== null || after.id !== null) return before.id === after.id;
   return pagePath(before.url) === pagePath(after.url);
@@ -27,7 +31,7 @@ function pagePath(url) {
 
 // Records of two different pages: per type both declare, the ids that entered and left the view and
 // the records shown on both whose fields differ; per type one page declares, which one.
-function diffViews(before, after) {
+export function diffViews(before, after) {
   const out = create(null);
   const types = keys(after);
   const beforeTypes = keys(before);
@@ -82,7 +86,7 @@ function viewFieldChanges(before, after) {
 // Actions of two different pages: those one page declares and the other does not (a family by its
 // id: its instances come and go with the records that entered or left, and are not listed), and
 // availability changes of plain actions both declare.
-function diffViewActions(before, after, out) {
+export function diffViewActions(before, after, out) {
   const afterIds = keys(after);
   for (let i = 0; i < afterIds.length; i++) {
     const id = afterIds[i];
@@ -105,7 +109,7 @@ function diffViewActions(before, after, out) {
 
 // State of two different pages: keys both declare diff as always; a key only one page declares is
 // not diffed (its value is in the new page's model), and says which page declares it.
-function diffViewState(before, after) {
+export function diffViewState(before, after) {
   const both = create(null);
   const afterOnly = create(null);
   const declared = create(null);

@@ -11,8 +11,17 @@
 // the signal, `getTools()`, `executeTool(name, input)`; the legacy `unregisterTool`, `provideContext`
 // and `clearContext` keep working.
 
-const WEBMCP_DESCRIPTION_MAX = 4000;
-const WEBMCP_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+import {
+  G, ReflectApply, SetCtor, create, defineProperty, eventTargetDispatch, getterOf, uncurry,
+} from './prelude.js';
+import { cut } from './bound.js';
+import { own, registry } from './declarations.js';
+import { add, commonAction } from './registry.js';
+import { clientFor } from './interaction.js';
+import { inFlight } from './reveal.js';
+
+export const WEBMCP_DESCRIPTION_MAX = 4000;
+export const WEBMCP_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 // toolactivated / toolcancel (Chromium's ToolActivatedEvent and ToolCancelEvent, with `toolName`) where
 // Pling runs a tool: fired at the ModelContext, the browser's or the shim's. A run that outlives its
 // budget (execute.js) aborts the `signal` its execute got (`client.signal`, as Chromium passes) and
@@ -35,22 +44,31 @@ function toolEvent(type, name) {
   try { eventTargetDispatch(eventsTarget, event); } catch (e) { /* a listener threw */ }
 }
 
-function toolStarted(name) {
+export function toolStarted(name) {
   const controller = AbortControllerForTools ? new AbortControllerForTools() : null;
   inFlight.toolCancel = controller ? () => { abortTool(controller); toolEvent('toolcancel', name); } : null;
   toolEvent('toolactivated', name);
   return controller ? signalOfTool(controller) : undefined;
 }
 
-let registerExport = null; // (tool) → its remover, or null: registers a tool with whichever WebMCP is used
-const exportedTools = new SetCtor(); // the shim's tools that are Pling's exports
-const webmcpTools = create(null); // name → the tool as registered (the shim's getTools/executeTool read it)
+export let registerExport = null; // (tool) → its remover, or null: registers a tool with whichever WebMCP is used
+let webmcpSource = 'none'; // whose WebMCP the page's tools go to: 'browser', 'bridge' (the shim), 'none'
+
+// The WebMCP in use, chosen once at install (webmcp_browser.js): whose it is, where the tool events
+// fire, and how export.js registers a tool with it.
+export function useWebMCP(source, events, register) {
+  webmcpSource = source;
+  eventsTarget = events;
+  registerExport = register;
+}
+export const exportedTools = new SetCtor(); // the shim's tools that are Pling's exports
+export const webmcpTools = create(null); // name → the tool as registered (the shim's getTools/executeTool read it)
 const toolRemovers = create(null); // name → what takes its action out of the registry
-const signalAborted = G.AbortSignal ? getterOf(G.AbortSignal.prototype, 'aborted') : null;
-const signalReason = G.AbortSignal ? getterOf(G.AbortSignal.prototype, 'reason') : null;
+export const signalAborted = G.AbortSignal ? getterOf(G.AbortSignal.prototype, 'aborted') : null;
+export const signalReason = G.AbortSignal ? getterOf(G.AbortSignal.prototype, 'reason') : null;
 
 // The tool as a Pling action (none when it is malformed: the reason is a problem in the model).
-function learnTool(tool) {
+export function learnTool(tool) {
   const name = own(tool, 'name');
   const execute = own(tool, 'execute');
   const annotations = own(tool, 'annotations');
@@ -81,7 +99,7 @@ function learnTool(tool) {
   return entry;
 }
 
-function forgetTool(name) {
+export function forgetTool(name) {
   if (toolRemovers[name]) { toolRemovers[name](); delete toolRemovers[name]; }
   delete webmcpTools[name];
 }

@@ -2,6 +2,15 @@
 // kept and its methods wrapped, so Pling learns what the page registers (webmcp.js) while the browser
 // and the page's own polyfills still see every tool. Where it has none, the shim (webmcp_shim.js).
 
+import {
+  G, ReflectApply, create, defineProperty, documentObject, eventTargetAddListener, getterOf, isArray, keys,
+  promiseThen, uncurry,
+} from './prelude.js';
+import { errorText } from './bound.js';
+import { own, problem } from './declarations.js';
+import { installWebMCPShim } from './webmcp_shim.js';
+import { forgetTool, learnTool, signalAborted, useWebMCP, webmcpTools } from './webmcp.js';
+
 function wrapBrowserWebMCP(native) {
   // Keep the browser's object, and learn what the page registers with it. Each registration also
   // gets a signal of the bridge's own (joined with the page's), so the older drafts' unregisterTool,
@@ -70,14 +79,12 @@ function wrapBrowserWebMCP(native) {
   try {
     if (!('modelContext' in G.navigator)) defineProperty(Navigator.prototype, 'modelContext', { get: () => native, configurable: true });
   } catch (e) { /* ignore */ }
-  webmcpSource = 'browser';
-  eventsTarget = native;
   // export.js: the page's pling actions, registered with the browser itself (never learned back).
-  registerExport = (tool) => {
+  useWebMCP('browser', native, (tool) => {
     const controller = new AbortControllerCtor();
     try { promiseThen(ReflectApply(theirs, native, [tool, { signal: signalOf(controller) }]), undefined, () => {}); } catch (e) { return null; }
     return () => abortOf(controller);
-  };
+  });
 }
 
 // Which WebMCP: the browser's own where it has one (the legacy navigator.modelContext too), else the shim.

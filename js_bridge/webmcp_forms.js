@@ -5,6 +5,16 @@
 // `toolautosubmit`, submits the form; the submit event then has `agentInvoked` and `respondWith(p)`, whose
 // promise becomes the data. Without `toolautosubmit` the form is left filled for a person to check and submit.
 
+import {
+  G, MathMin, ReflectApply, SetCtor, StringCtor, create, defineProperty, documentObject, elementGetAttribute,
+  elementHasAttribute, elementTagName, eventTargetAddListener, eventTargetDispatch, getterOf, hasOwn, isArray,
+  isFiniteNumber, jsonStringify, nodeIsConnected, push, setAdd, setHas, strIndexOf, uncurry,
+} from './prelude.js';
+import { cut } from './bound.js';
+import { findAction } from './declarations.js';
+import { declareAction } from './registry.js';
+import { WEBMCP_DESCRIPTION_MAX } from './webmcp.js';
+
 const formQuery = uncurry(Document.prototype.querySelectorAll);
 const formElements = getterOf(HTMLFormElement.prototype, 'elements');
 const formRequestSubmit = uncurry(HTMLFormElement.prototype.requestSubmit);
@@ -145,7 +155,7 @@ async function runForm(form, args) {
   return undefined;
 }
 
-function syncDeclarativeTools() {
+export function syncDeclarativeTools() {
   if (!documentObject) return;
   const seen = new SetCtor();
   let forms;

@@ -2,7 +2,19 @@
 // PLING_BROWSER_WEBMCP=0, a remote browser without the flag): the current specification's API on
 // `document.modelContext` and the legacy `navigator.modelContext` (webmcp.js says what a tool becomes).
 
-function installWebMCPShim() {
+import {
+  G, PromiseCtor, ReflectApply, StringCtor, create, defineProperty, eventTargetAddListener,
+  eventTargetDispatch, isArray, jsonParse, jsonStringify, keys, push, regexTest, setAdd, setHas,
+  setPrototypeOf, setTimer,
+} from './prelude.js';
+import { own, warn } from './declarations.js';
+import { clientFor } from './interaction.js';
+import {
+  WEBMCP_NAME, exportedTools, forgetTool, learnTool, signalAborted, signalReason, toolStarted, useWebMCP,
+  webmcpTools,
+} from './webmcp.js';
+
+export function installWebMCPShim() {
   const DOMExceptionCtor = G.DOMException;
   const EventCtor = G.Event;
   const EventTargetCtor = G.EventTarget;
@@ -158,14 +170,12 @@ function installWebMCPShim() {
   setPrototypeOf(context, ModelContext.prototype);
   try { defineProperty(Navigator.prototype, 'modelContext', { get: () => context, configurable: true }); } catch (e) { /* ignore */ }
   try { defineProperty(Document.prototype, 'modelContext', { get: () => context, configurable: true }); } catch (e) { /* ignore */ }
-  webmcpSource = 'bridge';
-  eventsTarget = context;
-  registerExport = (tool) => {
+  useWebMCP('bridge', context, (tool) => {
     const name = tool.name;
     if (webmcpTools[name]) return null;
     webmcpTools[name] = tool;
     setAdd(exportedTools, tool);
     toolchange();
     return () => { if (webmcpTools[name] === tool) { delete webmcpTools[name]; toolchange(); } };
-  };
+  });
 }

@@ -1,6 +1,6 @@
 """The only Python that names JavaScript functions of js_bridge/.
 
-The bridge source is the files of js_bridge/ in a fixed order, wrapped in one closure. Every call
+The bridge is js_bridge/'s ES modules bundled into one script (js_bridge/dist/pling.js). Every call
 goes through ``window.__plingBridge.call(name, json)`` and answers a JSON string, tagged
 ``{"ok": true, …}`` or ``{"ok": false, "code": …}``; this module turns codes into Pling errors and
 payloads into models. A call that does not answer within its budget means the page's script is
@@ -31,9 +31,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("pling_browser.bridge")
 
-BRIDGE_VERSION = "1"
-_PARTS = ("prelude", "protect", "bound", "registry", "webmcp", "webmcp_shim", "webmcp_browser", "webmcp_forms", "records", "observe", "model", "problems", "evidence", "views", "resolve", "reveal", "gesture", "execute", "expect", "handoff", "interaction", "export", "navigate", "adapters", "demonstration", "entry")
-
 
 def _bridge_dir() -> Path:
     package = Path(__file__).resolve().parent.parent
@@ -43,16 +40,9 @@ def _bridge_dir() -> Path:
 
 @lru_cache(maxsize=1)
 def bridge_source() -> str:
-    """The whole bridge as one script: an init script for the controller, /pling.js for pages."""
-    folder = _bridge_dir()
-    body = "\n".join((folder / f"{name}.js").read_text(encoding="utf-8") for name in _PARTS)
-    return (
-        "// Pling bridge: defines window.pling (see SPEC, 'The page side'). Loading it twice is harmless.\n"
-        "(function () {\n'use strict';\n"
-        "if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;\n"
-        f"const BRIDGE_VERSION = {json.dumps(BRIDGE_VERSION)};\n"
-        f"{body}\n}})();\n"
-    )
+    """The whole bridge as one script: an init script for the controller, /pling.js for pages. It is
+    js_bridge/'s ES modules bundled by esbuild (js_bridge/build.mjs, ``make js``), committed."""
+    return (_bridge_dir() / "dist" / "pling.js").read_text(encoding="utf-8")
 
 
 def document_script(risks: dict[str, str] | None = None) -> str:
