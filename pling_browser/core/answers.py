@@ -58,6 +58,12 @@ class Settled(BaseModel):
     frames: int = 0  # frames waited for; 0: the frame after the action had rendered, quiet, before settling began
 
 
+class Settling(_Answer):
+    """settle: how the page settled."""
+
+    settled: Settled
+
+
 class Refusal(BaseModel):
     """``{"ok": false, …}``: the code and what the bridge says about it."""
 
@@ -214,6 +220,12 @@ class Restored(_Answer):
     values: dict[str, str] = Field(default_factory=dict)
 
 
+class Protected(_Answer):
+    """protect: how many values this document now masks (at most 100)."""
+
+    protected: int = 0
+
+
 class Masked(_Answer):
     marked: int = 0
 
@@ -224,7 +236,7 @@ class HandoffState(_Answer):
 
 
 class Done(_Answer):
-    """An operation that answers only that it was done (release, configure, protect, synthetic)."""
+    """An operation that answers only that it was done (release, configure, synthetic, interaction, toolAnswer)."""
 
 
 def ran_from(payload: dict[str, Any]) -> dict[str, Any]:

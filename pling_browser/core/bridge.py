@@ -16,14 +16,16 @@ import json
 import logging
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ValidationError
 
 from ..errors import InternalError, PageNavigated, PageUnresponsive, SessionLost
 from .contexts import FrameContexts
+from .. import models
+from . import answers
 from .answers import (Adopted, Begun, BridgeCode, Described, Diffed, Done, Expected, HandoffState, Masked, Ran, Refusal,
-                      Landed, Reached, Restored, Revealed, Settled, Whoami, ran_from)
+                      Landed, Protected, Reached, Restored, Revealed, Settled, Settling, Whoami, ran_from)
 from .playwright import is_navigation_message, translate_playwright_errors
 
 if TYPE_CHECKING:
@@ -36,6 +38,16 @@ def _bridge_dir() -> Path:
     package = Path(__file__).resolve().parent.parent
     packaged = package / "js_bridge"
     return packaged if packaged.is_dir() else package.parent / "js_bridge"
+
+
+@lru_cache(maxsize=1)
+def operations() -> dict[str, type[BaseModel]]:
+    """js_bridge/operations.json: every operation the page's dispatch answers, with the model its answer
+    validates into (core/answers.py; ``model``'s is the page model of models.py). Every call below is
+    checked against it, so a name or an answer type Python and the page disagree on fails at once."""
+    table = json.loads((_bridge_dir() / "operations.json").read_text(encoding="utf-8"))
+    return {name: getattr(answers, entry["answer"], None) or getattr(models, entry["answer"])
+            for name, entry in table["operations"].items()}
 
 
 @lru_cache(maxsize=1)
@@ -200,6 +212,8 @@ class Bridge:
 
     async def raw(self, name: str, arg: Any = None, budget_ms: float | None = None, terminate: bool = True) -> str:
         """The answer's JSON text as the bridge wrote it (the model is passed on without re-encoding)."""
+        if name not in operations():
+            raise BridgeBug(f"No bridge operation {name!r} in js_bridge/operations.json (a bug in Pling)")
         payload = json.dumps(json.dumps(arg, ensure_ascii=False, allow_nan=False), ensure_ascii=False)
         expression = f"window.__plingBridge.call({json.dumps(name)}, {payload})"
         timeout = (budget_ms or self.budget_ms) / 1000 + self.grace_s
@@ -235,6 +249,8 @@ class Bridge:
 
     async def _call(self, name: str, arg: Any, answer_type: type[A], budget_ms: float | None = None,
                     terminate: bool = True, adapt: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> A:
+        if operations().get(name) is not answer_type:
+            raise BridgeBug(f"The bridge's {name} answers {operations().get(name)}, not {answer_type.__name__} (a bug in Pling)")
         text = await self.raw(name, arg, budget_ms, terminate)
         try:
             payload = json.loads(text)
@@ -279,8 +295,13 @@ class Bridge:
         return await self._call("run", {"ref": ref, "args": args, "timeoutMs": timeout_ms, "nested": self.nested}, Ran,
                                 budget_ms=timeout_ms + person_ms, adapt=ran_from)
 
-    async def answer(self, operation: str, arg: dict[str, Any]) -> None:  # to what the page asked (listeners)
-        await self._call(operation, arg, Done)
+    async def answer_interaction(self, iid: str, approve: bool, reason: str) -> None:
+        """The person's answer to a tool's ``requestUserInteraction`` (interaction.js)."""
+        await self._call("interaction", {"id": iid, "approve": approve, "reason": reason}, Done)
+
+    async def answer_tool_call(self, cid: Any, receipt: dict[str, Any]) -> None:
+        """The receipt of a call the page made to one of its exported tools (export.js)."""
+        await self._call("toolAnswer", {"cid": cid, "receipt": receipt}, Done)
 
     async def target_handle(self) -> Any:
         """A handle on the target the bridge marked, for a closed shadow root no selector enters."""
@@ -303,7 +324,7 @@ class Bridge:
         return await self._call("expect", arg, Expected, budget_ms=timeout_ms + settle_ms + 1_000)
 
     async def settle(self, cap_ms: float, budget_ms: float | None = None, terminate: bool = True) -> Settled:
-        answer = await self._call("settle", {"capMs": cap_ms}, _SettleAnswer, budget_ms=budget_ms or cap_ms,
+        answer = await self._call("settle", {"capMs": cap_ms}, Settling, budget_ms=budget_ms or cap_ms,
                                   terminate=terminate)
         return answer.settled
 
@@ -338,7 +359,7 @@ class Bridge:
         for value in values:  # kept, so a document the session navigates to masks them too
             if value not in self.protected and len(self.protected) < 100:
                 self.protected.append(value)
-        await self._call("protect", {"values": values}, Done)
+        await self._call("protect", {"values": values}, Protected)
 
     async def mark_protected(self, on: bool) -> int:
         return (await self._call("mask", {"on": on}, Masked)).marked
@@ -368,9 +389,3 @@ class Bridge:
                 return None
             return await asyncio.wait_for(element.evaluate(function, arg), 2)
 
-
-class _SettleAnswer(BaseModel):
-    model_config = ConfigDict(extra="ignore", frozen=True)
-
-    ok: Literal[True]
-    settled: Settled

@@ -43,7 +43,7 @@ async def _interact(inv: Invocation, request: dict[str, Any]) -> None:
     inv.note(f"the tool asked for the person (requestUserInteraction): {'approved' if approved else 'denied'} by {who}")
     if approved:
         page.route_dialogs(lambda kind, message, default: _ask_dialog(inv, kind, message, default))
-    await inv.session.bridge.answer("interaction", {"id": iid, "approve": approved, "reason": who})
+    await inv.session.bridge.answer_interaction(iid, approved, who)
 
 
 @contextlib.asynccontextmanager

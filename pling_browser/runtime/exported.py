@@ -71,7 +71,7 @@ async def _run(runtime: Any, session: Session, tab: str | None, bridge: Bridge, 
         log.exception("an exported tool call failed")
         receipt = {"ok": False, "error": {"code": "INTERNAL_ERROR", "message": type(error).__name__}}
     try:
-        await bridge.answer("toolAnswer", {"cid": call.get("cid"), "receipt": receipt})
+        await bridge.answer_tool_call(call.get("cid"), receipt)
     except Exception:  # the page navigated or closed meanwhile: nobody is waiting for the answer
         log.info("the answer to an exported tool call of session %s found no page", session.id)
 

@@ -1,0 +1,294 @@
+"""The bridge's contract, one operation at a time: each operation of js_bridge/operations.json is called
+in a real page (fixtures/pages/contract/bridge.html, in a session of the real service) and its answer
+validated against the model the table names (core/answers.py; ``model``: models.PageModel), tagged
+``{"ok": true, …}``, or ``{"ok": false, "code"}`` validated as a ``Refusal`` with the expected code. An
+answer may carry no field its model does not read (a field Python would drop without a word). And the
+Python side names exactly the table's operations."""
+
+from __future__ import annotations
+
+import ast
+import asyncio
+import json
+import re
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from pling_browser.core.answers import Refusal, ran_from
+from pling_browser.core.bridge import Bridge, operations
+from pling_browser.errors import PlingError
+from pling_browser.models import PageModel
+
+from .conftest import Pages, ServiceThread
+from .server import FixtureServer
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGE = "pages/contract/bridge.html"
+Answers = list[tuple[str, str]]  # (operation, the answer's JSON text as the page wrote it)
+
+
+@pytest.fixture
+def contract(shim_service: ServiceThread, fixtures: FixtureServer) -> Iterator[Callable[..., Any]]:
+    """Runs ``case(bridge)`` on the service's loop against a new session on the contract page. The shim's
+    WebMCP (PLING_BROWSER_WEBMCP=0): the page calls its exported tools through its `executeTool`."""
+    with httpx.Client(base_url=shim_service.url, timeout=60) as client:
+        opened = Pages(client, fixtures)
+
+        def run(case: Callable[[Bridge], Awaitable[Answers]]) -> Answers:
+            sid = opened.open(PAGE).id
+            return shim_service.in_service(lambda runtime: case(runtime.sessions.get(sid).bridge), timeout=60)
+
+        yield run
+        opened.close_all()
+
+
+async def _until(probe: Callable[[], Awaitable[Any]], what: str, deadline_s: float = 20) -> Any:
+    deadline = time.monotonic() + deadline_s
+    while time.monotonic() < deadline:
+        found = await probe()
+        if found:
+            return found
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"gave up waiting for {what}")
+
+
+async def _page(bridge: Bridge, expression: str) -> None:
+    """A page script of the test's own, run in the page's world (as the page's own script would)."""
+    await bridge.cdp.send("Runtime.evaluate", {"expression": expression})
+
+
+# ---- one case per operation: its answers, ok and (where the page can refuse) refused -------------
+
+async def _model(b: Bridge) -> Answers:
+    return [("model", await b.raw("model", {})), ("model", await b.raw("model", {"limit": 0, "type": "item"}))]
+
+
+async def _describe(b: Bridge) -> Answers:
+    return [("describe", await b.raw("describe", {"ref": ref})) for ref in ("save", "toggle@a", "nope", "toggle")]
+
+
+async def _reveal(b: Bridge) -> Answers:
+    ok = await b.raw("reveal", {"ref": "press", "capMs": 1000, "evidence": True, "aim": True, "args": {}, "nested": False})
+    await b.raw("release", {})
+    return [("reveal", ok), ("reveal", await b.raw("reveal", {"ref": "closed", "capMs": 500, "evidence": False,
+                                                                "aim": False, "args": {}, "nested": False}))]
+
+
+async def _release(b: Bridge) -> Answers:
+    await b.raw("reveal", {"ref": "press", "capMs": 1000, "evidence": False, "aim": False, "args": {}, "nested": False})
+    return [("release", await b.raw("release", {})), ("release", await b.raw("release", {}))]
+
+
+async def _landed(b: Bridge) -> Answers:
+    return [("landed", await b.raw("landed", {}))]  # no direct click armed: `unarmed`
+
+
+async def _run(b: Bridge) -> Answers:
+    return [("run", await b.raw("run", {"ref": "save", "args": {"note": "n1"}, "timeoutMs": 2000, "nested": False})),
+            ("run", await b.raw("run", {"ref": "fails", "args": {}, "timeoutMs": 2000, "nested": False}))]
+
+
+async def _synthetic(b: Bridge) -> Answers:
+    await b.raw("reveal", {"ref": "press", "capMs": 1000, "evidence": False, "aim": False, "args": {}, "nested": False})
+    return [("synthetic", await b.raw("synthetic", {}))]
+
+
+async def _expect(b: Bridge) -> Answers:
+    await b.raw("run", {"ref": "save", "args": {"note": "n2"}, "timeoutMs": 2000, "nested": False})
+    held = await b.raw("expect", {"ref": "save", "args": {"note": "n2"}, "timeoutMs": 1000, "settleMs": 500, "diff": False})
+    never = await b.raw("expect", {"ref": "never", "args": {}, "timeoutMs": 100, "settleMs": 100, "diff": False})
+    return [("expect", held), ("expect", never)]
+
+
+async def _settle(b: Bridge) -> Answers:
+    return [("settle", await b.raw("settle", {"capMs": 500}))]
+
+
+async def _diff(b: Bridge) -> Answers:
+    refused = await b.raw("diff", {})  # no before snapshot yet
+    await b.raw("begin", {"evidence": True})
+    await b.raw("run", {"ref": "toggle@a", "args": {}, "timeoutMs": 2000, "nested": False})
+    return [("diff", refused), ("diff", await b.raw("diff", {}))]
+
+
+async def _whoami(b: Bridge) -> Answers:
+    return [("whoami", await b.raw("whoami", {}))]
+
+
+async def _begin(b: Bridge) -> Answers:
+    return [("begin", await b.raw("begin", {"evidence": True})), ("begin", await b.raw("begin", {"evidence": False}))]
+
+
+async def _adopt(b: Bridge) -> Answers:
+    return [("adopt", await b.raw("adopt", {}))]
+
+
+async def _diff_from(b: Bridge) -> Answers:
+    # The real path: a before snapshot taken, the document replaced, the snapshot it handed over as it
+    # left (navigate.js, through the controller's binding) diffed in the new document.
+    doc = json.loads(await b.raw("whoami", {}))["doc"]
+    await b.raw("begin", {"evidence": True})
+    await _page(b, "location.reload()")
+    carried = await _until(lambda: asyncio.sleep(0, b.carried(doc)), "the leaving document's before snapshot")
+
+    async def new_document() -> bool:
+        try:
+            return json.loads(await b.raw("whoami", {}, budget_ms=1_000, terminate=False))["doc"] != doc
+        except PlingError:  # the new document has no bridge yet
+            return False
+
+    await _until(new_document, "the new document")
+    return [("diffFrom", await b.raw("diffFrom", carried)), ("diffFrom", await b.raw("diffFrom", {}))]
+
+
+async def _handoff(b: Bridge) -> Answers:
+    return [("handoff", await b.raw("handoff", {"ref": "person"})), ("handoff", await b.raw("handoff", {"ref": "nope"}))]
+
+
+async def _restore(b: Bridge) -> Answers:
+    token = json.loads(await b.raw("model", {}))["state"]["token"]["value"]
+    name = re.fullmatch(r"<secret>(\w+)</secret>", token)
+    assert name, token
+    return [("restore", await b.raw("restore", {"names": [name.group(1), "unknown"]}))]
+
+
+async def _configure(b: Bridge) -> Answers:
+    return [("configure", await b.raw("configure", {"risks": {"save": "danger"}}))]
+
+
+async def _protect(b: Bridge) -> Answers:
+    return [("protect", await b.raw("protect", {"values": ["typed-4242"]}))]
+
+
+async def _mask(b: Bridge) -> Answers:
+    return [("mask", await b.raw("mask", {"on": True})), ("mask", await b.raw("mask", {"on": False}))]
+
+
+async def _interaction(b: Bridge) -> Answers:
+    # A WebMCP tool asks for the person during its run; the test answers for the controller.
+    asked: list[dict[str, Any]] = []
+    b.listeners["interact"] = lambda message: asked.append(message) if message.get("phase") == "ask" else None
+    running = asyncio.ensure_future(b.raw("run", {"ref": "ask_person", "args": {}, "timeoutMs": 10_000, "nested": False},
+                                          budget_ms=10_000))
+    await _until(lambda: asyncio.sleep(0, bool(asked)), "the tool's requestUserInteraction")
+    answered = await b.raw("interaction", {"id": asked[0]["id"], "approve": True, "reason": "the test"})
+    ran = json.loads(await running)
+    assert ran["ok"] is True and ran["data"] == "asked", ran
+    return [("interaction", answered), ("interaction", await b.raw("interaction", {"id": "none", "approve": True}))]
+
+
+async def _tool_answer(b: Bridge) -> Answers:
+    # The page calls one of its exported tools; the test answers for the controller with a receipt.
+    calls: list[dict[str, Any]] = []
+    b.listeners["call"] = calls.append
+    await _page(b, "window.callExported().then((r) => { window.toolResult = r; })")
+    await _until(lambda: asyncio.sleep(0, bool(calls)), "the page's call of its exported tool")
+    answered = await b.raw("toolAnswer", {"cid": calls[0]["cid"], "receipt": {"ok": True, "result": "done"}})
+    return [("toolAnswer", answered), ("toolAnswer", await b.raw("toolAnswer", {"cid": "none", "receipt": {}}))]
+
+
+async def _pointed_at(b: Bridge) -> Answers:
+    box = json.loads(await b.raw("reveal", {"ref": "press", "capMs": 1000, "evidence": False, "aim": True,
+                                            "args": {}, "nested": False}))["aim"]
+    await b.raw("release", {})
+    return [("pointedAt", await b.raw("pointedAt", {"x": box["x"], "y": box["y"]})),
+            ("pointedAt", await b.raw("pointedAt", {"x": -10, "y": -10}))]
+
+
+async def _pointed_again(b: Bridge) -> Answers:
+    return [("pointedAgain", await b.raw("pointedAgain", {}))]
+
+
+async def _focused(b: Bridge) -> Answers:
+    await _page(b, "document.getElementById('note').focus()")
+    return [("focused", await b.raw("focused", {}))]
+
+
+CASES: dict[str, tuple[Callable[[Bridge], Awaitable[Answers]], list[str]]] = {
+    # operation: (its case, the refusal codes it shows, in order)
+    "model": (_model, []),
+    "describe": (_describe, ["not_found", "record_required"]),
+    "reveal": (_reveal, ["unavailable"]),
+    "release": (_release, []),
+    "landed": (_landed, []),
+    "run": (_run, ["threw"]),
+    "synthetic": (_synthetic, []),
+    "expect": (_expect, ["never"]),
+    "settle": (_settle, []),
+    "diff": (_diff, ["no_snapshot"]),
+    "whoami": (_whoami, []),
+    "begin": (_begin, []),
+    "adopt": (_adopt, []),
+    "diffFrom": (_diff_from, ["no_snapshot"]),
+    "handoff": (_handoff, ["gone"]),
+    "restore": (_restore, []),
+    "configure": (_configure, []),
+    "protect": (_protect, []),
+    "mask": (_mask, []),
+    "interaction": (_interaction, ["gone"]),
+    "toolAnswer": (_tool_answer, ["gone"]),
+    "pointedAt": (_pointed_at, []),
+    "pointedAgain": (_pointed_again, []),
+    "focused": (_focused, []),
+}
+
+
+def _fields(model: Any) -> set[str]:
+    return set(model.model_fields)
+
+
+def test_every_operation_has_a_contract_case() -> None:
+    assert sorted(CASES) == sorted(operations())
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_the_operation_answers_its_model(contract: Callable[..., Any], name: str) -> None:
+    case, refusals = CASES[name]
+    answers = [(op, json.loads(text)) for op, text in contract(case) if op == name]
+    model = operations()[name]
+    refused: list[str] = []
+    for payload in answers:
+        body = payload[1]
+        assert isinstance(body, dict), body
+        if model is PageModel:  # the one untagged answer: the model, passed on as the page wrote it
+            assert "ok" not in body
+            PageModel.model_validate(body)
+        elif body.get("ok") is True:
+            assert set(body) <= _fields(model) | {"ok"}, sorted(set(body) - _fields(model))
+            model.model_validate(ran_from(body) if name == "run" else body)
+        else:
+            assert body.get("ok") is False, body
+            assert set(body) <= _fields(Refusal), sorted(set(body) - _fields(Refusal))
+            refused.append(Refusal.model_validate(body).code.value)
+    assert any(body.get("ok") is True or model is PageModel for _, body in answers)
+    assert refused == refusals
+
+
+def test_a_dom_node_in_page_data_is_named_by_tag_and_id(contract: Callable[..., Any]) -> None:
+    # bound.js's describeElement: once replaced, in the one closure, by demonstration.js's function of
+    # the same name, which answered {ok, found, kind…} for the node instead.
+    (_, text), _ = contract(_model)
+    assert json.loads(text)["state"]["button"]["value"] == "<button#press>"
+
+
+def _named_in_python() -> set[str]:
+    """Every operation name the package's Python passes to the bridge: the first argument of
+    ``_call``/``raw``, and ``__plingBridge.call('…')`` in scripts it writes."""
+    names: set[str] = set()
+    for path in (ROOT / "pling_browser").rglob("*.py"):
+        text = path.read_text()
+        names |= set(re.findall(r"__plingBridge\.call\('(\w+)'", text))
+        for node in ast.walk(ast.parse(text)):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("_call", "raw")
+                    and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+                names.add(node.args[0].value)
+    return names
+
+
+def test_python_names_exactly_the_tables_operations() -> None:
+    assert sorted(_named_in_python()) == sorted(operations())
