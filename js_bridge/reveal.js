@@ -113,6 +113,43 @@ export async function reveal(args) {
   return answer;
 }
 
+// The action's target, found and visible: when it is hidden or not on the page, the page's reveal()
+// is called and it is looked for again. Answers {el} or {refusal}; `log` says what was tried.
+async function visibleTarget(action, ref, name, capMs, log) {
+  let found = findTarget(action, ref.record);
+  if (found.error) return { refusal: answerOf({ ok: false, code: 'unavailable', reason: 'The target could not be found: ' + found.error }) };
+  if (found.el && found.visible) return { el: found.el };
+  push(log, found.el ? 'target is hidden' : 'target is not on the page');
+  const revealed = await revealRecord(action, ref.record, capMs);
+  if (revealed.error) push(log, revealed.error);
+  else if (revealed.revealed) push(log, 'called reveal(' + (ref.record === null ? '' : ref.record) + ')' + (revealed.settled ? ' and the page settled' : ' (the page had not settled)'));
+  if (revealed.revealed) found = findTarget(action, ref.record);
+  const how = revealed.revealed ? ', even after reveal()' : ' and nothing declares how to reveal it';
+  if (found.error) return { refusal: answerOf({ ok: false, code: 'unavailable', reason: 'The target could not be found: ' + found.error, log }) };
+  if (!found.el) return { refusal: answerOf({ ok: false, code: 'unavailable', reason: 'The target of ' + name + ' is not on the page' + how, log }) };
+  if (!found.visible) return { refusal: answerOf({ ok: false, code: 'unavailable', reason: 'The target of ' + name + ' is hidden' + how, log }) };
+  return { el: found.el };
+}
+
+// How the target is operated: as the native control it is; with the declared gesture (hover a menu
+// trigger, double-click a heading) on the element itself; a container through the one native control
+// inside it, if there is exactly one; else by synthetic events.
+function operatedControl(el, action, log) {
+  const control = controlOf(el);
+  if (control) return { el, control, fidelity: 'high' };
+  if (action.gesture) return { el, control: 'gesture', fidelity: 'high' };
+  let nested = [];
+  try { nested = elementQuerySelectorAll(el, NATIVE_SELECTOR); } catch (e) { nested = []; }
+  const visible = [];
+  for (let i = 0; i < nested.length; i++) if (isVisible(nested[i]) && controlOf(nested[i])) push(visible, nested[i]);
+  if (visible.length === 1) {
+    push(log, 'target is a container; operating the one control inside it, a ' + strToLowerCase(elementTagName(visible[0])));
+    return { el: visible[0], control: controlOf(visible[0]), fidelity: 'auto' };
+  }
+  push(log, 'target is not a native control and holds ' + visible.length + ' controls; synthetic events will be used');
+  return { el, control: 'synthetic', fidelity: 'low' };
+}
+
 async function findAndMarkTarget(args) {
   const ref = splitRef(args.ref);
   const action = findAction(ref.id);
@@ -128,40 +165,12 @@ async function findAndMarkTarget(args) {
   if (action.kind === 'flow') return answerOf({ ok: true, control: 'flow', fidelity: 'high', log: [] });
   if (!action.target) return answerOf({ ok: true, control: 'function', fidelity: 'high', log: [] });
   const log = [];
-  let found = findTarget(action, ref.record);
-  if (found.error) return answerOf({ ok: false, code: 'unavailable', reason: 'The target could not be found: ' + found.error });
-  if (!found.el || !found.visible) {
-    push(log, found.el ? 'target is hidden' : 'target is not on the page');
-    const revealed = await revealRecord(action, ref.record, capMs);
-    if (revealed.error) push(log, revealed.error);
-    else if (revealed.revealed) push(log, 'called reveal(' + (ref.record === null ? '' : ref.record) + ')' + (revealed.settled ? ' and the page settled' : ' (the page had not settled)'));
-    if (revealed.revealed) found = findTarget(action, ref.record);
-    if (found.error) return answerOf({ ok: false, code: 'unavailable', reason: 'The target could not be found: ' + found.error, log });
-    if (!found.el) return answerOf({ ok: false, code: 'unavailable', reason: 'The target of ' + args.ref + ' is not on the page' + (revealed.revealed ? ', even after reveal()' : ' and nothing declares how to reveal it'), log });
-    if (!found.visible) return answerOf({ ok: false, code: 'unavailable', reason: 'The target of ' + args.ref + ' is hidden' + (revealed.revealed ? ', even after reveal()' : ' and nothing declares how to reveal it'), log });
-  }
-  let el = found.el;
-  let control = controlOf(el);
-  let fidelity = 'high';
-  // A declared gesture (hover a menu trigger, double-click a heading) operates the element itself.
-  if (!control && action.gesture) control = 'gesture';
-  if (!control) {
-    // A container: operate the one native control inside it, if there is exactly one.
-    let nested = [];
-    try { nested = elementQuerySelectorAll(el, NATIVE_SELECTOR); } catch (e) { nested = []; }
-    const visible = [];
-    for (let i = 0; i < nested.length; i++) if (isVisible(nested[i]) && controlOf(nested[i])) push(visible, nested[i]);
-    if (visible.length === 1) {
-      el = visible[0];
-      control = controlOf(el);
-      fidelity = 'auto';
-      push(log, 'target is a container; operating the one control inside it, a ' + strToLowerCase(elementTagName(el)));
-    } else {
-      control = 'synthetic';
-      fidelity = 'low';
-      push(log, 'target is not a native control and holds ' + visible.length + ' controls; synthetic events will be used');
-    }
-  }
+  const found = await visibleTarget(action, ref, args.ref, capMs, log);
+  if (found.refusal) return found.refusal;
+  const operated = operatedControl(found.el, action, log);
+  const el = operated.el;
+  const control = operated.control;
+  const fidelity = operated.fidelity;
   if (control !== 'synthetic') {
     const disabled = disabledReason(el);
     if (disabled) return answerOf({ ok: false, code: 'unavailable', reason: 'The target of ' + args.ref + ' (a ' + strToLowerCase(elementTagName(el)) + ') ' + disabled, log });

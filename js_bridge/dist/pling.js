@@ -759,6 +759,101 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
     return names.length ? names : null;
   }
 
+  // js_bridge/budget.js
+  function largestPart(model) {
+    let best = null;
+    let bestSize = 0;
+    const types = keys(model.records);
+    for (let t = 0; t < types.length; t++) {
+      const entry = model.records[types[t]];
+      if (entry.items.length) {
+        const size = utf8Length(toJSON(entry.items));
+        if (size > bestSize) {
+          best = { part: "record items", entry, list: entry.items };
+          bestSize = size;
+        }
+      }
+      if (entry.ids.length) {
+        const size = utf8Length(toJSON(entry.ids)) / 4;
+        if (size > bestSize) {
+          best = { part: "record ids", entry, list: entry.ids };
+          bestSize = size;
+        }
+      }
+    }
+    if (keys(model.state).length) {
+      const size = utf8Length(toJSON(model.state));
+      if (size > bestSize) {
+        best = { part: "state", list: null };
+        bestSize = size;
+      }
+    }
+    const lists = [
+      { part: "regions", list: model.regions, weight: 1 },
+      { part: "feedback", list: model.feedback, weight: 1 },
+      { part: "actions", list: model.actions, weight: 4 }
+    ];
+    for (let i = 0; i < lists.length; i++) {
+      if (!lists[i].list.length) continue;
+      const size = utf8Length(toJSON(lists[i].list)) / lists[i].weight;
+      if (size > bestSize) {
+        best = lists[i];
+        bestSize = size;
+      }
+    }
+    return best;
+  }
+  function halve(model, best) {
+    if (best.part === "state") {
+      const stateKeys = keys(model.state);
+      for (let i = MathFloor(stateKeys.length / 2); i < stateKeys.length; i++) {
+        delete model.state[stateKeys[i]];
+        model.omitted.state += 1;
+      }
+      return 0;
+    }
+    const keep = MathFloor(best.list.length / 2);
+    const leftOut = best.part === "feedback" ? best.list.length - keep : 0;
+    best.list.length = keep;
+    if (best.part === "record items") best.entry.omitted.items = best.entry.total - keep;
+    else if (best.part === "record ids") best.entry.omitted.ids = best.entry.total - keep;
+    else if (best.part === "regions") model.omitted.regions = registry.regions.length - keep;
+    else if (best.part === "actions") model.omitted.actions = registry.actions.length - keep;
+    return leftOut;
+  }
+  function recountShown(model, typeCount) {
+    const shownNow = create(null);
+    for (let r = 0; r < typeCount; r++) {
+      const decl = registry.records[r];
+      const entry = model.records[decl.type];
+      if (decl.region && entry) shownNow[decl.region] = (shownNow[decl.region] || 0) + entry.items.length;
+    }
+    for (let i = 0; i < model.regions.length; i++) {
+      if (model.regions[i].records) model.regions[i].records.shown = shownNow[model.regions[i].id] || 0;
+    }
+  }
+  function fitToBudget(model, typeCount, maxBytes) {
+    let json = toJSON(model);
+    let rounds = 0;
+    let feedbackLeftOut = 0;
+    const cutParts = create(null);
+    while (utf8Length(json) > maxBytes && rounds < 100) {
+      rounds += 1;
+      const best = largestPart(model);
+      if (!best) break;
+      cutParts[best.part] = true;
+      feedbackLeftOut += halve(model, best);
+      json = toJSON(model);
+    }
+    if (!rounds) return json;
+    recountShown(model, typeCount);
+    const parts = keys(cutParts);
+    let named = "";
+    for (let i = 0; i < parts.length; i++) named += (i ? ", " : "") + parts[i];
+    push(model.problems, { where: "model", problem: "the model was larger than " + maxBytes + " bytes; to fit, it shows fewer " + named + " (counted in omitted" + (feedbackLeftOut ? "; " + feedbackLeftOut + " feedback messages were left out" : "") + ")" });
+    return toJSON(model);
+  }
+
   // js_bridge/model.js
   var MODEL_DEFAULTS = {
     offset: 0,
@@ -814,70 +909,89 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
     }
     return info;
   }
-  function modelSnapshot(opts) {
-    const offset = option(opts, "offset");
-    const limit = MathMin(option(opts, "limit"), 1e3);
-    const windowType = typeof own(opts, "type") === "string" ? own(opts, "type") : null;
-    const onlyIds = isArray(own(opts, "ids")) ? own(opts, "ids") : null;
-    const idCap = option(opts, "idCap");
-    const problems = [];
-    for (let i = 0; i < registry.problems.length; i++) push(problems, registry.problems[i]);
-    const tally = newTally();
-    const recordSets = create(null);
-    const records = create(null);
-    const shownByRegion = create(null);
-    const totalByRegion = create(null);
-    const typeCount = MathMin(registry.records.length, MODEL_DEFAULTS.maxTypes);
-    for (let r = 0; r < typeCount; r++) {
+  function modelWindow(opts) {
+    return {
+      offset: option(opts, "offset"),
+      limit: MathMin(option(opts, "limit"), 1e3),
+      type: typeof own(opts, "type") === "string" ? own(opts, "type") : null,
+      ids: isArray(own(opts, "ids")) ? own(opts, "ids") : null,
+      idCap: option(opts, "idCap")
+    };
+  }
+  function cappedIds(set, idCap) {
+    const ids = [];
+    let bytes = 0;
+    for (let i = 0; i < set.ids.length && i < idCap; i++) {
+      bytes += utf8Length(jsonStringify(set.ids[i])) + 1;
+      if (bytes > MODEL_DEFAULTS.idBytes) break;
+      push(ids, set.ids[i]);
+    }
+    return ids;
+  }
+  function windowIndexes(decl, set, win) {
+    const indexes = [];
+    const mine = !win.type || win.type === decl.type;
+    if (win.ids && mine) {
+      for (let i = 0; i < win.ids.length && i < 1e3; i++) {
+        const index = set.index[win.ids[i]];
+        if (index !== void 0) push(indexes, index);
+      }
+      return indexes;
+    }
+    const start = mine ? win.offset : 0;
+    const count = mine ? win.limit : MODEL_DEFAULTS.limit;
+    for (let i = start; i < set.ids.length && i < start + count; i++) push(indexes, i);
+    return indexes;
+  }
+  function recordEntry(decl, set, win, tally) {
+    const total = set.ids.length;
+    const ids = cappedIds(set, win.idCap);
+    const families = [];
+    for (let i = 0; i < registry.actions.length; i++) {
+      const action = registry.actions[i];
+      if (action.record === decl.type && action.available) push(families, action);
+    }
+    const indexes = windowIndexes(decl, set, win);
+    const items = [];
+    for (let k = 0; k < indexes.length; k++) {
+      const i = indexes[k];
+      const item = recordItem(decl, set.objects[i], set.ids[i], tally);
+      for (let f = 0; f < families.length; f++) {
+        const availability = callAvailable(families[f], set.ids[i]);
+        if (!availability.available) {
+          if (!item.unavailable) item.unavailable = create(null);
+          item.unavailable[families[f].id] = availability.reason;
+        }
+      }
+      push(items, item);
+    }
+    const entry = { total, ids, items, omitted: { ids: total - ids.length, items: total - items.length } };
+    if (indexes.length && indexes[0] > 0) entry.offset = indexes[0];
+    return entry;
+  }
+  function modelRecords(win, problems, tally) {
+    const read = {
+      sets: create(null),
+      records: create(null),
+      shown: create(null),
+      total: create(null),
+      typeCount: MathMin(registry.records.length, MODEL_DEFAULTS.maxTypes)
+    };
+    for (let r = 0; r < read.typeCount; r++) {
       const decl = registry.records[r];
       const set = readRecordIds(decl);
-      recordSets[decl.type] = set;
+      read.sets[decl.type] = set;
       for (let i = 0; i < set.problems.length; i++) push(problems, { where: "records " + decl.type, problem: set.problems[i] });
-      const total = set.ids.length;
-      const ids = [];
-      let bytes = 0;
-      for (let i = 0; i < total && i < idCap; i++) {
-        bytes += utf8Length(jsonStringify(set.ids[i])) + 1;
-        if (bytes > MODEL_DEFAULTS.idBytes) break;
-        push(ids, set.ids[i]);
-      }
-      const items = [];
-      const families = [];
-      for (let i = 0; i < registry.actions.length; i++) {
-        const action = registry.actions[i];
-        if (action.record === decl.type && action.available) push(families, action);
-      }
-      let indexes = [];
-      if (onlyIds && (!windowType || windowType === decl.type)) {
-        for (let i = 0; i < onlyIds.length && i < 1e3; i++) {
-          const index = set.index[onlyIds[i]];
-          if (index !== void 0) push(indexes, index);
-        }
-      } else {
-        const start = !windowType || windowType === decl.type ? offset : 0;
-        const count = !windowType || windowType === decl.type ? limit : MODEL_DEFAULTS.limit;
-        for (let i = start; i < total && i < start + count; i++) push(indexes, i);
-      }
-      for (let k = 0; k < indexes.length; k++) {
-        const i = indexes[k];
-        const item = recordItem(decl, set.objects[i], set.ids[i], tally);
-        for (let f = 0; f < families.length; f++) {
-          const availability = callAvailable(families[f], set.ids[i]);
-          if (!availability.available) {
-            if (!item.unavailable) item.unavailable = create(null);
-            item.unavailable[families[f].id] = availability.reason;
-          }
-        }
-        push(items, item);
-      }
-      const entry = { total, ids, items, omitted: { ids: total - ids.length, items: total - items.length } };
-      if (indexes.length && indexes[0] > 0) entry.offset = indexes[0];
-      records[decl.type] = entry;
+      const entry = recordEntry(decl, set, win, tally);
+      read.records[decl.type] = entry;
       if (decl.region) {
-        shownByRegion[decl.region] = (shownByRegion[decl.region] || 0) + items.length;
-        totalByRegion[decl.region] = (totalByRegion[decl.region] || 0) + total;
+        read.shown[decl.region] = (read.shown[decl.region] || 0) + entry.items.length;
+        read.total[decl.region] = (read.total[decl.region] || 0) + entry.total;
       }
     }
+    return read;
+  }
+  function modelRegions(read, problems, tally) {
     const actionCounts = familyCounts();
     const regions = [];
     for (let i = 0; i < registry.regions.length && i < MODEL_DEFAULTS.maxRegions; i++) {
@@ -892,7 +1006,7 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
         records: void 0,
         more: null
       };
-      if (totalByRegion[region.id] !== void 0) info.records = { shown: shownByRegion[region.id], total: totalByRegion[region.id] };
+      if (read.total[region.id] !== void 0) info.records = { shown: read.shown[region.id], total: read.total[region.id] };
       if (region.more) {
         try {
           const more = region.more();
@@ -903,12 +1017,18 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
       }
       push(regions, info);
     }
+    return regions;
+  }
+  function modelActions(recordSets, problems) {
     const actions = [];
     for (let i = 0; i < registry.actions.length && i < MODEL_DEFAULTS.maxActions; i++) {
       const action = registry.actions[i];
       push(actions, actionInfo(action, recordSets));
       if (action.paramsCut) push(problems, { where: "action " + action.id, problem: "params is larger than the model shows; it was cut" });
     }
+    return actions;
+  }
+  function modelState(problems, tally) {
     const state = create(null);
     for (let i = 0; i < registry.state.length && i < 200; i++) {
       const entry = registry.state[i];
@@ -916,9 +1036,34 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
       if (read.error) push(problems, { where: "state " + entry.key, problem: read.error });
       state[entry.key] = { value: read.error ? null : read.value, description: entry.description };
     }
+    return state;
+  }
+  function modelFeedback(problems) {
     const feedbackProblems = [];
     const feedback = readFeedback(feedbackProblems);
     for (let i = 0; i < feedbackProblems.length; i++) push(problems, { where: "feedback", problem: feedbackProblems[i] });
+    return feedback;
+  }
+  function modelPage(problems) {
+    const page = {
+      id: registry.page ? registry.page.id : null,
+      name: registry.page ? registry.page.name : null,
+      url: cut(locationHref(), 2e3),
+      title: cut(StringCtor(documentTitle(documentObject)), 300)
+    };
+    const adapter = adapterModel(problems);
+    return adapter === null ? page : { id: page.id, name: page.name, url: page.url, title: page.title, adapter };
+  }
+  function closingProblems(problems, tally) {
+    if (tally.errors) push(problems, { where: "values", problem: tally.errors + " values could not be read (a getter or proxy threw); they are shown as <error: …>" });
+    if (tally.cycles) push(problems, { where: "values", problem: tally.cycles + " values refer back to an object that contains them; each is shown as <cycle>" });
+    if (problems.length > MODEL_DEFAULTS.maxProblems) {
+      const extra = problems.length - (MODEL_DEFAULTS.maxProblems - 1);
+      problems.length = MODEL_DEFAULTS.maxProblems - 1;
+      push(problems, { where: "model", problem: extra + " more problems were left out" });
+    }
+  }
+  function registryProblems(problems, typeCount) {
     if (registry.records.length > typeCount) {
       push(problems, { where: "records", problem: registry.records.length - typeCount + " record types beyond the first " + typeCount + " were left out" });
     }
@@ -931,18 +1076,23 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
     if (plingNow !== plingApi) {
       push(problems, { where: "page", problem: "window.pling is no longer the Pling registry (the page replaced or removed it); declarations made through the replacement are not in this model" });
     }
-    const page = {
-      id: registry.page ? registry.page.id : null,
-      name: registry.page ? registry.page.name : null,
-      url: cut(locationHref(), 2e3),
-      title: cut(StringCtor(documentTitle(documentObject)), 300)
-    };
-    const adapter = adapterModel(problems);
+  }
+  function modelSnapshot(opts) {
+    const win = modelWindow(opts);
+    const problems = [];
+    for (let i = 0; i < registry.problems.length; i++) push(problems, registry.problems[i]);
+    const tally = newTally();
+    const read = modelRecords(win, problems, tally);
+    const regions = modelRegions(read, problems, tally);
+    const actions = modelActions(read.sets, problems);
+    const state = modelState(problems, tally);
+    const feedback = modelFeedback(problems);
+    registryProblems(problems, read.typeCount);
     const model = {
-      page: adapter === null ? page : { id: page.id, name: page.name, url: page.url, title: page.title, adapter },
+      page: modelPage(problems),
       regions,
       actions,
-      records,
+      records: read.records,
       state,
       feedback,
       omitted: {
@@ -960,90 +1110,8 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
       frames: []
       // child frames whose declarations the controller joined to this model
     };
-    if (tally.errors) push(problems, { where: "values", problem: tally.errors + " values could not be read (a getter or proxy threw); they are shown as <error: …>" });
-    if (tally.cycles) push(problems, { where: "values", problem: tally.cycles + " values refer back to an object that contains them; each is shown as <cycle>" });
-    if (problems.length > MODEL_DEFAULTS.maxProblems) {
-      const extra = problems.length - (MODEL_DEFAULTS.maxProblems - 1);
-      problems.length = MODEL_DEFAULTS.maxProblems - 1;
-      push(problems, { where: "model", problem: extra + " more problems were left out" });
-    }
-    let json = toJSON(model);
-    let rounds = 0;
-    let feedbackLeftOut = 0;
-    const cutParts = create(null);
-    while (utf8Length(json) > MODEL_DEFAULTS.maxBytes && rounds < 100) {
-      rounds += 1;
-      let best = null;
-      let bestSize = 0;
-      const types = keys(records);
-      for (let t = 0; t < types.length; t++) {
-        const entry = records[types[t]];
-        if (entry.items.length) {
-          const size = utf8Length(toJSON(entry.items));
-          if (size > bestSize) {
-            best = { part: "record items", entry, list: entry.items };
-            bestSize = size;
-          }
-        }
-        if (entry.ids.length) {
-          const size = utf8Length(toJSON(entry.ids)) / 4;
-          if (size > bestSize) {
-            best = { part: "record ids", entry, list: entry.ids };
-            bestSize = size;
-          }
-        }
-      }
-      const stateKeys = keys(state);
-      if (stateKeys.length) {
-        const size = utf8Length(toJSON(state));
-        if (size > bestSize) {
-          best = { part: "state", list: null };
-          bestSize = size;
-        }
-      }
-      const lists = [{ part: "regions", list: regions, weight: 1 }, { part: "feedback", list: feedback, weight: 1 }, { part: "actions", list: actions, weight: 4 }];
-      for (let i = 0; i < lists.length; i++) {
-        if (!lists[i].list.length) continue;
-        const size = utf8Length(toJSON(lists[i].list)) / lists[i].weight;
-        if (size > bestSize) {
-          best = lists[i];
-          bestSize = size;
-        }
-      }
-      if (!best) break;
-      cutParts[best.part] = true;
-      if (best.part === "state") {
-        for (let i = MathFloor(stateKeys.length / 2); i < stateKeys.length; i++) {
-          delete state[stateKeys[i]];
-          model.omitted.state += 1;
-        }
-      } else {
-        const keep = MathFloor(best.list.length / 2);
-        if (best.part === "feedback") feedbackLeftOut += best.list.length - keep;
-        best.list.length = keep;
-        if (best.part === "record items") best.entry.omitted.items = best.entry.total - keep;
-        else if (best.part === "record ids") best.entry.omitted.ids = best.entry.total - keep;
-        else if (best.part === "regions") model.omitted.regions = registry.regions.length - keep;
-        else if (best.part === "actions") model.omitted.actions = registry.actions.length - keep;
-      }
-      json = toJSON(model);
-    }
-    if (rounds) {
-      const shownNow = create(null);
-      for (let r = 0; r < typeCount; r++) {
-        const decl = registry.records[r];
-        if (decl.region && records[decl.type]) shownNow[decl.region] = (shownNow[decl.region] || 0) + records[decl.type].items.length;
-      }
-      for (let i = 0; i < regions.length; i++) {
-        if (regions[i].records) regions[i].records.shown = shownNow[regions[i].id] || 0;
-      }
-      const parts = keys(cutParts);
-      let named = "";
-      for (let i = 0; i < parts.length; i++) named += (i ? ", " : "") + parts[i];
-      push(problems, { where: "model", problem: "the model was larger than " + MODEL_DEFAULTS.maxBytes + " bytes; to fit, it shows fewer " + named + " (counted in omitted" + (feedbackLeftOut ? "; " + feedbackLeftOut + " feedback messages were left out" : "") + ")" });
-      json = toJSON(model);
-    }
-    return json;
+    closingProblems(problems, tally);
+    return fitToBudget(model, read.typeCount, MODEL_DEFAULTS.maxBytes);
   }
 
   // js_bridge/problems.js
@@ -1292,14 +1360,14 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
   function expectOf(decl, id) {
     const expect = own(decl, "expect");
     if (expect === void 0 || expect === null) return null;
-    const check = typeof expect === "function" ? expect : fn(expect, "check");
-    if (!check) {
+    const check2 = typeof expect === "function" ? expect : fn(expect, "check");
+    if (!check2) {
       warn("action " + id, "expect needs check(): a function that returns true once the effect is visible");
       return null;
     }
     return {
       description: typeof expect === "function" ? null : text(expect, "description", 500),
-      check,
+      check: check2,
       timeoutMs: typeof expect === "function" ? null : timeoutOf(expect)
     };
   }
@@ -1748,6 +1816,40 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
     }
     return answer2;
   }
+  async function visibleTarget(action, ref, name, capMs, log) {
+    let found = findTarget(action, ref.record);
+    if (found.error) return { refusal: answerOf({ ok: false, code: "unavailable", reason: "The target could not be found: " + found.error }) };
+    if (found.el && found.visible) return { el: found.el };
+    push(log, found.el ? "target is hidden" : "target is not on the page");
+    const revealed = await revealRecord(action, ref.record, capMs);
+    if (revealed.error) push(log, revealed.error);
+    else if (revealed.revealed) push(log, "called reveal(" + (ref.record === null ? "" : ref.record) + ")" + (revealed.settled ? " and the page settled" : " (the page had not settled)"));
+    if (revealed.revealed) found = findTarget(action, ref.record);
+    const how = revealed.revealed ? ", even after reveal()" : " and nothing declares how to reveal it";
+    if (found.error) return { refusal: answerOf({ ok: false, code: "unavailable", reason: "The target could not be found: " + found.error, log }) };
+    if (!found.el) return { refusal: answerOf({ ok: false, code: "unavailable", reason: "The target of " + name + " is not on the page" + how, log }) };
+    if (!found.visible) return { refusal: answerOf({ ok: false, code: "unavailable", reason: "The target of " + name + " is hidden" + how, log }) };
+    return { el: found.el };
+  }
+  function operatedControl(el, action, log) {
+    const control = controlOf(el);
+    if (control) return { el, control, fidelity: "high" };
+    if (action.gesture) return { el, control: "gesture", fidelity: "high" };
+    let nested = [];
+    try {
+      nested = elementQuerySelectorAll(el, NATIVE_SELECTOR);
+    } catch (e) {
+      nested = [];
+    }
+    const visible = [];
+    for (let i = 0; i < nested.length; i++) if (isVisible(nested[i]) && controlOf(nested[i])) push(visible, nested[i]);
+    if (visible.length === 1) {
+      push(log, "target is a container; operating the one control inside it, a " + strToLowerCase(elementTagName(visible[0])));
+      return { el: visible[0], control: controlOf(visible[0]), fidelity: "auto" };
+    }
+    push(log, "target is not a native control and holds " + visible.length + " controls; synthetic events will be used");
+    return { el, control: "synthetic", fidelity: "low" };
+  }
   async function findAndMarkTarget(args) {
     const ref = splitRef(args.ref);
     const action = findAction(ref.id);
@@ -1762,42 +1864,12 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
     if (action.kind === "flow") return answerOf({ ok: true, control: "flow", fidelity: "high", log: [] });
     if (!action.target) return answerOf({ ok: true, control: "function", fidelity: "high", log: [] });
     const log = [];
-    let found = findTarget(action, ref.record);
-    if (found.error) return answerOf({ ok: false, code: "unavailable", reason: "The target could not be found: " + found.error });
-    if (!found.el || !found.visible) {
-      push(log, found.el ? "target is hidden" : "target is not on the page");
-      const revealed = await revealRecord(action, ref.record, capMs);
-      if (revealed.error) push(log, revealed.error);
-      else if (revealed.revealed) push(log, "called reveal(" + (ref.record === null ? "" : ref.record) + ")" + (revealed.settled ? " and the page settled" : " (the page had not settled)"));
-      if (revealed.revealed) found = findTarget(action, ref.record);
-      if (found.error) return answerOf({ ok: false, code: "unavailable", reason: "The target could not be found: " + found.error, log });
-      if (!found.el) return answerOf({ ok: false, code: "unavailable", reason: "The target of " + args.ref + " is not on the page" + (revealed.revealed ? ", even after reveal()" : " and nothing declares how to reveal it"), log });
-      if (!found.visible) return answerOf({ ok: false, code: "unavailable", reason: "The target of " + args.ref + " is hidden" + (revealed.revealed ? ", even after reveal()" : " and nothing declares how to reveal it"), log });
-    }
-    let el = found.el;
-    let control = controlOf(el);
-    let fidelity = "high";
-    if (!control && action.gesture) control = "gesture";
-    if (!control) {
-      let nested = [];
-      try {
-        nested = elementQuerySelectorAll(el, NATIVE_SELECTOR);
-      } catch (e) {
-        nested = [];
-      }
-      const visible = [];
-      for (let i = 0; i < nested.length; i++) if (isVisible(nested[i]) && controlOf(nested[i])) push(visible, nested[i]);
-      if (visible.length === 1) {
-        el = visible[0];
-        control = controlOf(el);
-        fidelity = "auto";
-        push(log, "target is a container; operating the one control inside it, a " + strToLowerCase(elementTagName(el)));
-      } else {
-        control = "synthetic";
-        fidelity = "low";
-        push(log, "target is not a native control and holds " + visible.length + " controls; synthetic events will be used");
-      }
-    }
+    const found = await visibleTarget(action, ref, args.ref, capMs, log);
+    if (found.refusal) return found.refusal;
+    const operated = operatedControl(found.el, action, log);
+    const el = operated.el;
+    const control = operated.control;
+    const fidelity = operated.fidelity;
     if (control !== "synthetic") {
       const disabled = disabledReason(el);
       if (disabled) return answerOf({ ok: false, code: "unavailable", reason: "The target of " + args.ref + " (a " + strToLowerCase(elementTagName(el)) + ") " + disabled, log });
@@ -3028,138 +3100,138 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
   }
 
   // js_bridge/webmcp_shim.js
-  function installWebMCPShim() {
-    const DOMExceptionCtor = G.DOMException;
-    const EventCtor = G.Event;
-    const EventTargetCtor = G.EventTarget;
-    const rejected = (error) => new PromiseCtor((resolve, reject) => reject(error));
-    function invalid(message) {
-      warn("webmcp", message);
-      return new DOMExceptionCtor(message, "InvalidStateError");
+  var DOMExceptionCtor = G.DOMException;
+  var EventCtor = G.Event;
+  var EventTargetCtor = G.EventTarget;
+  var rejected = (error) => new PromiseCtor((resolve, reject) => reject(error));
+  function invalid(message) {
+    warn("webmcp", message);
+    return new DOMExceptionCtor(message, "InvalidStateError");
+  }
+  var context = null;
+  var eventHandlers = create(null);
+  function toolchange() {
+    if (!context) return;
+    setTimer(() => {
+      try {
+        eventTargetDispatch(context, new EventCtor("toolchange"));
+      } catch (e) {
+      }
+    }, 0);
+  }
+  function check(tool) {
+    const name = own(tool, "name");
+    if (typeof name !== "string" || !regexTest(WEBMCP_NAME, name)) return invalid("registerTool needs a name of 1-128 letters, digits, _ - or .");
+    const description = own(tool, "description");
+    if (typeof description !== "string" || !description) return invalid("registerTool " + name + " needs a description");
+    if (typeof own(tool, "execute") !== "function") return invalid("registerTool " + name + " needs an execute function");
+    if (webmcpTools[name]) return invalid("A tool named " + name + " is already registered");
+    const schema = own(tool, "inputSchema");
+    if (schema !== void 0) {
+      try {
+        if (jsonStringify(schema) === void 0) return new TypeError("inputSchema of " + name + " is not JSON");
+      } catch (e) {
+        return e;
+      }
     }
-    let context = null;
-    const handlers2 = create(null);
-    function toolchange() {
-      if (!context) return;
-      setTimer(() => {
-        try {
-          eventTargetDispatch(context, new EventCtor("toolchange"));
-        } catch (e) {
-        }
-      }, 0);
+    return null;
+  }
+  function registerTool(tool, options) {
+    const error = check(tool);
+    if (error) return rejected(error);
+    const signal = own(options, "signal");
+    if (signal && signalAborted && signalAborted(signal)) return rejected(signalReason(signal));
+    const exposedTo = own(options, "exposedTo");
+    if (exposedTo !== void 0 && !exposable(exposedTo)) {
+      return rejected(new DOMExceptionCtor("exposedTo takes potentially trustworthy origins only", "SecurityError"));
     }
-    function check(tool) {
-      const name = own(tool, "name");
-      if (typeof name !== "string" || !regexTest(WEBMCP_NAME, name)) return invalid("registerTool needs a name of 1-128 letters, digits, _ - or .");
-      const description = own(tool, "description");
-      if (typeof description !== "string" || !description) return invalid("registerTool " + name + " needs a description");
-      if (typeof own(tool, "execute") !== "function") return invalid("registerTool " + name + " needs an execute function");
-      if (webmcpTools[name]) return invalid("A tool named " + name + " is already registered");
+    const name = own(tool, "name");
+    webmcpTools[name] = tool;
+    learnTool(tool);
+    toolchange();
+    if (signal && typeof signal === "object") {
+      try {
+        eventTargetAddListener(signal, "abort", () => {
+          if (webmcpTools[name] !== tool) return;
+          forgetTool(name);
+          toolchange();
+        }, { once: true });
+      } catch (e) {
+        warn("webmcp", "the signal of " + name + " is not an AbortSignal; it cannot unregister the tool");
+      }
+    }
+    return new PromiseCtor((resolve) => resolve(void 0));
+  }
+  function exposable(list) {
+    if (!isArray(list)) return false;
+    for (let i = 0; i < list.length; i++) {
+      let url;
+      try {
+        url = new G.URL(StringCtor(list[i]));
+      } catch (e) {
+        return false;
+      }
+      const local = url.hostname === "localhost" || url.hostname === "127.0.0.1" || url.hostname === "[::1]";
+      if (!(url.protocol === "https:" || url.protocol === "wss:" || url.protocol === "http:" && local)) return false;
+    }
+    return true;
+  }
+  function unregisterTool(name) {
+    if (!webmcpTools[name]) return;
+    forgetTool(name);
+    toolchange();
+  }
+  function clearContext() {
+    const names = keys(webmcpTools);
+    let cleared = 0;
+    for (let i = 0; i < names.length; i++) {
+      if (setHas(exportedTools, webmcpTools[names[i]])) continue;
+      forgetTool(names[i]);
+      cleared += 1;
+    }
+    if (cleared) toolchange();
+  }
+  function provideContext(given) {
+    clearContext();
+    const list = own(given, "tools");
+    if (isArray(list)) for (let i = 0; i < list.length; i++) registerTool(list[i]);
+  }
+  function getTools() {
+    const names = keys(webmcpTools);
+    const list = [];
+    for (let i = 0; i < names.length; i++) {
+      const tool = webmcpTools[names[i]];
       const schema = own(tool, "inputSchema");
-      if (schema !== void 0) {
-        try {
-          if (jsonStringify(schema) === void 0) return new TypeError("inputSchema of " + name + " is not JSON");
-        } catch (e) {
-          return e;
-        }
-      }
-      return null;
+      const title = own(tool, "title");
+      const hints = own(tool, "annotations");
+      const annotations = {
+        readOnlyHint: own(hints, "readOnlyHint") === true,
+        untrustedContentHint: own(hints, "untrustedContentHint") === true,
+        consequentialHint: own(hints, "consequentialHint") === true
+      };
+      const info = {
+        name: names[i],
+        title: typeof title === "string" ? title : "",
+        description: own(tool, "description"),
+        annotations,
+        inputSchema: schema !== void 0 ? jsonParse(jsonStringify(schema)) : { type: "object", properties: {} },
+        origin: G.location.origin,
+        window: G
+      };
+      push(list, info);
     }
-    function registerTool(tool, options) {
-      const error = check(tool);
-      if (error) return rejected(error);
-      const signal = own(options, "signal");
-      if (signal && signalAborted && signalAborted(signal)) return rejected(signalReason(signal));
-      const exposedTo = own(options, "exposedTo");
-      if (exposedTo !== void 0 && !exposable(exposedTo)) {
-        return rejected(new DOMExceptionCtor("exposedTo takes potentially trustworthy origins only", "SecurityError"));
-      }
-      const name = own(tool, "name");
-      webmcpTools[name] = tool;
-      learnTool(tool);
-      toolchange();
-      if (signal && typeof signal === "object") {
-        try {
-          eventTargetAddListener(signal, "abort", () => {
-            if (webmcpTools[name] !== tool) return;
-            forgetTool(name);
-            toolchange();
-          }, { once: true });
-        } catch (e) {
-          warn("webmcp", "the signal of " + name + " is not an AbortSignal; it cannot unregister the tool");
-        }
-      }
-      return new PromiseCtor((resolve) => resolve(void 0));
-    }
-    function exposable(list) {
-      if (!isArray(list)) return false;
-      for (let i = 0; i < list.length; i++) {
-        let url;
-        try {
-          url = new G.URL(StringCtor(list[i]));
-        } catch (e) {
-          return false;
-        }
-        const local = url.hostname === "localhost" || url.hostname === "127.0.0.1" || url.hostname === "[::1]";
-        if (!(url.protocol === "https:" || url.protocol === "wss:" || url.protocol === "http:" && local)) return false;
-      }
-      return true;
-    }
-    function unregisterTool(name) {
-      if (!webmcpTools[name]) return;
-      forgetTool(name);
-      toolchange();
-    }
-    function clearContext() {
-      const names2 = keys(webmcpTools);
-      let cleared = 0;
-      for (let i = 0; i < names2.length; i++) {
-        if (setHas(exportedTools, webmcpTools[names2[i]])) continue;
-        forgetTool(names2[i]);
-        cleared += 1;
-      }
-      if (cleared) toolchange();
-    }
-    function provideContext(given) {
-      clearContext();
-      const list = own(given, "tools");
-      if (isArray(list)) for (let i = 0; i < list.length; i++) registerTool(list[i]);
-    }
-    function getTools() {
-      const names2 = keys(webmcpTools);
-      const list = [];
-      for (let i = 0; i < names2.length; i++) {
-        const tool = webmcpTools[names2[i]];
-        const schema = own(tool, "inputSchema");
-        const title = own(tool, "title");
-        const hints = own(tool, "annotations");
-        const annotations = {
-          readOnlyHint: own(hints, "readOnlyHint") === true,
-          untrustedContentHint: own(hints, "untrustedContentHint") === true,
-          consequentialHint: own(hints, "consequentialHint") === true
-        };
-        const info = {
-          name: names2[i],
-          title: typeof title === "string" ? title : "",
-          description: own(tool, "description"),
-          annotations,
-          inputSchema: schema !== void 0 ? jsonParse(jsonStringify(schema)) : { type: "object", properties: {} },
-          origin: G.location.origin,
-          window: G
-        };
-        push(list, info);
-      }
-      return new PromiseCtor((resolve) => resolve(list));
-    }
-    function executeTool(registered, input) {
-      const name = typeof registered === "string" ? registered : own(registered, "name");
-      const tool = typeof name === "string" ? webmcpTools[name] : void 0;
-      if (!tool) return rejected(new DOMExceptionCtor("No tool named " + name + " is registered", "NotFoundError"));
-      if (input !== void 0 && (input === null || typeof input !== "object")) return rejected(new TypeError("invalid input object: value is not an object"));
-      const args = input === void 0 ? {} : input;
-      const signal = toolStarted(name);
-      return new PromiseCtor((resolve) => resolve(ReflectApply(own(tool, "execute"), tool, [args, clientFor(name, signal)]))).then((value) => jsonStringify(value === void 0 ? null : value));
-    }
+    return new PromiseCtor((resolve) => resolve(list));
+  }
+  function executeTool(registered, input) {
+    const name = typeof registered === "string" ? registered : own(registered, "name");
+    const tool = typeof name === "string" ? webmcpTools[name] : void 0;
+    if (!tool) return rejected(new DOMExceptionCtor("No tool named " + name + " is registered", "NotFoundError"));
+    if (input !== void 0 && (input === null || typeof input !== "object")) return rejected(new TypeError("invalid input object: value is not an object"));
+    const args = input === void 0 ? {} : input;
+    const signal = toolStarted(name);
+    return new PromiseCtor((resolve) => resolve(ReflectApply(own(tool, "execute"), tool, [args, clientFor(name, signal)]))).then((value) => jsonStringify(value === void 0 ? null : value));
+  }
+  function modelContextInterface() {
     function ModelContext() {
       throw new TypeError("Illegal constructor");
     }
@@ -3174,18 +3246,22 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
       const type = types[i];
       defineProperty(ModelContext.prototype, "on" + type, {
         configurable: true,
-        get: () => handlers2[type] || null,
+        get: () => eventHandlers[type] || null,
         set: (fnGiven) => {
-          if (handlers2[type]) try {
-            ReflectApply(EventTargetCtor.prototype.removeEventListener, context, [type, handlers2[type]]);
+          if (eventHandlers[type]) try {
+            ReflectApply(EventTargetCtor.prototype.removeEventListener, context, [type, eventHandlers[type]]);
           } catch (e) {
           }
-          handlers2[type] = typeof fnGiven === "function" ? fnGiven : null;
-          if (handlers2[type]) eventTargetAddListener(context, type, handlers2[type]);
+          eventHandlers[type] = typeof fnGiven === "function" ? fnGiven : null;
+          if (eventHandlers[type]) eventTargetAddListener(context, type, eventHandlers[type]);
         }
       });
     }
     defineProperty(ModelContext.prototype, "constructor", { value: ModelContext, configurable: true, writable: true });
+    return ModelContext;
+  }
+  function installWebMCPShim() {
+    const ModelContext = modelContextInterface();
     context = new EventTargetCtor();
     setPrototypeOf(context, ModelContext.prototype);
     try {
@@ -3511,16 +3587,16 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
   }
 
   // js_bridge/expect.js
-  function checkOnce(check, action, ref, args) {
+  function checkOnce(check2, action, ref, args) {
     try {
-      const value = action.record ? check(args, ref.record) : check(args);
+      const value = action.record ? check2(args, ref.record) : check2(args);
       return answerOf({ value });
     } catch (e) {
       return answerOf({ error: errorText(e) });
     }
   }
-  async function checkHolds(check, action, ref, args, capMs) {
-    const result = checkOnce(check, action, ref, args);
+  async function checkHolds(check2, action, ref, args, capMs) {
+    const result = checkOnce(check2, action, ref, args);
     if (result.error !== void 0) return result;
     let value = result.value;
     let thenable = false;
