@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, WithJsonSchema, model_serializer
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, SerializerFunctionWrapHandler, WithJsonSchema, model_serializer
 
 from .errors import INVOCATION_CODES
 from .pages import PageChange, RefusedAddress, TabsChange
@@ -356,9 +356,21 @@ class Receipt(_Data):
     caller: str | None = Field(default=None, description="The PLING_TOKENS caller that invoked it (absent for PLING_TOKEN's operator).")
     approved_by: ApprovedBy | None = Field(default=None, description="Who approved a confirmed action (absent when "
                                            "none was needed or it was denied).")
+    # The log and warnings as codes with their parameters (lifecycle/codes.py), for the receipt store;
+    # never serialized: the receipt an agent reads says them in words (`log`, `warning`).
+    _coded: dict[str, Any] | None = PrivateAttr(default=None)
 
     def as_json(self) -> dict[str, Any]:
         return self.model_dump(mode="json", exclude_none=True)
+
+    def with_codes(self, coded: dict[str, Any]) -> "Receipt":
+        self._coded = coded
+        return self
+
+    @property
+    def coded(self) -> dict[str, Any] | None:
+        """``{"log": [{"code", …params}], "warnings": […]}``, as the lifecycle wrote them."""
+        return self._coded
 
 
 # What a brief answer leaves out of a receipt (`detail: "brief"`): the call log and the stage timings,

@@ -18,12 +18,17 @@ import uvicorn
 
 from pling_browser.server.api import create_app
 from pling_browser.config import Settings
+from pling_browser.lifecycle import LogEvent, ReceiptWarning
 from pling_browser.server.limits import uvicorn_options
 
 from .server import FixtureServer
 
 # Actions the test service approves without a person: every other danger action is denied.
 APPROVED = ("remove", "clear_done", "approved_danger")
+
+
+# The services running in this process, by URL: a page's session reads its receipts' codes from its own.
+SERVICES: dict[str, "ServiceThread"] = {}
 
 
 class ServiceThread:
@@ -50,9 +55,11 @@ class ServiceThread:
             if not self.thread.is_alive() or time.time() > deadline:
                 raise RuntimeError("the Pling service did not start")
             time.sleep(0.05)
+        SERVICES[self.url] = self
         return self
 
     def stop(self) -> None:
+        SERVICES.pop(self.url, None)
         self.server.should_exit = True
         self.thread.join(30)
 
@@ -137,6 +144,31 @@ class Pages:
             self.client.delete(f"/sessions/{sid}")
 
 
+class Coded:
+    """A receipt's log and warnings as the lifecycle wrote them: codes with their parameters
+    (pling_browser/lifecycle/codes.py). Tests read these; the receipt's words are for people."""
+
+    def __init__(self, coded: dict[str, Any]) -> None:
+        self.log: list[dict[str, Any]] = coded["log"]
+        self.warnings: list[dict[str, Any]] = coded["warnings"]
+
+    def events(self, code: LogEvent) -> list[dict[str, Any]]:
+        """The log's entries of one code, in order."""
+        return [entry for entry in self.log if entry["code"] == code.value]
+
+    def warned(self, code: ReceiptWarning) -> list[dict[str, Any]]:
+        return [entry for entry in self.warnings if entry["code"] == code.value]
+
+
+def coded(client: httpx.Client, sid: str) -> Coded:
+    """The codes of a session's last receipt, from the receipt store of the service `client` talks to
+    (a service of this process: kept beside each receipt, never in the receipt an agent reads)."""
+    service = SERVICES[str(client.base_url).rstrip("/")]
+    found = service.app.state.runtime.store.coded(sid)
+    assert found, f"no receipt is stored for session {sid}"
+    return Coded(found[-1])
+
+
 class PageSession:
     def __init__(self, client: httpx.Client, sid: str, model: dict[str, Any]) -> None:
         self.client = client
@@ -155,6 +187,10 @@ class PageSession:
         answer = self.client.post(f"/sessions/{self.id}/invoke", json=body)
         assert answer.status_code == 200, answer.text
         return answer.json()["result"]
+
+    def codes(self) -> Coded:
+        """The log and warnings of this session's last receipt, as codes."""
+        return coded(self.client, self.id)
 
 
 

@@ -13,7 +13,9 @@ from typing import Any, Callable, Iterator
 import httpx
 import pytest
 
-from .conftest import ServiceThread, problem, service_settings
+from pling_browser.lifecycle import LogEvent
+
+from .conftest import ServiceThread, coded, problem, service_settings
 from .server import FixtureServer
 
 BOT = "bot-agent-token-0123456789"
@@ -135,7 +137,8 @@ def test_an_approval_is_for_what_the_person_was_shown(consent: ServiceThread, ca
     receipt = waiting.join()
     assert receipt["ok"] is False and receipt["error"]["code"] == "PERMISSION_DENIED", receipt
     assert receipt["error"]["started"] is False and "approved_by" not in receipt
-    assert any("changed the action's description" in line for line in receipt["log"]), receipt["log"]
+    changed = coded(ada, sid).events(LogEvent.CHANGED_WHILE_ASKED)
+    assert ["description" in entry["changed"] for entry in changed] == [True], changed
     assert _ran(ada, sid) == []
     # Asked again and approved, it runs as the person saw it the second time.
     waiting = Invoking(bot, sid, "transfer", {"to": "mallory"})
@@ -161,7 +164,8 @@ def test_a_grant_is_used_then_expires(consent: ServiceThread, callers: dict[str,
     assert second["ok"] is True, second
     granted = second["approved_by"]
     assert granted["via"] == "grant" and granted["caller"] == "ada" and granted["until"] > granted["at"]
-    assert any(line.startswith("approved by a grant of ada for the action note until") for line in second["log"])
+    by_grant = coded(bot, sid).events(LogEvent.APPROVED_BY_GRANT)
+    assert [(e["by"], e["scope"], e["what"], e["until"]) for e in by_grant] == [("ada", "action", "note", granted["until"])]
     # The grant is for the agent that asked: the operator's own call in the same session is asked for.
     waiting = Invoking(ops, sid, "note", {"text": "operator"})
     theirs = _pending(ada, sid, {asked["id"]})

@@ -14,6 +14,7 @@ import pytest
 
 from .conftest import PageSession, Pages, ServiceThread, problem, service_settings
 from .server import FixtureServer
+from pling_browser.lifecycle import LogEvent
 
 CARD = "4111111111111111"
 CHECKOUT = "pages/gates/checkout.html"
@@ -84,7 +85,7 @@ def test_a_person_approves_and_the_action_runs(gpages: Pages, person: httpx.Clie
     assert answer.status_code == 200
     receipt = agent.join()
     assert receipt["ok"] is True and receipt["changed"]["state"]["changed"]["wiped"] == {"from": False, "to": True}
-    assert any("confirmed by a person" in line for line in receipt["log"])
+    assert len(page.codes().events(LogEvent.CONFIRMED_BY_PERSON)) == 1
     # A second answer to the same request is refused.
     again = person.post(f"/sessions/{page.id}/confirmations/{request['id']}", json={"approve": False})
     assert again.status_code == 409 and problem(again)["code"] == "ALREADY_ANSWERED"
@@ -168,7 +169,7 @@ def test_handoff_completes_when_the_page_says_done(gated: ServiceThread, gpages:
     _wait_pending(person, page.id, "handoff")
     _type_code(gated, page.id, "123456")
     receipt = agent.join()
-    assert receipt["ok"] is True and any("done() turned true" in line for line in receipt["log"])
+    assert receipt["ok"] is True and len(page.codes().events(LogEvent.HANDOFF_PAGE_DONE)) == 1
 
 
 def test_handoff_said_done_but_not_done_fails(gated: ServiceThread, gpages: Pages, person: httpx.Client) -> None:

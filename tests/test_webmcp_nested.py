@@ -9,6 +9,7 @@ from typing import Any
 
 from .conftest import Pages, ServiceThread
 from .webmcp_fixtures import where  # noqa: F401
+from pling_browser.lifecycle import LogEvent
 
 PAGE = "pages/webmcp/nested.html"
 
@@ -29,7 +30,8 @@ def test_a_tool_calling_an_export_during_its_run_is_answered(where: tuple[Servic
     # Part of this invocation: what they changed is in its receipt, and its log names them.
     assert receipt["changed"]["records"]["note"]["added"] == ["n2", "n3"]
     assert receipt["changed"]["state"]["changed"] == {"count": {"from": 1, "to": 3}}
-    assert sum("the page called the exported add_note" in line for line in receipt["log"]) == 2
+    called = page.codes().events(LogEvent.EXPORT_CALLED)
+    assert [(entry["action"], entry["outcome"]) for entry in called] == [("add_note", "ok")] * 2, called
     # The nested calls are in the receipt log, each verified in the page.
     logged = [r for r in pages.client.get(f"/sessions/{page.id}/receipts").json()["receipts"]
               if r["receipt"]["action"]["id"] == "add_note"]

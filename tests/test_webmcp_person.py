@@ -16,6 +16,7 @@ import pytest
 
 from .conftest import FixtureServer, PageSession, Pages, ServiceThread, service_settings
 from .webmcp_fixtures import in_page, mode_independent, where  # noqa: F401
+from pling_browser.lifecycle import LogEvent
 
 
 @pytest.fixture(scope="module")
@@ -88,7 +89,8 @@ def test_request_user_interaction_and_its_dialog_are_answered_by_the_person(pers
     answer(page, dialog, True)
     receipt = call.result()
     assert receipt["ok"] is True and receipt["data"] == "Bought p1", receipt
-    assert any("requestUserInteraction): approved by a person" in line for line in receipt["log"])
+    asked = page.codes().events(LogEvent.INTERACTION_ANSWERED)
+    assert [e["approved"] for e in asked] == [True] and asked[0]["by"].startswith("a person"), asked
     assert page.invoke("purchases")["data"] == {"bought": ["p1"], "callbacks": 1}
 
     # The person says Cancel in the page's dialog: the page's confirm() answers false.

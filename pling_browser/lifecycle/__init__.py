@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..models import Receipt
+from .codes import LogEvent, ReceiptWarning
 from .context import Confirmer, Invocation, PendingRequests, Request
 from .flow import execute_action_or_flow, resumed_stages
 from .receipt import build
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
     from ..config import Settings
     from ..core.sessions import Session
 
-__all__ = ["invoke", "resume", "Invocation", "Request", "Resumes", "LIFECYCLE"]
+__all__ = ["invoke", "resume", "Invocation", "Request", "Resumes", "LIFECYCLE", "LogEvent", "ReceiptWarning"]
 
 
 async def invoke(session: "Session", ref: str, args: object, *, settings: "Settings", evidence: bool = True,
@@ -44,6 +45,6 @@ async def resume(session: "Session", state: FlowState, *, settings: "Settings", 
                              confirmer=confirmer, pending_requests=pending_requests, resumes=resumes,
                              operator_secrets=operator_secrets, caller=caller))
     inv.journal.approved(state.approved_by)
-    inv.note(f"resuming {state.ref} at step {state.next_step + 1}")
+    inv.note(LogEvent.RESUMING, ref=state.ref, step=state.next_step + 1)
     await run(inv, resumed_stages(state))
     return build(inv)

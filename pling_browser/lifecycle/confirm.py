@@ -28,6 +28,7 @@ from ..errors import PageUnresponsive, PermissionDenied, SessionLost
 from ..models import ActionDecl, ApprovedBy, RecordRef
 from ..plain import visible
 from . import grants
+from .codes import LogEvent
 from .context import Invocation, PersonAnswer
 from .grants import Subject
 from .plan import plan
@@ -102,10 +103,11 @@ def by_caller(inv: Invocation, risk: str, action_id: str) -> None:
                                hint="Nothing ran. The operator sets what this caller may do (PLING_TOKENS).")
 
 
-async def flow_risk(inv: Invocation, about: Subject) -> tuple[str, bool, list[str]]:
+async def flow_risk(inv: Invocation, about: Subject) -> tuple[str, bool, list[JsonValue]]:
     """The highest risk resolvable now: the flow's own and that of every step declared already. A
     step the page cannot describe because it is stuck (or gone) ends the resolution with that error."""
-    risk, confirm_flag, seen = about.decl.risk, about.decl.confirm, []
+    risk, confirm_flag = about.decl.risk, about.decl.confirm
+    seen: list[JsonValue] = []
     for step in plan(about.decl, inv.args, about.record):
         try:
             answer = await inv.session.bridge.describe(step.ref)
@@ -115,7 +117,7 @@ async def flow_risk(inv: Invocation, about: Subject) -> tuple[str, bool, list[st
             continue  # declared only later (a dialog's button): asked for when reached, if riskier
         step_decl = operator_risk(answer.action, inv.settings)
         step_risk = step_decl.risk
-        seen.append(f"{step.ref}: {step_risk}")
+        seen.append([step.ref, step_risk])
         confirm_flag = confirm_flag or step_decl.confirm
         if RISK_ORDER[step_risk] > RISK_ORDER[risk]:
             risk = step_risk
@@ -127,7 +129,7 @@ async def _clearance(inv: Invocation, about: Subject) -> tuple[str, bool]:
     if about.decl.kind != "flow":
         return about.decl.risk, about.decl.confirm
     risk, declared_confirm, seen = await flow_risk(inv, about)
-    inv.note(f"flow risk {risk} (steps resolvable now: {', '.join(seen) or 'none'})")
+    inv.note(LogEvent.FLOW_RISK, risk=risk, steps=seen)
     return risk, declared_confirm
 
 
@@ -142,15 +144,15 @@ async def _described_again(inv: Invocation) -> Subject | None:
     return subject(inv, operator_risk(answer.action, inv.settings), answer.record)
 
 
-def _changed(before: dict[str, Any], after: dict[str, Any]) -> str:
-    return ", ".join(key for key in before if before[key] != after.get(key)) or "its declaration"
+def _changed(before: dict[str, Any], after: dict[str, Any]) -> list[JsonValue]:
+    return [key for key in before if before[key] != after.get(key)]
 
 
 async def confirm(inv: Invocation) -> Cleared:
     assert inv.decl is not None
     about = subject(inv, inv.decl, inv.record)
     if about.decl.kind == "handoff":
-        inv.note("a handoff is never confirmed: the person does it")
+        inv.note(LogEvent.HANDOFF_NOT_CONFIRMED)
         return Cleared()
     again = False  # the action as the page declared it after a person's answer is what runs
     for _ in range(ASKS):
@@ -158,7 +160,7 @@ async def confirm(inv: Invocation) -> Cleared:
         risk, declared_confirm = await _clearance(inv, about)
         by_caller(inv, risk, decl.id)
         if not needs_confirmation(risk, declared_confirm, inv.settings.ask, decl.id):
-            inv.note(f"confirmation not needed ({risk})")
+            inv.note(LogEvent.CONFIRMATION_NOT_NEEDED, risk=risk)
             return _cleared(Clearance(approved=risk if risk != "danger" else None), again, about)
         if _approved_without_asking(inv, about, risk):
             return _cleared(Clearance(approved=risk, confirmed=True), again, about)
@@ -178,8 +180,7 @@ async def confirm(inv: Invocation) -> Cleared:
         if fingerprint(now) == fingerprint(shown):
             _approved_by_person(inv, about, risk, answer)
             return _cleared(Clearance(approved=risk, confirmed=True), again, about)
-        inv.note(f"the page changed the action's {_changed(shown, now)} while the person was asked: the approval "
-                 "is for what was shown, so the person is asked again")
+        inv.note(LogEvent.CHANGED_WHILE_ASKED, changed=_changed(shown, now))
     raise PermissionDenied(f"{inv.ref} was not run: the page changed it each time the person was asked",
                            denied_by="the page changed the action while the person was asked", risk=about.decl.risk)
 
@@ -194,14 +195,14 @@ def _approved_without_asking(inv: Invocation, about: Subject, risk: str) -> bool
     """PLING_APPROVE, then a person's grant; True (and who approved kept) when one approves."""
     policy = approved_by_policy(inv.settings.approve, risk, about.decl.id, inv.ref)
     if policy:
-        inv.note(f"approved by the operator's policy (PLING_APPROVE={policy})")
+        inv.note(LogEvent.APPROVED_BY_POLICY, entry=policy)
         inv.journal.approved(ApprovedBy(caller="operator", via="policy", at=time.time(), policy=f"PLING_APPROVE={policy}"))
         return True
     grant = grants.covering(inv.session.grants, about, risk)
     if grant is None:
         return False
-    inv.note(f"approved by a grant of {grant.by} for the {grant.scope} {grant.ref if grant.scope == 'action' else grant.action} "
-             f"until {time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime(grant.until))}")
+    inv.note(LogEvent.APPROVED_BY_GRANT, by=grant.by, scope=grant.scope,
+             what=grant.ref if grant.scope == "action" else grant.action, until=grant.until)
     inv.journal.approved(ApprovedBy(caller=grant.by, via="grant", at=time.time(), until=grant.until))
     return True
 
@@ -221,12 +222,12 @@ async def _ask(inv: Invocation, asking: Invocation, shown: dict[str, JsonValue],
 def _approved_by_person(asking: Invocation, about: Subject, risk: str, answer: PersonAnswer) -> None:
     """`asking` (the invocation, or a flow's step) approved by a person: who approved is kept, and the
     grant the person made with the answer."""
-    asking.note(f"confirmed by a person ({answer.by}), through the confirmation channel")
+    asking.note(LogEvent.CONFIRMED_BY_PERSON, by=answer.by)
     asking.journal.approved(ApprovedBy(caller=answer.by, via="person", at=answer.at))
     if answer.grant:
         grant = grants.make(asking.session.grants, about, risk, answer.grant["scope"], float(answer.grant["for_s"]),
                             answer.by)
-        asking.note(f"{answer.by} granted the {grant.scope} for {answer.grant['for_s']} s")
+        asking.note(LogEvent.GRANTED, by=answer.by, scope=grant.scope, for_s=answer.grant["for_s"])
 
 
 async def confirm_step(flow: Invocation, clearance: Clearance, step: Invocation) -> Cleared:
@@ -236,7 +237,7 @@ async def confirm_step(flow: Invocation, clearance: Clearance, step: Invocation)
     assert step.decl is not None
     decl = step.decl
     if decl.kind == "handoff":
-        step.note("a handoff is never confirmed: the person does it")
+        step.note(LogEvent.HANDOFF_NOT_CONFIRMED)
         return Cleared(clearance=clearance)
     by_caller(step, decl.risk, decl.id)
     if not needs_confirmation(decl.risk, decl.confirm, flow.settings.ask, decl.id):
@@ -245,7 +246,7 @@ async def confirm_step(flow: Invocation, clearance: Clearance, step: Invocation)
     # An action the operator named in PLING_ASK is asked for wherever it runs, a flow's step too.
     named = decl.id in flow.settings.ask
     if covered and not named and (clearance.confirmed or not decl.confirm):
-        step.note(f"covered by the flow's confirmation ({clearance.approved})")
+        step.note(LogEvent.COVERED_BY_FLOW, approved=clearance.approved)
         return Cleared(clearance=clearance)
     about, again = subject(step, decl, step.record), False
     if _approved_without_asking(step, about, decl.risk):

@@ -17,6 +17,7 @@ from pydantic import JsonValue
 from ..errors import ExecutionFailed, InvocationError, PlingError
 from ..models import ActionDecl, ApprovedBy, Changed, RecordRef
 from ..telemetry import stage_span
+from .codes import LogEvent, ReceiptWarning
 from .journal import Journal
 from .navigation import DocumentTracker
 from .results import Checked, Cleared, Compared, Decoded, Executed, Ready, Resolved, Validated
@@ -188,20 +189,11 @@ class Invocation:
         return self.compared.changed if self.compared is not None else None
 
     # ---- the journal ----
-    @property
-    def log(self) -> list[str]:
-        return self.journal.log
+    def note(self, code: LogEvent, /, **params: JsonValue) -> None:
+        self.journal.note(code, **params)
 
-    @property
-    def warnings(self) -> list[str]:
-        return self.journal.warnings
-
-    @property
-    def timings_ms(self) -> dict[str, float]:
-        return self.journal.timings_ms
-
-    def note(self, line: str) -> None:
-        self.journal.note(line)
+    def warn(self, code: ReceiptWarning, /, **params: JsonValue) -> None:
+        self.journal.warn(code, **params)
 
     @property
     def action_timeout_ms(self) -> float:

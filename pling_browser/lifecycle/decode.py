@@ -10,6 +10,7 @@ from typing import Any
 
 from ..core import tracing
 from ..errors import InvalidArgs, InvalidParams
+from .codes import LogEvent
 from .context import Invocation
 from .results import Decoded
 
@@ -20,7 +21,7 @@ MAX_ARGS_CHARS = 1_000_000
 def decode(inv: Invocation) -> Decoded:
     """The JSON alone (a flow's step: references in it are the page's own, never restored)."""
     args = sendable_args(inv.request.raw_args)
-    inv.note(f"decoded args ({len(args)} keys)")
+    inv.note(LogEvent.DECODED, keys=len(args))
     return Decoded(args=args)
 
 
@@ -130,7 +131,7 @@ async def restore_references(inv: Invocation, decoded: Decoded) -> Decoded:
     if inv.session.recording is not None:
         await tracing.discard(inv.session.recording, "this invocation restored a secret reference, and a trace "
                               "records what the page is given")
-        inv.note("the trace was discarded before secret references were restored")
+        inv.note(LogEvent.TRACE_DISCARDED)
     values = {name: operator_secrets[name] for name in names if operator_secrets and name in operator_secrets}
     missing = sorted(names - values.keys())
     if missing:
@@ -142,5 +143,5 @@ async def restore_references(inv: Invocation, decoded: Decoded) -> Decoded:
     secret_values = tuple(value for value in values.values() if value)
     # The page receives these values; from now on the bridge shows them only as references.
     await inv.session.bridge.protect(list(secret_values))
-    inv.note(f"restored {len(names)} secret reference(s)")
+    inv.note(LogEvent.RESTORED, count=len(names))
     return Decoded(args=substitute(decoded.args, values), secret_values=secret_values)

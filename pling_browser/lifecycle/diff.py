@@ -7,9 +7,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from pydantic import JsonValue
+
 from ..core.answers import BridgeCode, Diffed, Refusal
 from ..core.bridge import BridgeError
 from ..models import Changed, RecordsChange, RecordsDeclared
+from .codes import LogEvent, ReceiptWarning
 from .context import Invocation
 
 if TYPE_CHECKING:
@@ -18,28 +21,21 @@ from .navigation import refused, tabs_changed
 from .results import Compared
 
 
-def _summary(changed: Changed) -> str:
-    parts = []
+def _summary(changed: Changed) -> dict[str, JsonValue]:
+    """What changed, counted, as data for the log (``words.py`` says it)."""
+    records: dict[str, JsonValue] = {}
     for type_, r in changed.records.items():
         if isinstance(r, RecordsDeclared):
-            parts.append(f"{type_} declared only {r.declared}")
+            records[type_] = {"declared": r.declared}
             continue
-        counts = []
         names = ("added", "removed", "updated") if isinstance(r, RecordsChange) else ("entered", "left", "updated")
-        for name in names:
-            count = len(getattr(r, name)) + r.omitted.get(name, 0)
-            if count:
-                counts.append(f"{count} {name}")
+        counts: dict[str, JsonValue] = {name: len(getattr(r, name)) + r.omitted.get(name, 0) for name in names}
         if isinstance(r, RecordsChange) and r.reordered:
-            counts.append("reordered")
-        parts.append(f"{type_} {', '.join(counts)}")
-    if changed.state.changed:
-        parts.append("state " + ", ".join(list(changed.state.changed)[:5]))
-    if changed.page is not None:
-        parts.append(f"page {changed.page.from_.id} -> {changed.page.to.id}")
-    if changed.feedback.added:
-        parts.append(f"{len(changed.feedback.added)} feedback")
-    return "; ".join(parts) if parts else "nothing declared changed"
+            counts["reordered"] = True
+        records[type_] = counts
+    page = changed.page
+    return {"records": records, "state": list(changed.state.changed)[:5],
+            "page": [page.from_.id, page.to.id] if page is not None else None, "feedback": len(changed.feedback.added)}
 
 
 async def diff(inv: Invocation) -> Compared | None:
@@ -47,8 +43,8 @@ async def diff(inv: Invocation) -> Compared | None:
     if not inv.evidence_begun:
         return None
     if document.after_unreadable and not document.navigated:
-        inv.note("the diff could not be taken: reading the page's records and state after the action hung")
-        inv.warnings.append("What changed could not be read after the action.")
+        inv.note(LogEvent.DIFF_HUNG)
+        inv.warn(ReceiptWarning.CHANGES_UNREADABLE)
         return None
     if document.leaving:
         await document.follow(inv)  # the action failed while its document was leaving: diff the new one
@@ -61,20 +57,20 @@ async def diff(inv: Invocation) -> Compared | None:
             answer = await inv.session.bridge.diff()
     except BridgeError as error:
         if error.code is BridgeCode.NO_SNAPSHOT:
-            inv.warnings.append("The page was replaced during the action (a navigation or reload), so what changed is not known.")
-            inv.note("no diff: the before snapshot is gone (the page navigated)")
+            inv.warn(ReceiptWarning.SNAPSHOT_GONE)
+            inv.note(LogEvent.NO_DIFF_SNAPSHOT_GONE)
             return None
         raise
     changed = answer.changed
     addresses = refused(inv)
     if addresses:
         changed = changed.model_copy(update={"refused": addresses, "observed": True})
-        inv.note(f"the egress policy refused {len(addresses)} address(es) during the action")
+        inv.note(LogEvent.EGRESS_REFUSED, count=len(addresses))
     tabs = await tabs_changed(inv)
     if tabs is not None:
         changed = changed.model_copy(update={"tabs": tabs, "observed": True})
-        inv.note(f"tabs: {len(tabs.opened)} opened, {len(tabs.closed)} closed")
-    inv.note(f"diff: {_summary(changed)}")
+        inv.note(LogEvent.TABS, opened=len(tabs.opened), closed=len(tabs.closed))
+    inv.note(LogEvent.DIFF, **_summary(changed))
     return Compared(changed=changed)
 
 
@@ -86,7 +82,7 @@ async def _diff_across(inv: Invocation) -> Diffed:
     answer = await inv.session.bridge.diff_from(carried)
     page = answer.changed.page
     if page is not None:
-        inv.note(f"diff across documents: {page.from_.id or page.from_.url} -> {page.to.id or page.to.url}")
+        inv.note(LogEvent.DIFF_ACROSS, **{"from": page.from_.id or page.from_.url, "to": page.to.id or page.to.url})
     return answer
 
 

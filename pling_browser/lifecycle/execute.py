@@ -6,15 +6,18 @@ from __future__ import annotations
 
 import contextlib
 
-from ..core.answers import Aim, BridgeCode
+from pydantic import JsonValue
+
+from ..core.answers import BridgeCode
 from ..core.bridge import BridgeError
-from ..core.gestures import CheckboxUnchanged, TargetNotOperable, operate, words
+from ..core.gestures import CheckboxUnchanged, TargetNotOperable, operate
 from ..errors import ActionUnavailable, ExecutionFailed, PageUnresponsive, PlingError
+from .codes import LogEvent, ReceiptWarning
 from .context import Invocation
 from .handoff import handoff
 from .interaction import person_interactions
 from .navigation import navigation_error
-from .results import Executed, Marks
+from .results import Executed, Marks, Ready
 
 async def execute(inv: Invocation) -> Executed:
     """The before snapshot was taken by the reveal stage's last call, after every pre-check. The
@@ -55,7 +58,7 @@ async def _run(inv: Invocation, marks: Marks) -> Executed:
         if not navigation_error(error):
             raise
         inv.document.leave()  # run() navigated before it answered: an outcome, not a failure
-        inv.note("ran the page's run(); the document was replaced before it answered")
+        inv.note(LogEvent.RAN_THEN_REPLACED)
         return Executed()
     except BridgeError as error:
         page_error = error.refusal.error
@@ -67,7 +70,7 @@ async def _run(inv: Invocation, marks: Marks) -> Executed:
         if not bridge.nested:
             bridge.running = outer
     inv.document.answered(inv, answer.doc, answer.leaving)
-    inv.note("ran the page's run()" + (" and kept its result as data" if answer.has_data else ""))
+    inv.note(LogEvent.RAN, data=answer.has_data)
     if not answer.has_data:
         return Executed()
     return Executed(has_data=True, data=answer.data, data_omitted=answer.omitted)
@@ -79,8 +82,8 @@ async def _synthetic(inv: Invocation, marks: Marks) -> None:
         await inv.session.bridge.synthetic_click()
     except BridgeError as error:
         raise ExecutionFailed(f"Synthetic click failed: {error.refusal.error}") from None
-    inv.warnings.append("The target is not a native control: the page got synthetic (untrusted) click events.")
-    inv.note("dispatched synthetic pointer and click events on the target")
+    inv.warn(ReceiptWarning.SYNTHETIC_EVENTS)
+    inv.note(LogEvent.SYNTHETIC_DISPATCHED)
 
 
 async def _operate(inv: Invocation, marks: Marks) -> None:
@@ -99,8 +102,7 @@ async def _operate(inv: Invocation, marks: Marks) -> None:
         raise ExecutionFailed(f"Operating the target failed: {error}") from None
     except TargetNotOperable as error:
         dispatched = False  # Playwright gave up before it dispatched anything
-        inv.note("Playwright's actionability checks gave up" + (f" (direct path not taken: {error.direct_why})"
-                                                               if error.direct_why else ""))
+        inv.note(LogEvent.ACTIONABILITY_GAVE_UP, direct_why=error.direct_why)
         raise ActionUnavailable(f"{inv.ref}'s target never became operable: {error.reason}", reason=error.reason,
                                 stage="execute") from None
     except PageUnresponsive as error:
@@ -108,7 +110,7 @@ async def _operate(inv: Invocation, marks: Marks) -> None:
     except PlingError as error:
         if navigation_error(error):  # the gesture navigated: an outcome, not a failure
             inv.document.leave()
-            inv.note(f"{_verb(inv)} with trusted input; the document was replaced")
+            inv.note(LogEvent.OPERATED_THEN_REPLACED, **_operated(ready))
             return
         raise ExecutionFailed(f"Operating the target failed: {error.message}", cause=error.code) from None
     finally:
@@ -119,17 +121,12 @@ async def _operate(inv: Invocation, marks: Marks) -> None:
                 await bridge.release()
             except Exception:  # the page may have navigated away with the element
                 pass
-    inv.note(f"{_verb(inv)} with trusted input{_path(done.path, done.why, ready.aim)}")
+    inv.note(LogEvent.OPERATED, **_operated(ready), path=done.path, why=done.why,
+             scrolled=ready.aim is not None and ready.aim.scrolled)
 
 
-def _path(path: str, why: str | None, aim: Aim | None) -> str:
-    """Which path the trusted input took (core/gestures.py), for the receipt's log."""
-    if path == "direct":
-        return " (direct: at the centre the bridge hit-tested" + ("; scrolled into view" if aim is not None and aim.scrolled else "") + ")"
-    return " (Playwright's actionability checks" + (f"; direct path not taken: {why}" if why else "") + ")"
-
-
-def _verb(inv: Invocation) -> str:
-    ready = inv.ready
-    assert ready is not None
-    return words(ready.control, ready.gesture, ready.fill_value, ready.drop_id)
+def _operated(ready: Ready) -> dict[str, JsonValue]:
+    """What was operated, as data for the log: the control, the declared gesture, whether a value
+    went with it (never the value: it may be a secret), a drag's destination."""
+    return {"control": ready.control, "gesture": ready.gesture.model_dump() if ready.gesture else None,
+            "valued": ready.fill_value is not None, "drop_id": ready.drop_id}

@@ -8,6 +8,7 @@ from __future__ import annotations
 from ..core.answers import BridgeCode, Expected, Settled
 from ..core.bridge import BridgeError
 from ..errors import ExpectationFailed, PageNavigated, PageUnresponsive, PlingError
+from .codes import LogEvent, ReceiptWarning
 from .context import Invocation
 from .navigation import navigation_error
 from .results import Checked
@@ -18,12 +19,10 @@ def _settled(inv: Invocation, settled: Settled | None) -> None:
         return
     if settled.settled:
         # "frames waited: 0": the frame after the action had rendered, quiet, before settling began.
-        inv.note(f"page settled in {settled.ms:.0f} ms (frames waited: {settled.frames})")
+        inv.note(LogEvent.PAGE_SETTLED, ms=settled.ms, frames=settled.frames)
     else:
-        pending = f"{settled.pending} requests" + (f", {settled.timers} timers" if settled.timers else "")
-        inv.note(f"page had not settled after {settled.ms:.0f} ms ({pending} pending)")
-        inv.warnings.append(f"The page had not settled after {settled.ms:.0f} ms ({pending} still pending); "
-                            "later changes are not in this receipt.")
+        inv.note(LogEvent.PAGE_NOT_SETTLED, ms=settled.ms, pending=settled.pending, timers=settled.timers)
+        inv.warn(ReceiptWarning.NOT_SETTLED, ms=settled.ms, pending=settled.pending, timers=settled.timers)
 
 
 async def expect(inv: Invocation) -> Checked:
@@ -50,9 +49,9 @@ async def expect(inv: Invocation) -> Checked:
 
 def _held(inv: Invocation, answer: Expected) -> Checked:
     if answer.declared:
-        inv.note(f"expectation held after {answer.ms or 0:.0f} ms ({answer.polls} checks)")
+        inv.note(LogEvent.EXPECTATION_HELD, ms=answer.ms or 0, polls=answer.polls)
     else:
-        inv.note("no expectation declared")
+        inv.note(LogEvent.NO_EXPECTATION)
     _settled(inv, answer.settled)
     return Checked(verified=True if answer.declared else None)
 
@@ -60,27 +59,24 @@ def _held(inv: Invocation, answer: Expected) -> Checked:
 async def _check_after_navigation(inv: Invocation) -> Checked:
     assert inv.decl is not None
     if inv.decl.expect is None:
-        inv.note("no expectation declared")
+        inv.note(LogEvent.NO_EXPECTATION)
         return Checked()
-    why = None
+    why = "navigated_again"
     try:
         answer = await _check(inv, on_new_document=True)
     except PlingError as error:
         if not navigation_error(error):
             raise
-        why = "the page navigated again while it was checked"
     except _Gone:
-        why = f"the page the action led to does not declare {inv.ref.partition('@')[0]}"
+        why = "not_declared"
     else:
-        if answer.leaving:
-            why = "the page navigated again while it was checked"
-        else:
+        if not answer.leaving:
             checked = _held(inv, answer)
-            inv.note("the expectation was checked on the new document")
+            inv.note(LogEvent.CHECKED_ON_NEW_DOCUMENT)
             return checked
-    inv.note(f"expectation not verified: {why}")
-    inv.warnings.append(f"The action navigated, and its expectation ({inv.decl.expect.description}) could not be "
-                        f"checked on the new page: {why}.")
+    action = inv.ref.partition("@")[0]
+    inv.note(LogEvent.EXPECTATION_NOT_VERIFIED, reason=why, action=action)
+    inv.warn(ReceiptWarning.EXPECTATION_UNVERIFIED, expectation=inv.decl.expect.description, reason=why, action=action)
     return Checked(verified=False)
 
 
@@ -105,7 +101,7 @@ async def _check(inv: Invocation, on_new_document: bool = False) -> Expected:
             # hang when read (its script was stopped). The expectation is asked again on its own; what
             # changed is not read again (diff.py says it could not be).
             inv.document.after_hung()
-            inv.note("the page did not answer the expectation with its after snapshot in time; asked again without it")
+            inv.note(LogEvent.AFTER_SNAPSHOT_HUNG)
             answer = await bridge.expect(inv.ref, inv.args, timeout, inv.settings.settle_cap_ms)
         inv.document.keep_after(inv, answer)
         return answer

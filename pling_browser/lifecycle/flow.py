@@ -10,6 +10,7 @@ from pydantic import JsonValue
 
 from ..errors import StepFailed
 from .confirm import confirm_step
+from .codes import LogEvent
 from .context import Invocation, Request
 from .decode import decode
 from .execute import execute
@@ -32,7 +33,7 @@ def resumed_stages(state: FlowState) -> dict[str, StageFn | Decoded | Validated 
 
     def kept_declaration(inv: Invocation) -> Resolved:
         assert state.decl is not None
-        inv.note(f"resuming {state.ref} as declared when it failed")
+        inv.note(LogEvent.RESUMING_AS_DECLARED, ref=state.ref)
         return Resolved(decl=state.decl, record=state.record, session=inv.session)
 
     async def begin(inv: Invocation) -> Ready:
@@ -86,7 +87,7 @@ async def run_flow(inv: Invocation, start: int = 0, ledger: list[dict[str, JsonV
             entry["navigated"] = True
         if child.fidelity != "high" and child.started:
             entry["fidelity"] = child.fidelity
-        inv.warnings.extend(child.warnings)
+        inv.journal.carry(child.journal.warnings)
         if child.executed is not None and child.executed.data is not None:
             entry["data"] = child.executed.data
         if child.error is not None:
@@ -113,7 +114,7 @@ async def run_flow(inv: Invocation, start: int = 0, ledger: list[dict[str, JsonV
                 resume_expires_s=RESUME_TTL_S if handle else None, started=index > 0 or bool(child.started))
         entry["outcome"] = "done"
         ledger.append(entry)
-        inv.note(f"step {index + 1}/{len(steps)} {child.ref}: done")
+        inv.note(LogEvent.STEP_DONE, step=index + 1, of=len(steps), action=child.ref)
     await inv.document.left(inv)
-    inv.note(f"flow ran {len(steps) - start} step(s); a flow is not a transaction: steps are not undone on failure")
+    inv.note(LogEvent.FLOW_RAN, steps=len(steps) - start)
     return Executed(steps=tuple(ledger))

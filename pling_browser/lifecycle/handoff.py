@@ -10,6 +10,7 @@ from typing import Any
 
 from ..core.bridge import BridgeError
 from ..errors import HandoffCancelled, HandoffFailed, HandoffTimeout, PlingError
+from .codes import LogEvent
 from .context import Invocation
 from .receipt import scrub
 
@@ -32,7 +33,7 @@ async def handoff(inv: Invocation) -> None:
     request = scrub({"action": inv.ref, "description": decl.description, "region": decl.region,
                      "params": decl.params, "args": inv.args}, inv.masked_values())
     pending = inv.request.pending_requests.open("handoff", inv.session.id, request, timeout_s)
-    inv.note(f"waiting for the person to do the step ({pending.id})")
+    inv.note(LogEvent.HANDOFF_WAITING, pending=pending.id)
     page_done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
     watcher = asyncio.create_task(_watch_done(inv, page_done))
     try:
@@ -46,7 +47,7 @@ async def handoff(inv: Invocation) -> None:
     if outcome == "withdrawn":
         raise HandoffCancelled("The session was closed while the step was waiting", outcome="withdrawn")
     if outcome == "page":
-        inv.note("the page's done() turned true")
+        inv.note(LogEvent.HANDOFF_PAGE_DONE)
         return
     if answer == "cancel":
         raise HandoffCancelled("The person cancelled the step", outcome="cancel")
@@ -54,4 +55,4 @@ async def handoff(inv: Invocation) -> None:
     if not state.done:
         raise HandoffFailed("The person said the step is done, but the page's done() does not hold",
                             outcome="done", check_error=state.error)
-    inv.note("the person said done, and the page's done() holds")
+    inv.note(LogEvent.HANDOFF_PERSON_DONE)

@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 from typing import Any, AsyncIterator
 
+from .codes import LogEvent
 from .context import Invocation
 from .receipt import scrub
 
@@ -27,7 +28,7 @@ def _request(inv: Invocation, **what: Any) -> dict[str, Any]:
 async def _ask_dialog(inv: Invocation, kind: str, message: str, default: str) -> bool:
     dialog = {"type": kind, "message": message[:DIALOG_TEXT_MAX], "default": default[:DIALOG_TEXT_MAX]}
     approved, who, _ = await inv.request.confirmer.ask(inv, _request(inv, dialog=dialog))
-    inv.note(f"the page's {kind} dialog was {'accepted' if approved else 'dismissed'} by {who}")
+    inv.note(LogEvent.DIALOG_ANSWERED, kind=kind, accepted=approved, by=who)
     return approved
 
 
@@ -40,7 +41,7 @@ async def _interact(inv: Invocation, request: dict[str, Any]) -> None:
         ask = {"interaction": "The tool asks for the person (requestUserInteraction): approve to let it ask you "
                               "in the page; its dialogs come here next"}
         approved, who, _ = await inv.request.confirmer.ask(inv, _request(inv, **ask))
-    inv.note(f"the tool asked for the person (requestUserInteraction): {'approved' if approved else 'denied'} by {who}")
+    inv.note(LogEvent.INTERACTION_ANSWERED, approved=approved, by=who)
     if approved:
         page.route_dialogs(lambda kind, message, default: _ask_dialog(inv, kind, message, default))
     await inv.session.bridge.answer_interaction(iid, approved, who)

@@ -8,23 +8,34 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from types import MappingProxyType
+
+from pydantic import JsonValue
+
 from ..models import ApprovedBy
+from .codes import Entry, LogEvent, ReceiptWarning
 from .results import Marks
 
 
 @dataclass(eq=False)
 class Journal:
-    log: list[str] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
+    """Entries are codes with their parameters (codes.py); ``words.py`` says them for the receipt."""
+
+    log: list[Entry] = field(default_factory=list)
+    warnings: list[Entry] = field(default_factory=list)
     timings_ms: dict[str, float] = field(default_factory=dict)
     _approved_by: ApprovedBy | None = None
     _marks: Marks | None = None
 
-    def note(self, line: str) -> None:
-        self.log.append(line)
+    def note(self, code: LogEvent, /, **params: JsonValue) -> None:
+        self.log.append(Entry(code, MappingProxyType(params)))
 
-    def warn(self, text: str) -> None:
-        self.warnings.append(text)
+    def warn(self, code: ReceiptWarning, /, **params: JsonValue) -> None:
+        self.warnings.append(Entry(code, MappingProxyType(params)))
+
+    def carry(self, warnings: list[Entry]) -> None:
+        """A flow's step's warnings, as the flow's own."""
+        self.warnings.extend(warnings)
 
     def timed(self, stage: str, ms: float) -> None:
         self.timings_ms[stage] = ms

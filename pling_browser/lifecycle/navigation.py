@@ -21,6 +21,7 @@ from ..core.answers import Diffed, Expected
 from ..core.bridge import CutByNavigation
 from ..errors import PageNavigated, PageUnresponsive, PlingError, SessionLost
 from ..pages import RefusedAddress, TabRef, TabsChange
+from .codes import LogEvent, ReceiptWarning
 
 if TYPE_CHECKING:
     from .context import Invocation
@@ -130,21 +131,19 @@ class DocumentTracker:
             with contextlib.suppress(PlingError, Exception):  # masking outlives navigations (SPEC)
                 await bridge.protect(list(bridge.protected))
         if not self._navigated:
-            inv.note(f"the document was still leaving after {waited:.0f} ms")
-            inv.warnings.append(f"The page started to navigate but no new document arrived within {budget_s:g} s; "
-                                "what changed there is not in this receipt.")
+            inv.note(LogEvent.NAVIGATION_STILL_LEAVING, ms=waited)
+            inv.warn(ReceiptWarning.NO_NEW_DOCUMENT, budget_s=budget_s)
             return
         if not declared:
-            inv.note(f"the new document declared nothing within {waited:.0f} ms")
+            inv.note(LogEvent.NAVIGATION_DECLARED_NOTHING, ms=waited)
             if not _refused_document(inv):
-                inv.warnings.append(f"The page navigated to a document that declared nothing within {budget_s:g} s "
-                                    "(PLING_NAVIGATION_SETTLE).")
+                inv.warn(ReceiptWarning.DECLARED_NOTHING, budget_s=budget_s)
             return
-        inv.note(f"the page navigated; the new document declared itself after {waited:.0f} ms")
+        inv.note(LogEvent.NAVIGATED, ms=waited)
         with contextlib.suppress(PlingError):
             settled = await bridge.settle(min(1_000, inv.settings.settle_cap_ms), terminate=False)
             if not settled.settled:
-                inv.note(f"the new document had not settled after {settled.ms:.0f} ms")
+                inv.note(LogEvent.NEW_DOCUMENT_NOT_SETTLED, ms=settled.ms)
 
     async def _arrival(self, inv: Invocation, budget_s: float, started: float) -> bool | None:
         """Poll until a new document declared itself (True), the budget ran out (False), or the
@@ -162,7 +161,7 @@ class DocumentTracker:
                     raise
             if who is not None and who.doc == inv.doc:
                 if not who.leaving:
-                    inv.note("the navigation the action started ended in the same document")
+                    inv.note(LogEvent.NAVIGATION_SAME_DOCUMENT)
                     self._leaving = False
                     return None
             elif who is not None:
@@ -171,7 +170,7 @@ class DocumentTracker:
                     return True
             if _refused_document(inv):
                 self._navigated = True
-                inv.note("the page was sent to an address the egress policy refused")
+                inv.note(LogEvent.NAVIGATION_REFUSED_ADDRESS)
                 return False
             if remaining <= 0:
                 return False

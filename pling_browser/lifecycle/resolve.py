@@ -10,6 +10,7 @@ from ..core.bridge import BridgeError
 from ..core.frames import Frames, declaring
 from ..errors import ActionNotFound
 from .confirm import by_caller, operator_risk
+from .codes import LogEvent
 from .context import Invocation
 from .results import Resolved
 
@@ -44,10 +45,8 @@ async def resolve(inv: Invocation) -> Resolved:
     # risk is its steps' too).
     by_caller(inv, decl.risk, decl.id)
     record = answer.record
-    if record is not None:
-        inv.note(f"resolved {ref}: {decl.description or decl.id} on the {record.type} {record.label!r}")
-    else:
-        inv.note(f"resolved {ref}: {decl.description or decl.id}")
+    inv.note(LogEvent.RESOLVED, ref=ref, what=decl.description or decl.id,
+             record_type=record.type if record is not None else None, label=record.label if record is not None else None)
     return Resolved(decl=decl, record=record, session=session, frame=frame)
 
 
@@ -69,5 +68,5 @@ async def _describe(inv: Invocation, ref: str) -> tuple[Described, "Session", st
                 raise ActionNotFound(f"{action_id[:200]!r} is declared only in child frames, and not in the model: {why}",
                                      available=error.refusal.available) from None
             raise
-    inv.note(f"{action_id} is declared by the frame of {frame.origin}: it runs in that frame's document")
+    inv.note(LogEvent.FRAME_DECLARES, action=action_id, origin=frame.origin)
     return await frame.describe(ref), inv.session.in_frame(frame), frame.origin

@@ -10,6 +10,7 @@ from pydantic import JsonValue
 from ..core.bridge import BridgeError
 from ..core.gestures import value_need
 from ..errors import ActionUnavailable, InvalidParams
+from .codes import LogEvent
 from .context import Invocation
 from .diff import discard
 from .results import Ready
@@ -34,11 +35,11 @@ async def reveal(inv: Invocation) -> Ready:
                                                  aim=inv.settings.direct_input, args=inv.args)
     except BridgeError as error:
         for line in error.refusal.log:
-            inv.note(line)
+            inv.note(LogEvent.BRIDGE, text=line)
         reason = error.refusal.reason
         raise ActionUnavailable(reason or f"{inv.ref} is not available now (the page gives no reason)", reason=reason) from None
     for line in answer.log:
-        inv.note(line)
+        inv.note(LogEvent.BRIDGE, text=line)
     # What the gesture types decides whether a value is needed, never the kind of control alone: a
     # declared click, focus, hover, drag or lone key press on a text field types nothing.
     typing = value_need(answer.control, answer.gesture)
@@ -50,7 +51,7 @@ async def reveal(inv: Invocation) -> Ready:
         what = "types into" if answer.control == "text" or (answer.gesture and answer.gesture.type) else "selects in"
         raise InvalidParams(f"{inv.ref} {what} a {answer.tag}: pass the value as `value` or as its one argument",
                             stage="reveal", issues=[{"path": "value", "problem": "is required"}])
-    inv.note("available" + ("" if answer.control == "function" else f"; target is a visible {answer.tag} ({answer.control})"))
+    inv.note(LogEvent.AVAILABLE, control=answer.control, tag=answer.tag)
     # Every pre-check passed: the bridge took the before snapshot (evidence on) in the same call.
     return Ready(control=answer.control, fidelity=answer.fidelity, evidence=answer.evidence, doc=answer.doc,
                  mark=answer.mark, where=answer.where, gesture=answer.gesture, drop=answer.drop, drop_id=answer.dropId,

@@ -14,6 +14,7 @@ from typing import Awaitable, Callable, Mapping, Union
 
 from ..errors import InvocationError
 from .confirm import confirm
+from .codes import LogEvent, ReceiptWarning
 from .context import Invocation, Result
 from .decode import decode_args
 from .diff import diff, discard
@@ -62,7 +63,7 @@ async def run(inv: Invocation, replace: Mapping[str, StageFn | Result | None] | 
                 inv.keep(result)
     except InvocationError as error:
         inv.error = error
-        inv.note(f"failed at {error.stage}: {error.code}")
+        inv.note(LogEvent.FAILED, stage=error.stage, code=error.code)
     await _conclude(inv)
 
 
@@ -76,5 +77,5 @@ async def _conclude(inv: Invocation) -> None:
             if compared is not None:
                 inv.keep(compared)
     except InvocationError as error:
-        inv.note(f"the diff could not be taken: {error.message}")
-        inv.warnings.append("What changed could not be read after the action.")
+        inv.note(LogEvent.DIFF_NOT_TAKEN, message=error.message)
+        inv.warn(ReceiptWarning.CHANGES_UNREADABLE)

@@ -9,6 +9,7 @@ import json
 from typing import Any
 
 from ..errors import ActionUnavailable, InvalidParams
+from .codes import LogEvent
 from .context import Invocation
 from .results import Validated
 
@@ -97,7 +98,7 @@ def validate(inv: Invocation) -> Validated:
         if inv.args:
             issues = [{"path": name[:100], "problem": "is not a parameter of this action (it takes none)"} for name in list(inv.args)[:20]]
             raise InvalidParams(f"{inv.decl.id} takes no arguments", issues=issues)
-        inv.note("no params declared; no args given")
+        inv.note(LogEvent.NO_PARAMS)
         return Validated(args=inv.args)
     if not isinstance(schema, dict):
         raise ActionUnavailable("The page declares params that are not a JSON Schema object", stage="validate",
@@ -112,5 +113,5 @@ def validate(inv: Invocation) -> Validated:
         issues = [issue for error in errors for issue in _issues(error)]
         raise InvalidParams(f"{len(issues)} problem(s) with the arguments of {inv.decl.id}", issues=issues[:20],
                             omitted=max(0, len(issues) - 20))
-    inv.note("args valid against the declared params")
+    inv.note(LogEvent.ARGS_VALID)
     return Validated(args=args)

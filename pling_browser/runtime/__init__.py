@@ -301,10 +301,11 @@ class Runtime:
                 return self._same(stored, fingerprint, key)
             session = self.sessions.get(sid)
             # Whatever an agent or a page sent, what is stored and answered encodes (a lone surrogate -> U+FFFD).
-            receipt, request = wellformed((await work(session)).as_json()), wellformed(request)
+            answered = await work(session)
+            receipt, request, coded = wellformed(answered.as_json()), wellformed(request), wellformed(answered.coded)
             if session.masked_values():  # the operator's secrets and the session's earlier values too
-                receipt = session.mask(receipt)
-            seq = await asyncio.to_thread(self.store.append, sid, receipt, key, fingerprint, request)
+                receipt, coded = session.mask(receipt), session.mask(coded)
+            seq = await asyncio.to_thread(self.store.append, sid, receipt, key, fingerprint, request, coded)
             telemetry.record_receipt(span, receipt, seq)
             self.metrics.observe(receipt)
             self.events.publish("receipt", session=sid, receipt_seq=seq, receipt=receipt)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Literal
 
 from ..errors import AnswerTooLate, PendingAlreadyAnswered, PendingNotFound
+from ..lifecycle.codes import LogEvent
 
 Kind = Literal["confirmation", "handoff"]
 
@@ -127,7 +128,7 @@ class HttpConfirmer:
     async def ask(self, inv: Any, request: dict[str, Any]) -> tuple[bool, str, Answer | None]:
         """(approved, who in words, the answer when a person gave one)."""
         pending = self.pending_requests.open("confirmation", inv.session.id, request, self.timeout_s)
-        inv.note(f"waiting for a person to confirm ({pending.id})")
+        inv.note(LogEvent.WAITING_FOR_CONFIRMATION, pending=pending.id)
         outcome, answer = await self.pending_requests.wait(pending)
         if outcome == "expired":
             return False, f"timeout: nobody answered within {self.timeout_s:g} s", None

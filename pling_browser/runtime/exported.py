@@ -26,7 +26,7 @@ from typing import Any
 from ..core.bridge import Bridge
 from ..core.sessions import Session
 from ..errors import PlingError
-from ..lifecycle import invoke
+from ..lifecycle import LogEvent, invoke
 
 log = logging.getLogger("pling_browser.runtime")
 
@@ -84,5 +84,5 @@ async def _nested(runtime: Any, session: Session, tab: str | None, bridge: Bridg
         session.id, None, ["invoke", {"action": action, "args": args, "via": NESTED}],
         lambda s: invoke(view, action, args, settings=runtime.settings, evidence=False, **runtime._lifecycle_options()))
     outcome = "ok" if receipt.get("ok") else (receipt.get("error") or {}).get("code", "failed")
-    outer.note(f"while it ran, the page called the exported {action[:120]}: it ran as part of this invocation ({outcome})")
+    outer.note(LogEvent.EXPORT_CALLED, action=action[:120], outcome=outcome)
     return receipt

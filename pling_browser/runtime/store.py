@@ -83,6 +83,8 @@ class Store:
         columns = {row[1] for row in self._db.execute("PRAGMA table_info(receipts)")}
         if "request" not in columns:  # a log written before requests were kept (GET .../scenario reads them)
             self._db.execute("ALTER TABLE receipts ADD COLUMN request TEXT")
+        if "coded" not in columns:  # a log written before the receipt's log was kept as codes too
+            self._db.execute("ALTER TABLE receipts ADD COLUMN coded TEXT")
         if self._db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'idempotency'").fetchone():
             self._db.executescript("BEGIN IMMEDIATE;" + MIGRATE + "COMMIT;")
 
@@ -91,10 +93,13 @@ class Store:
             self._db.close()
 
     def append(self, session: str, receipt: dict[str, Any], key: str | None = None, fingerprint: str | None = None,
-               request: Any = None) -> int:
+               request: Any = None, coded: Any = None) -> int:
         """Log a receipt (and the request that asked for it, as the caller sent it: references to
-        secrets unrestored), with the idempotency key that answers with it."""
+        secrets unrestored; and its log and warnings as codes, ``Receipt.coded``), with the idempotency
+        key that answers with it."""
         body = _encodable(json.dumps(receipt, ensure_ascii=False, separators=(",", ":")))
+        codes = None if coded is None else _encodable(json.dumps(coded, ensure_ascii=False, separators=(",", ":"),
+                                                                 default=str))
         asked = None if request is None else _encodable(json.dumps(request, ensure_ascii=False, separators=(",", ":"),
                                                                    default=str))
         code = (receipt.get("error") or {}).get("code")
@@ -103,9 +108,10 @@ class Store:
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 cursor = self._db.execute(
-                    "INSERT INTO receipts (session, action, ok, code, created, body, request) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    "INSERT INTO receipts (session, action, ok, code, created, body, request, coded) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     (_encodable(session), _encodable(str(receipt["action"]["id"])), int(bool(receipt.get("ok"))),
-                     code and _encodable(str(code)), now, body, asked))
+                     code and _encodable(str(code)), now, body, asked, codes))
                 seq = int(cursor.lastrowid or 0)
                 if key is not None:
                     self._db.execute("INSERT OR IGNORE INTO idempotency_keys (key, session, fingerprint, receipt, created) "
@@ -162,3 +168,12 @@ class Store:
             rows = self._db.execute("SELECT seq, created, body FROM receipts WHERE session = ? "
                                     "ORDER BY seq DESC LIMIT ?", (session, limit)).fetchall()
         return [{"seq": seq, "created": created, "receipt": json.loads(body)} for seq, created, body in reversed(rows)]
+
+    def coded(self, session: str, limit: int = 1) -> list[dict[str, Any]]:
+        """The log and warnings of a session's last `limit` receipts as codes with their parameters
+        (``{"log": [{"code", …}], "warnings": […]}``), oldest first: what a receipt's words say, as data.
+        For the operator and the tests; the receipt an agent reads has the words only."""
+        with self._lock:
+            rows = self._db.execute("SELECT coded FROM receipts WHERE session = ? ORDER BY seq DESC LIMIT ?",
+                                    (session, limit)).fetchall()
+        return [json.loads(row[0]) if row[0] else {"log": [], "warnings": []} for row in reversed(rows)]

@@ -11,29 +11,33 @@ from typing import Any, Iterator
 import httpx
 import pytest
 
+from pling_browser.lifecycle import LogEvent
+
 from ..conftest import Pages, ServiceThread, service_settings
 from ..server import FixtureServer
 
 PAGE = "pages/lifecycle/gestures.html"
-DIRECT = "(direct: at the centre the bridge hit-tested"
-PLAYWRIGHT = "(Playwright's actionability checks"
 
 
 def state(page: Any) -> dict[str, Any]:
     return {key: entry["value"] for key, entry in page.model()["state"].items()}
 
 
-def executed(receipt: dict[str, Any]) -> str:
-    lines = [line for line in receipt["log"] if "with trusted input" in line]
-    assert len(lines) == 1, receipt["log"]
-    return lines[0]
+def executed(page: Any) -> dict[str, Any]:
+    """The last invocation's trusted input, as its log's code says: which path it took (``direct``: at
+    the centre the bridge hit-tested; ``playwright``: Playwright's actionability checks), whether the
+    target was scrolled into view, and why the direct path was not taken."""
+    entries = page.codes().events(LogEvent.OPERATED)
+    assert len(entries) == 1, page.codes().log
+    entry: dict[str, Any] = entries[0]
+    return entry
 
 
 def test_a_plain_button_is_clicked_by_the_direct_path_once(pages: Pages) -> None:
     page = pages.open(PAGE)
     receipt = page.invoke("press_plain")
     assert receipt["ok"] is True and receipt["verified"] is True, receipt
-    assert DIRECT in executed(receipt) and "scrolled" not in executed(receipt)
+    assert executed(page)["path"] == "direct" and executed(page)["scrolled"] is False
     assert state(page)["clicks"]["plain"] == 1
 
 
@@ -41,8 +45,8 @@ def test_a_click_the_page_moved_away_from_is_swallowed_then_made_by_playwright(p
     page = pages.open(PAGE)
     receipt = page.invoke("press_jumpy")
     assert receipt["ok"] is True and receipt["verified"] is True, receipt
-    line = executed(receipt)
-    assert PLAYWRIGHT in line and "hit another element" in line, line
+    line = executed(page)
+    assert line["path"] == "playwright" and "hit another element" in line["why"], line
     clicks = state(page)["clicks"]
     # The cover jumped over the button as the pointer arrived: the direct click's events reached
     # neither the cover nor the button; Playwright's click, once the cover was gone, the button once.
@@ -55,7 +59,8 @@ def test_a_covered_centre_takes_playwrights_path_and_nothing_is_clicked(pages: P
     receipt = page.invoke("press_covered")
     assert receipt["ok"] is False, receipt
     assert receipt["error"]["code"] == "ACTION_UNAVAILABLE" and receipt["error"]["started"] is False, receipt
-    assert any("direct path not taken: another element covers its centre (div)" in line for line in receipt["log"]), receipt["log"]
+    gave_up = page.codes().events(LogEvent.ACTIONABILITY_GAVE_UP)
+    assert [entry["direct_why"] for entry in gave_up] == ["another element covers its centre (div)"], gave_up
     clicks = state(page)["clicks"]
     assert clicks["covered"] == 0 and clicks["lid"] == 0, clicks
 
@@ -65,20 +70,20 @@ def test_a_target_below_the_fold_is_scrolled_into_view_and_clicked_directly(page
     assert state(page)["scrolled"] is False
     receipt = page.invoke("press_faraway")
     assert receipt["ok"] is True, receipt
-    assert DIRECT in executed(receipt) and "scrolled into view" in executed(receipt)
+    assert executed(page)["path"] == "direct" and executed(page)["scrolled"] is True
     assert state(page)["clicks"]["faraway"] == 1 and state(page)["scrolled"] is True
 
 
 def test_a_checkbox_is_set_directly_and_left_alone_when_already_set(pages: Pages) -> None:
     page = pages.open(PAGE)
     ticked = page.invoke("set_agree", {"checked": True})
-    assert ticked["ok"] is True and DIRECT in executed(ticked), ticked
+    assert ticked["ok"] is True and executed(page)["path"] == "direct", ticked
     assert state(page)["agree"] is True and state(page)["clicks"]["agree"] == 1
     again = page.invoke("set_agree", {"checked": True})  # already ticked: Playwright's set_checked clicks nothing
-    assert again["ok"] is True and PLAYWRIGHT in executed(again), again
+    assert again["ok"] is True and executed(page)["path"] == "playwright", again
     assert state(page)["agree"] is True and state(page)["clicks"]["agree"] == 1
     toggled = page.invoke("set_agree")  # no value: a toggle
-    assert toggled["ok"] is True and DIRECT in executed(toggled)
+    assert toggled["ok"] is True and executed(page)["path"] == "direct"
     assert state(page)["agree"] is False and state(page)["clicks"]["agree"] == 2
 
 
@@ -101,7 +106,8 @@ def test_the_frame_after_the_action_counts_when_it_rendered_before_settling(page
     page = pages.open(PAGE)
     receipt = page.invoke(action)
     assert receipt["ok"] is True and receipt["verified"] is True, receipt
-    assert "page settled in 0 ms (frames waited: 0)" in receipt["log"], receipt["log"]
+    settled = page.codes().events(LogEvent.PAGE_SETTLED)
+    assert [(entry["frames"], round(entry["ms"])) for entry in settled] == [(0, 0)], settled
     assert receipt["changed"]["state"]["changed"]["clicks"]["to"]["slowcheck"] == 1, receipt["changed"]
 
 
@@ -119,7 +125,7 @@ def test_direct_input_off_sends_every_click_through_playwright(playwright_only: 
     try:
         page = pages.open(PAGE)
         receipt = page.invoke("press_plain")
-        assert receipt["ok"] is True and PLAYWRIGHT in executed(receipt) and "not taken" not in executed(receipt)
+        assert receipt["ok"] is True and executed(page)["path"] == "playwright" and executed(page)["why"] is None
         assert state(page)["clicks"]["plain"] == 1
     finally:
         pages.close_all()

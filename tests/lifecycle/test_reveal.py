@@ -4,6 +4,8 @@ ACTION_UNAVAILABLE and nothing ran."""
 
 from __future__ import annotations
 
+from pling_browser.lifecycle import LogEvent
+
 from ..conftest import Pages
 
 PAGE = "pages/lifecycle/reveal.html"
@@ -45,7 +47,8 @@ def test_a_row_of_a_virtualised_list_is_revealed_by_the_records_reveal(pages: Pa
     receipt = page.invoke("remove@r500")
     assert receipt["ok"] is True, receipt
     assert receipt["verified"] is True
-    assert any("reveal" in line for line in receipt["log"]), receipt["log"]
+    said = [entry["text"] for entry in page.codes().events(LogEvent.BRIDGE)]  # the bridge's own narration
+    assert any(text.startswith("called reveal(") for text in said), said
     records = receipt["changed"]["records"]["item"]
     assert records["removed"] == ["r500"] and records["total"] == {"from": 1000, "to": 999}
     assert records["added"] == [] and records["updated"] == []
@@ -62,7 +65,8 @@ def test_the_actions_own_reveal_wins_over_the_records_one(pages: Pages) -> None:
     page = pages.open(PAGE)
     receipt = page.invoke("star@r700")
     assert receipt["ok"] is True, receipt
-    assert any("reveal" in line for line in receipt["log"]), receipt["log"]
+    said = [entry["text"] for entry in page.codes().events(LogEvent.BRIDGE)]  # the bridge's own narration
+    assert any(text.startswith("called reveal(") for text in said), said
     assert receipt["changed"]["records"]["item"]["updated"] == [{"id": "r700", "changes": {"starred": {"from": False, "to": True}}}]
     assert state(page)["reveals"] == ["action:r700"]
 

@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 
+from pling_browser.lifecycle import LogEvent
+
 from ..conftest import Pages
 
 FIELDS = "pages/widgets/fields.html"
@@ -25,10 +27,19 @@ def state(page: Any) -> dict[str, Any]:
     return {key: entry["value"] for key, entry in page.model()["state"].items()}
 
 
-def operated(receipt: dict[str, Any]) -> str:
-    lines = [line for line in receipt["log"] if "with trusted input" in line]
-    assert len(lines) == 1, receipt["log"]
-    return lines[0]
+def operated(page: Any) -> dict[str, Any]:
+    """What the last invocation operated with trusted input, as its log's code says: the control,
+    the declared gesture (None: the control's own), whether a value went with it, a drag's record."""
+    entries = page.codes().events(LogEvent.OPERATED)
+    assert len(entries) == 1, page.codes().log
+    entry: dict[str, Any] = entries[0]
+    return entry
+
+
+def gesture(page: Any) -> dict[str, Any]:
+    declared: dict[str, Any] = operated(page)["gesture"]
+    assert declared is not None, operated(page)
+    return declared
 
 
 def changed_state(receipt: dict[str, Any]) -> dict[str, Any]:
@@ -49,7 +60,7 @@ def test_a_text_field_declared_dblclick_is_double_clicked_without_a_value(pages:
     page = pages.open(FIELDS)
     receipt = page.invoke("edit_cell")
     assert receipt["ok"] is True and receipt["verified"] is True, receipt
-    assert "double-clicked the text" in operated(receipt) and "declared gesture 'dblclick'" in operated(receipt)
+    assert operated(page)["control"] == "text" and gesture(page)["act"] == "dblclick"
     assert changed_state(receipt)["editing"] == {"from": False, "to": True}
     assert state(page)["events"]["cell_dblclick"] == 1
 
@@ -58,7 +69,7 @@ def test_a_text_field_declared_focus_is_focused_and_nothing_is_typed(pages: Page
     page = pages.open(FIELDS)
     receipt = page.invoke("open_recent")
     assert receipt["ok"] is True and receipt["verified"] is True, receipt
-    assert "focused the text" in operated(receipt), receipt["log"]
+    assert operated(page)["control"] == "text" and gesture(page)["act"] == "focus"
     assert changed_state(receipt)["recent_shown"] == {"from": False, "to": True}
     assert state(page)["events"]["search_focus"] == 1
 
@@ -67,9 +78,9 @@ def test_hover_and_click_on_text_fields(pages: Pages) -> None:
     page = pages.open(FIELDS)
     hovered = page.invoke("peek_code")
     assert hovered["ok"] is True and hovered["verified"] is True, hovered
-    assert "hovered over the text" in operated(hovered)
+    assert operated(page)["control"] == "text" and gesture(page)["act"] == "hover"
     clicked = page.invoke("touch_name")
-    assert clicked["ok"] is True and "clicked the text" in operated(clicked), clicked
+    assert clicked["ok"] is True and operated(page)["control"] == "text" and gesture(page)["act"] == "click", clicked
     events = state(page)["events"]
     assert events["code_hover"] == 1 and events["name_click"] == 1, events
 
@@ -78,19 +89,20 @@ def test_a_fill_committed_with_enter_adds_a_tag(pages: Pages) -> None:
     page = pages.open(FIELDS)
     receipt = page.invoke("add_tag", {"value": "urgent"})
     assert receipt["ok"] is True and receipt["verified"] is True, receipt
-    assert "filled the text, then pressed Enter (commit)" in operated(receipt), receipt["log"]
+    assert operated(page)["control"] == "text" and operated(page)["valued"] is True
+    assert gesture(page)["commit"] == "enter" and not gesture(page)["act"] and not gesture(page)["type"]
     assert changed_state(receipt)["tags"] == {"from": [], "to": ["urgent"]}
 
 
 def test_commit_none_keeps_the_focus_and_fires_no_change_where_the_default_leaves_the_field(pages: Pages) -> None:
     page = pages.open(FIELDS)
     drafted = page.invoke("draft_note", {"value": "call back"})
-    assert drafted["ok"] is True and "kept the focus (commit 'none')" in operated(drafted), drafted
+    assert drafted["ok"] is True and gesture(page)["commit"] == "none", drafted
     after_draft = state(page)
     assert after_draft["note_focused"] is True and after_draft["events"]["note_change"] == 0, after_draft
     assert after_draft["events"]["note_input"] >= 1
     saved = page.invoke("save_note", {"value": "call back tomorrow"})
-    assert saved["ok"] is True and "then left it (blur)" not in operated(saved)  # the control's own fill
+    assert saved["ok"] is True and operated(page)["gesture"] is None  # the control's own fill
     after_save = state(page)
     assert after_save["note_focused"] is False and after_save["events"]["note_change"] == 1, after_save
 
@@ -157,7 +169,7 @@ def test_commit_none_keeps_the_autocomplete_open_and_a_suggestion_can_be_chosen(
     assert typed["changed"]["records"]["suggestion"]["added"] == ["Ghana"], typed["changed"]
     chosen = page.invoke("choose@Ghana")
     assert chosen["ok"] is True and chosen["verified"] is True, chosen
-    assert "clicked the element" in operated(chosen) and "declared gesture 'click'" in operated(chosen)
+    assert operated(page)["control"] == "gesture" and gesture(page)["act"] == "click"
     assert changed_state(chosen)["chosen"] == {"from": None, "to": "Ghana"}
     assert state(page)["menu_open"] is False and state(page)["query"] == "Ghana"
 
@@ -186,7 +198,8 @@ def test_type_true_drives_a_spinner_that_ignores_fills(pages: Pages) -> None:
     assert filled["error"]["started"] is True and state(page)["quantity"] == 5
     typed = page.invoke("type_quantity", {"value": "42"})
     assert typed["ok"] is True and typed["verified"] is True, typed
-    assert "typed the value key by key into the text, then left it (blur)" in operated(typed), typed["log"]
+    assert operated(page)["control"] == "text" and gesture(page)["type"] is True
+    assert gesture(page)["commit"] is None  # the default: a fill ends as a person's typing does (blur)
     assert changed_state(typed)["quantity"] == {"from": 5, "to": 42}
     assert state(page)["shown"] == "42"
 
@@ -194,7 +207,7 @@ def test_type_true_drives_a_spinner_that_ignores_fills(pages: Pages) -> None:
 def test_arrow_keys_step_the_spinner_without_a_value(pages: Pages) -> None:
     page = pages.open(SPINNER)
     up = page.invoke("increment")
-    assert up["ok"] is True and "pressed ArrowUp on the text" in operated(up), up
+    assert up["ok"] is True and gesture(page)["press"] == "ArrowUp" and operated(page)["valued"] is False, up
     assert changed_state(up)["quantity"] == {"from": 5, "to": 6}
     down = page.invoke("decrement")
     assert down["ok"] is True and changed_state(down)["quantity"] == {"from": 6, "to": 5}, down
@@ -223,7 +236,7 @@ def test_a_drag_onto_the_mark_the_family_names(pages: Pages) -> None:
     page = pages.open(SLIDER)
     receipt = page.invoke("slide_to@70")
     assert receipt["ok"] is True and receipt["verified"] is True, receipt
-    assert "dragged the element onto record 70" in operated(receipt), receipt["log"]
+    assert gesture(page)["drag"] and gesture(page)["dragType"] is None and operated(page)["drop_id"] == "70"
     assert changed_state(receipt)["committed"] == {"from": 20, "to": 70}
 
 
@@ -231,7 +244,7 @@ def test_a_drag_onto_the_mark_an_argument_names_and_onto_one_that_does_not_exist
     page = pages.open(SLIDER)
     receipt = page.invoke("slide_onto", {"mark": "40"})
     assert receipt["ok"] is True and receipt["verified"] is True, receipt
-    assert "dragged the element onto mark 40" in operated(receipt), receipt["log"]
+    assert gesture(page)["dragType"] == "mark" and operated(page)["drop_id"] == "40"
     error = unavailable(page.invoke("slide_onto", {"mark": "45"}))
     assert "There is no mark record 45" in error["message"], error
     assert state(page)["committed"] == 40 and state(page)["changes"] == 1
@@ -257,7 +270,7 @@ def test_arrow_up_steps_the_first_segment_of_a_date_input(pages: Pages, times: i
     page = pages.open(DATE)
     for _ in range(times):
         receipt = page.invoke("next_step")
-        assert receipt["ok"] is True and "pressed ArrowUp on the text" in operated(receipt), receipt
+        assert receipt["ok"] is True and gesture(page)["press"] == "ArrowUp", receipt
     segment = state(page)["first_segment"]
     expected = {"year": date(2025 + times, 3, 4), "month": date(2025, 3 + times, 4), "day": date(2025, 3, 4 + times)}[segment]
     assert state(page)["due"] == expected.isoformat()
