@@ -28,7 +28,9 @@ def test_a_page_without_declarations_answers_an_empty_model(pages: Pages) -> Non
     expected = {
         "page": {"id": None, "name": None, "url": pages.fixtures.url("pages/model/empty.html"), "title": "Nothing declared"},
         "regions": [], "actions": [], "records": {}, "state": {}, "feedback": [],
-        "omitted": {"regions": 0, "actions": 0, "state": 0, "chars": 0, "items": 0, "keys": 0, "depth": 0},
+        "omitted": {"regions": 0, "actions": 0, "state": 0, "chars": 0, "items": 0, "keys": 0, "depth": 0,
+                    "frames": []},  # child frames not read, each with its reason (none here)
+        "frames": [],  # child frames whose declarations are in the model (none here)
         "problems": [],
         "tab": "t1",  # the model says which of the session's tabs it describes
     }
@@ -130,7 +132,8 @@ def test_big_values_are_cut_and_the_cut_is_counted(pages: Pages) -> None:
 
     # The model's own counters add up every cut: one of each in the record and one in state.
     assert model["omitted"] == {"regions": 0, "actions": 0, "state": 0,
-                                "chars": 2 * 9_999_800, "items": 2 * 99_980, "keys": 0, "depth": 2}
+                                "chars": 2 * 9_999_800, "items": 2 * 99_980, "keys": 0, "depth": 2,
+                                "frames": []}
     assert model["problems"] == []
 
 
