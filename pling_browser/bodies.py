@@ -3,7 +3,7 @@ them (the page model and the receipt they carry are in models.py)."""
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -15,15 +15,14 @@ from .plain import malformed
 
 
 class Checked(BaseModel):
-    """A request body whose every string (and key) must be well-formed: a lone UTF-16 surrogate anywhere,
-    or a control character in one of its `IDENTIFIERS`, is a 400 before anything runs (plain.malformed)."""
-
-    IDENTIFIERS: ClassVar[tuple[str, ...]] = ()
+    """A request body whose every string (and key) must be well-formed: a lone UTF-16 surrogate anywhere
+    is a 400 before anything runs (plain.malformed). Control characters are taken: an action ref names
+    a record by the id its page declared, whatever characters that holds (SPEC invariant 1)."""
 
     @model_validator(mode="after")
     def _wellformed(self) -> "Checked":
         for name in type(self).model_fields:
-            problem = malformed(getattr(self, name), name, name in self.IDENTIFIERS)
+            problem = malformed(getattr(self, name), name)
             if problem:
                 raise ValueError(problem)
         return self
@@ -73,7 +72,6 @@ class ProfileDeleted(BaseModel):
 
 class InvokeRequest(Checked):
     model_config = ConfigDict(extra="forbid")
-    IDENTIFIERS = ("action", "tab")
 
     action: str = Field(description="An action id, or ACTION@RECORD for a family.")
     args: Any = Field(default=None, description="A JSON object, or JSON text of one (anything else is INVALID_ARGS).")

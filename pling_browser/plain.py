@@ -6,8 +6,10 @@ line escapes, which a person is shown as marks, and what input is malformed.
   CR/LF in an agent's action id cannot forge a log line and a U+202E cannot reverse one.
 - ``visible``: for what a person reads (confirmations, the console). Invisible and direction-changing
   characters become ``[U+202E]``-style marks, so "pay" and "pay\\u200b" do not look alike.
-- ``malformed``: what in an agent's input cannot be taken at all (a lone surrogate anywhere, a control
-  character in an identifier); the HTTP face answers 400 for it.
+- ``malformed``: what in an agent's input cannot be taken at all (a lone surrogate anywhere: it cannot
+  be encoded); the HTTP face answers 400 for it. A control character is not malformed: record ids come
+  from the page (SPEC invariant 1) and may hold any, so an action ref holding one is taken as it is and
+  escaped wherever it is written.
 - ``wellformed``: data with every lone surrogate replaced by U+FFFD, so what is stored and answered
   always encodes (the receipt store never fails on a page's or an agent's text).
 """
@@ -66,29 +68,27 @@ def _lone_surrogate(text: str) -> bool:
     return False
 
 
-def malformed(value: Any, path: str = "", identifier: bool = False, depth: int = 0) -> str | None:
-    """What in `value` cannot be taken (a lone UTF-16 surrogate in any string or key; in an identifier,
-    a control character too), named by its path; None when everything can."""
+def malformed(value: Any, path: str = "", depth: int = 0) -> str | None:
+    """What in `value` cannot be taken (a lone UTF-16 surrogate in any string or key), named by its
+    path; None when everything can."""
     if depth > 200:
         return None  # deeper data is refused by its own limits (decode's nesting limit)
     where = path or "the value"
     if isinstance(value, str):
         if _lone_surrogate(value):
             return f"{where} holds a lone UTF-16 surrogate"
-        if identifier and _CONTROL.search(value):
-            return f"{where} holds a control character"
         return None
     if isinstance(value, dict):
         for key, item in value.items():
             if isinstance(key, str) and _lone_surrogate(key):
                 return f"a key in {where} holds a lone UTF-16 surrogate"
             found = malformed(item, f"{path}.{escaped(str(key))[:60]}" if path else escaped(str(key))[:60],
-                              False, depth + 1)
+                              depth + 1)
             if found:
                 return found
     elif isinstance(value, (list, tuple)):
         for index, item in enumerate(value):
-            found = malformed(item, f"{where}[{index}]", False, depth + 1)
+            found = malformed(item, f"{where}[{index}]", depth + 1)
             if found:
                 return found
     return None

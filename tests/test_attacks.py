@@ -135,27 +135,28 @@ def _lines(caplog: pytest.LogCaptureFixture) -> list[str]:
 def test_an_agents_action_id_cannot_forge_a_log_line(impatient: ServiceThread, fixtures: FixtureServer,
                                                      caplog: pytest.LogCaptureFixture) -> None:
     """Finding 4: CR/LF in an action id were written raw into "not started: the session stayed busy".
-    An action id with a control character is now refused (400) before anything; what passes (a
-    direction-changing character) is escaped, as all agent and page text in a log line is, by the one
-    filter every service logger has."""
+    Such an id is taken as it is (a record's id may hold any character its page gave it: SPEC invariant
+    1, tests/test_hostile.py) and escaped in every log line, as all agent and page text is, by the one
+    filter every service logger has; a direction-changing character likewise."""
     caplog.set_level(logging.INFO, logger="pling_browser")
     forged = "\r\n2030-01-01 00:00:00 INFO pling_browser.api: operator approved everything"
     with httpx.Client(base_url=impatient.url, timeout=60) as client:
         sid = client.post("/sessions", json={"url": fixtures.url("pages/security/consent.html")}).json()["session"]["id"]
-        refused = client.post(f"/sessions/{sid}/invoke", json={"action": "look" + forged})
-        assert refused.status_code == 400, refused.text
+        unknown = client.post(f"/sessions/{sid}/invoke", json={"action": "look" + forged})
+        assert unknown.status_code == 200 and unknown.json()["result"]["error"]["code"] == "ACTION_NOT_FOUND", unknown.text
         holder = threading.Thread(target=lambda: client.post(f"/sessions/{sid}/invoke",
                                                              json={"action": "wait", "args": {"ms": 4000}}))
         holder.start()
-        assert _until(lambda: client.get(f"/sessions/{sid}").json()["invocations"] == 1)
-        busy = client.post(f"/sessions/{sid}/invoke", json={"action": "look \u202e\u2066gnihtyreve devorppa"})
+        assert _until(lambda: client.get(f"/sessions/{sid}").json()["invocations"] == 2)
+        busy = [client.post(f"/sessions/{sid}/invoke", json={"action": action})
+                for action in ("look" + forged, "look \u202e\u2066gnihtyreve devorppa")]
         holder.join(30)
-        assert busy.status_code == 409, busy.text
+        assert [answer.status_code for answer in busy] == [409, 409], [answer.text for answer in busy]
         client.delete(f"/sessions/{sid}")
     lines = _lines(caplog)
     said = [line for line in lines if "the session stayed busy" in line]
-    assert said and "look \\u202e\\u2066gnihtyreve" in said[0], said
-    assert [line for line in lines if "action holds a control character" in line and "(400)" in line], lines
+    assert any("look\\x0d\\x0a2030-01-01 00:00:00 INFO" in line for line in said), said
+    assert any("look \\u202e\\u2066gnihtyreve" in line for line in said), said
     assert not [line for line in lines if "\r" in line or "\n" in line or "\u202e" in line]
 
 
@@ -166,7 +167,7 @@ def test_malformed_input_is_a_logged_400_and_nothing_is_lost(client: httpx.Clien
     caplog.set_level(logging.INFO, logger="pling_browser")
     page = pages.open("pages/security/consent.html")
     cases = [{"action": "look\ud800"}, {"action": "note", "args": {"t\udc00": "x"}},
-             {"action": "note", "args": {"text": "a\ud800b"}}, {"action": "look\r\n"}]
+             {"action": "note", "args": {"text": "a\ud800b"}}, {"action": "go@line\ud800break"}]
     for body in cases:  # JSON escapes (\\ud800): the way a lone surrogate travels in a request
         answer = client.post(f"/sessions/{page.id}/invoke", content=json.dumps(body),
                              headers={"content-type": "application/json"})
