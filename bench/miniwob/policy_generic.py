@@ -11,12 +11,15 @@ It reads only the model and receipts (never the DOM, never a task's name) and kn
    text nearest after the field's mention (or the only quoted text, for the only field);
 4. mentions are taken strongest first where they do not overlap, then run in the order the instruction
    says them. After a receipt that added or removed actions or records, the model is read again and the
-   rest is planned on it; a receipt that says not ok stops the policy (the failure is the page's answer).
+   rest is planned on it; a receipt that says not ok stops the policy (the failure is the page's answer);
+5. a fill whose name's words went to another operation ("press Search") is still mentioned where its
+   quoted value is ("enter "Keneth""); "wait N seconds" between two operations is waited.
 
 Everything it knows is in this file; no branch names a task (tests/test_miniwob_unseen.py checks)."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -51,6 +54,7 @@ class Instruction:
     dates: list[tuple[int, str]] = field(default_factory=list)     # (word position, YYYY-MM-DD)
     times: list[tuple[int, str]] = field(default_factory=list)     # (word position, HH:MM)
     numbers: list[tuple[int, float | int]] = field(default_factory=list)
+    names: set[str] = field(default_factory=set)     # what the model names things (a button's “Search”): not values
 
 
 def _position(text: str, index: int) -> int:
@@ -129,7 +133,8 @@ def _value_for(schema: dict[str, Any], ins: Instruction, after: int, used: set[s
         return (ins.times[0][1], ins.times[0][0]) if ins.times else (None, -1)
     if kind in ("number", "integer"):
         return (ins.numbers[0][1], ins.numbers[0][0]) if ins.numbers else (None, -1)
-    later = [(pos, q) for pos, q in ins.quoted if pos >= after and q not in used] or [(pos, q) for pos, q in ins.quoted if q not in used]
+    free = [(pos, q) for pos, q in ins.quoted if q not in used and q.strip().lower() not in ins.names]
+    later = [(pos, q) for pos, q in free if pos >= after] or free
     return (later[0][1], later[0][0]) if later else (None, -1)
 
 
@@ -162,6 +167,7 @@ def _optional(params: dict[str, Any], ins: Instruction, taken: dict[str, Any], s
 def candidates(model: dict[str, Any], ins: Instruction) -> list[Candidate]:
     out: list[Candidate] = []
     records = model.get("records") or {}
+    ins.names = {n.strip().lower() for a in model.get("actions") or [] for n in re.findall(r"“([^”]+)”", a.get("description") or "")}
     for action in model.get("actions") or []:
         if action.get("record"):
             items = (records.get(action["record"]) or {}).get("items") or []
@@ -262,7 +268,12 @@ def plan(model: dict[str, Any], ins: Instruction, done: dict[str, list[tuple[int
     for c in sorted(candidates(model, ins), key=lambda c: (-c.score, c.start)):
         if c.ref in done:
             continue
-        if any(a < end and start < b for a, b in c.spans() if b > a for start, end in taken):
+        clash = lambda spans: any(a < end and start < b for a, b in spans if b > a for start, end in taken)  # noqa: E731
+        if clash(c.spans()) and c.values and not clash(c.values):
+            # Its name's words went to another operation ("press Search"), but its value is said and free
+            # ("enter "Keneth""): it is mentioned where its value is.
+            c.start, c.end = min(a for a, _ in c.values), min(a for a, _ in c.values)
+        if clash(c.spans()):
             continue
         chosen.append(c)
         taken.extend(c.spans())
@@ -277,6 +288,17 @@ def instruction_of(model: dict[str, Any]) -> str:
     if not texts:
         raise PolicyError("the model has no instructions in its state")
     return max(texts, key=len)
+
+
+def _wait_before(ins: Instruction, step: Candidate, done: dict[str, list[tuple[int, int]]]) -> float:
+    """Seconds the instruction says to wait between what was done and this step ("…, wait 2 seconds, then …")."""
+    last = max((end for spans in done.values() for _, end in spans[:1]), default=None)
+    if last is None:
+        return 0.0
+    for i in range(last, min(step.start, len(ins.words) - 2) + 1):
+        if ins.words[i] == "wait" and re.fullmatch(r"\d+(\.\d+)?", ins.words[i + 1]) and ins.words[i + 2].startswith("second"):
+            return min(float(ins.words[i + 1]), 30.0)
+    return 0.0
 
 
 def _moved(result: dict[str, Any]) -> bool:
@@ -335,6 +357,9 @@ async def solve(agent: PlingAgent, model: dict[str, Any], steps: int = 8, explor
         if not todo:
             break
         step = todo[0]
+        pause = _wait_before(ins, step, done)
+        if pause:
+            await asyncio.sleep(pause)
         result = await agent.invoke(step.ref, step.args)
         invoked.append(step.ref)
         done[step.ref] = step.spans()

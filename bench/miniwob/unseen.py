@@ -37,7 +37,7 @@ DRAFT_SEED = 0          # the page the draft is written from: an episode no scor
 SEEDS = [1, 2, 3]
 QUICK = ["click-test-2", "enter-date", "focus-text", "click-scroll-list"]
 # The kinds of trusted event each operation's gesture produces (the receipt's action id begins with its verb).
-EVENTS = {"click": {"click", "change"}, "open": {"click"}, "choose": {"click", "change"}, "check": {"click", "change"},
+EVENTS = {"click": {"click", "change"}, "open": {"click"}, "point": {"mouseover"}, "choose": {"click", "change"}, "check": {"click", "change"},
           "fill": {"input", "change", "keydown"}, "focus": {"focus", "focusin"}, "increase": {"keydown"}, "decrease": {"keydown"}}
 
 

@@ -151,8 +151,11 @@ def _records(plan: RecordPlan, out: list[str]) -> None:
             target = f"(id) => {name}El(id)"
             available = None
         else:
-            target = f"(id) => P.inside({name}El(id), {js(family.inner)})"
-            available = f"(id) => (P.inside({name}El(id), {js(family.inner)}) ? true : 'nothing like that in this {plan.type.replace('_', ' ')} now')"
+            inner = f"P.inside({name}El(id), {js(family.inner)}" + (f", {js(plan.nested)})" if plan.nested else ")")
+            target = f"(id) => {inner}"
+            none = js(f"nothing like that in this {plan.type.replace('_', ' ')} now")
+            available = (f"(id) => {{ const c = {inner}; return !c ? {none} : ({family.when[0]}) ? true : {js(family.when[1])}; }}"
+                         if family.when else f"(id) => ({inner} ? true : {none})")
         parts = [f"id: {js(family.id)}", f"record: {js(plan.type)}", f"description: {js(family.description)}",
                  f"risk: {js(family.risk)}", f"target: {target}"]
         if available:

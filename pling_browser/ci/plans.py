@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 
 from .survey import Control, Locator
 
-__all__ = ["ActionPlan", "FamilyPlan", "RecordPlan", "StatePlan", "Reading", "Names", "DANGER", "VERBS", "slug",
+__all__ = ["NATIVE", "ActionPlan", "FamilyPlan", "RecordPlan", "StatePlan", "Reading", "Names", "DANGER", "VERBS", "slug",
            "singular", "match_pattern", "ID_NAME", "ID_VALUE", "ID_LIKE_SEGMENT", "TEXT_ROLES", "value_schema", "control_name", "handle", "role_of", "described", "where", "js"]
 
 DANGER = re.compile(r"\b(delete|remove|destroy|cancel|clear|discard|drop|archive|revoke|pay|purchase|buy|trash|erase|unsubscribe)\b", re.I)
@@ -20,6 +20,9 @@ ID_NAME = re.compile(r"(^|[\s_-])(id|key|code|ref|sku|no\.?|number|#)($|[\s_-])"
 ID_VALUE = re.compile(r"^[A-Za-z]{0,6}[-_:#]?\d[\w-]*$")
 ID_LIKE_SEGMENT = re.compile(r"^(\d+|[0-9a-f]{8,}|[0-9a-f-]{32,36})$", re.I)
 TEXT_ROLES = {"textbox", "searchbox", "combobox", "spinbutton"}
+# Elements whose click the runtime performs as their kind says; any other element with a role (a menu item,
+# an option, a tab made of a div) is declared with the 'click' gesture: a person's trusted click.
+NATIVE = {"button", "a", "input", "select", "textarea", "summary", "option", "label"}
 # JSON Schema's "time" and "date-time" want seconds and a time zone, which these inputs never take: a pattern instead.
 _FORMATS = {"email": "email", "url": "uri", "date": "date"}
 _PATTERNS = {"time": r"^\d{2}:\d{2}(:\d{2})?$", "datetime-local": r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$",
@@ -77,6 +80,7 @@ class FamilyPlan:
     params: dict[str, Any] | None = None
     gesture: Any = None
     todos: list[str] = field(default_factory=list)
+    when: tuple[str, str] | None = None     # (JS over the control `c` that must hold, the reason when it does not)
 
 
 @dataclass
@@ -93,6 +97,7 @@ class RecordPlan:
     region: str | None = None
     todos: list[str] = field(default_factory=list)
     sample: list[str] = field(default_factory=list)
+    nested: str | None = None               # items nest (a tree, submenus): the selector of one item
 
 
 @dataclass
@@ -149,7 +154,8 @@ def where(loc: Locator) -> str:
 
 def control_name(c: Control) -> str:
     """What a person hears: the accessibility tree's name, else the draft's own reading of it."""
-    return (c.seen.name or c.name or c.placeholder).strip()
+    field = c.tag in ("input", "select", "textarea")   # a clickable's text beside it names its action, not it
+    return (c.seen.name or c.name or c.placeholder or (c.beside.rstrip(": ") if field else "")).strip()
 
 
 def handle(c: Control) -> str:

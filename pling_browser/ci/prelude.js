@@ -60,6 +60,32 @@ const P = (() => {
     copy.querySelectorAll('input, select, textarea, button').forEach((c) => c.remove());
     return copy.textContent;
   };
+  // The text a person reads beside a field that has no name of its own ("Genre:" in the cell before
+  // it): the nearest short text before it, else after it, in the smallest boxes around it that hold no
+  // other control (up to three levels). Not a name in the accessibility tree's sense: the draft says so.
+  const FIELD_CSS = 'input:not([type=hidden]), select, textarea, button, [contenteditable=""], [contenteditable=true]';
+  const textNear = (node, forward) => {
+    for (let sib = forward ? node.nextSibling : node.previousSibling; sib; sib = forward ? sib.nextSibling : sib.previousSibling) {
+      if (sib.nodeType === 1 && (sib.matches(FIELD_CSS) || sib.querySelector(FIELD_CSS))) return null;
+      const said = text(sib.nodeType === 1 ? (visible(sib) ? sib.innerText : '') : sib.nodeType === 3 ? sib.nodeValue : '');
+      if (said) return said.length <= 60 ? said : null;
+    }
+    return '';
+  };
+  const beside = (el) => {
+    let node = el;
+    for (let level = 0; level < 3 && node.parentElement && node.parentElement !== document.body; level++) {
+      const before = textNear(node, false);
+      if (before) return before;
+      const after = before === null ? null : textNear(node, true);
+      if (after) return after;
+      if (before === null || after === null) return '';
+      const parent = node.parentElement;
+      if (Array.from(parent.querySelectorAll(FIELD_CSS)).some((c) => c !== el)) return '';
+      node = parent;
+    }
+    return '';
+  };
   const all = (root, css) => { try { return Array.from((root || document).querySelectorAll(css)); } catch (e) { return []; } };
   // Candidates for a role, narrowed by CSS first so a lookup does not walk every element of the page.
   const ROLE_CSS = {
@@ -75,12 +101,13 @@ const P = (() => {
     main: 'main, [role=main]', status: 'output, [role=status]', img: 'img, [role=img]',
   };
   const candidates = (role, root) => all(root, ROLE_CSS[role] || '[role="' + role + '"]').filter((el) => roleOf(el) === role);
-  const describe = (loc) => (loc.css ? loc.css : loc.role + ' "' + loc.name + '"');
+  const describe = (loc) => (loc.css ? loc.css : loc.role + ' "' + (loc.beside !== undefined ? loc.beside : loc.name) + '"' + (loc.beside !== undefined ? ' (the text beside it)' : ''));
   // Every element a locator matches: { css } or { role, name }, inside { within } when given.
   const matches = (loc) => {
     let root = document;
     if (loc.within) { const inside = one(loc.within); if (!inside) return []; root = inside; }
     if (loc.css) return all(root, loc.css);
+    if (loc.beside !== undefined) return candidates(loc.role, root).filter((el) => !nameOf(el) && beside(el) === loc.beside);
     return candidates(loc.role, root).filter((el) => nameOf(el) === loc.name);
   };
   // The element a locator names when exactly one is shown; else null (and `why` says so).
@@ -107,9 +134,11 @@ const P = (() => {
   };
   const cell = (row, i) => text((row.cells ? row.cells[i] : row.children[i]) ? (row.cells ? row.cells[i] : row.children[i]).textContent : '');
   const pick = (list, idOf, id) => { const found = list.filter((el) => idOf(el) === id); return found.length === 1 ? found[0] : null; };
-  const inside = (el, loc) => {
+  // The one control inside an item; `nested`: the selector of items nested in it, whose controls are theirs.
+  const inside = (el, loc, nested) => {
     if (!el) return null;
-    const found = (loc.css ? all(el, loc.css) : candidates(loc.role, el).filter((c) => loc.name === undefined || nameOf(c) === loc.name)).filter(visible);
+    const found = (loc.css ? all(el, loc.css) : candidates(loc.role, el).filter((c) => loc.name === undefined || nameOf(c) === loc.name))
+      .filter((c) => visible(c) && (!nested || c.closest(nested) === el));
     return found.length === 1 ? found[0] : null;
   };
   // The attribute of the one element inside `el` that carries it (an item's own control).
@@ -199,5 +228,5 @@ const P = (() => {
   const queryKeys = () => Array.from(new Set(new URLSearchParams(location.search).keys())).sort().slice(0, 5)
     .map((k) => '_' + k.toLowerCase().replace(/[^a-z0-9]+/g, '_')).join('').slice(0, 60);
   const textOf = (loc) => { const el = one(loc); return el ? text(el.innerText !== undefined ? el.innerText : el.textContent).slice(0, 2000) : null; };
-  return { text, visible, roleOf, nameOf, ownLabel, one, live, options, choice, formParams, queryKeys, attrIn, why, items, textId, cell, pick, inside, valueOf, states, textOf, matches, all };
+  return { text, visible, roleOf, nameOf, beside, ownLabel, one, live, options, choice, formParams, queryKeys, attrIn, why, items, textId, cell, pick, inside, valueOf, states, textOf, matches, all };
 })();

@@ -20,7 +20,7 @@ import re
 from typing import Any
 from urllib.parse import urlsplit
 
-from .plans import (DANGER, ID_LIKE_SEGMENT, TEXT_ROLES, VERBS, ActionPlan, Names, Reading, StatePlan, control_name,
+from .plans import (DANGER, ID_LIKE_SEGMENT, NATIVE, TEXT_ROLES, VERBS, ActionPlan, Names, Reading, StatePlan, control_name,
                     described, handle, js, match_pattern, role_of, slug, value_schema, where)
 from .records import group_records, radio_records
 from .survey import Control, Form, Survey
@@ -34,6 +34,8 @@ def _control_action(c: Control, names: Names, regions: dict[int, str]) -> list[A
     label = f"“{name}”" if name else f"(no label; {c.loc.how})"
     found = f"the {described(c) or c.tag} {label}, found by {where(c.loc)}"
     todos = [] if name else ["TODO: this control has no accessible name; say what it is for in the description"]
+    if name and not (c.seen.name or c.name or c.placeholder):
+        todos.append(f"TODO: no accessible name: named by the text beside it (“{c.beside}”, a guess); give it a <label>")
     if c.loc.guess:
         todos.append("TODO: the locator is the element's place in the page; a change of layout breaks it")
     region = regions.get(c.dialog) if c.dialog else None
@@ -87,13 +89,18 @@ def _control_action(c: Control, names: Names, regions: dict[int, str]) -> list[A
             out.append(ActionPlan(names.take(f"open_{words}"), f"Follow the link {label} (to /{path} on {target.hostname})",
                                   "read", found, loc, region=region, todos=todos))
     else:
+        if role == "clickable" and name and c.beside and c.beside.rstrip(": ") != name:
+            # Text that reads as data ("660-918-3135") next to what it is ("Phone:"): the action is named by the latter.
+            words = slug(c.beside) or words
+            label = f"the text beside “{c.beside.rstrip(': ')}” (it showed {name} when drafted)"
+            todos.append("TODO: named by the text beside it (a guess): is that what it is?")
         verb = "click" if role in ("button", "clickable", "") else VERBS.get(role, "click")
         risk = "danger" if DANGER.search(name) else ("read" if role in ("tab", "treeitem") else "write")
         if role == "clickable":
             todos.append("TODO: not a control in the accessibility tree: the pointer shows it is clickable (a guess)")
         out.append(ActionPlan(names.take(f"{verb}_{words}" if words != verb else verb),
                               f"{'Press the button' if role == 'button' else 'Click'} {label}", risk, found, loc,
-                              gesture="click" if role == "clickable" else None, region=region, todos=todos))
+                              gesture="click" if role == "clickable" or c.tag not in NATIVE else None, region=region, todos=todos))
     for plan in out:
         if plan.risk != "read":
             plan.todos.append(f"TODO: risk {plan.risk!r} is guessed from the words ({'danger: ' if plan.risk == 'danger' else ''}read, write or danger?)")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .plans import (DANGER, ID_NAME, ID_VALUE, VERBS, FamilyPlan, Names, Reading, RecordPlan, StatePlan, control_name,
+from .plans import (DANGER, ID_NAME, ID_VALUE, NATIVE, VERBS, FamilyPlan, Names, Reading, RecordPlan, StatePlan, control_name,
                     js, role_of, singular, slug, where)
 from .survey import Group, Survey
 
@@ -96,7 +96,7 @@ def _type_name(group: Group, roles: list[str], types: Names) -> str:
 
 
 def _family(role: str, name: str, inner: dict[str, Any] | None, names: set[str], noun: str,
-            href: str = "") -> FamilyPlan | None:
+            href: str = "", tag: str = "") -> FamilyPlan | None:
     verb = VERBS.get(role, "click")
     if name and inner is not None and inner.get("name"):
         verb = slug(name, verb)
@@ -120,6 +120,8 @@ def _family(role: str, name: str, inner: dict[str, Any] | None, names: set[str],
         risk = "read"
         description = f"Follow {what} of the {noun}" if inner is not None else f"Follow the {noun}"
     else:
+        if tag and tag not in NATIVE:
+            gesture = "click"   # an ARIA widget: a person's (trusted) click, as its own handlers expect
         description = (f"{'Press' if role == 'button' else 'Click'} {what} of the {noun}" if inner is not None
                        else f"{'Press' if role == 'button' else 'Choose' if role in ('option', 'radio', 'menuitem') else 'Click'} the {noun}")
         if role in ("tab", "treeitem"):
@@ -129,6 +131,24 @@ def _family(role: str, name: str, inner: dict[str, Any] | None, names: set[str],
     if risk != "read":
         todos.append(f"TODO: risk {risk!r} is guessed from the words (read, write or danger?)")
     return FamilyPlan(verb, description, risk, inner, params, gesture, todos)
+
+
+_HAS_POPUP = "['true', 'menu'].includes(c.getAttribute('aria-haspopup'))"
+
+
+def _submenus(group: Group, flat: list[Any], families: list[FamilyPlan], names: set[str], noun: str) -> list[FamilyPlan]:
+    """Menu items that open a submenu (aria-haspopup) are pointed at, not clicked: clicking one selects it
+    in most menus. Its family `open` hovers over it; the click family is then for the items without one."""
+    if not group.nested or not any(c.attrs.get("aria-haspopup") in ("true", "menu") for c in flat if role_of(c) == "menuitem"):
+        return []
+    click = next((f for f in families if f.inner == {"role": "menuitem"}), None)
+    if click is None or "point" in names:
+        return []
+    names.add("point")
+    click.when = (f"!{_HAS_POPUP}", "it opens a submenu: point at it (point)")
+    return [FamilyPlan("point", f"Point at the menu item of the {noun}: its submenu opens", "read", {"role": "menuitem"}, None, "hover",
+                       ["TODO: a guess: items with aria-haspopup open their submenu when pointed at"],
+                       when=(_HAS_POPUP, "it has no submenu"))]
 
 
 def group_records(survey: Survey, reading: Reading, types: Names, names: Names, regions: dict[int, str]) -> set[int]:
@@ -179,7 +199,8 @@ def group_records(survey: Survey, reading: Reading, types: Names, names: Names, 
         noun = type_name.replace("_", " ")
         if all(controls):
             role = roles[0]
-            family = _family(role, "", None, family_names, noun, controls[0].attrs.get("href", "") if controls[0] else "")
+            family = _family(role, "", None, family_names, noun, controls[0].attrs.get("href", "") if controls[0] else "",
+                             controls[0].tag if controls[0] else "")
             if family:
                 families.append(family)
             if role in ("textbox", "searchbox") and controls[0] and controls[0].tag == "input":
@@ -192,20 +213,22 @@ def group_records(survey: Survey, reading: Reading, types: Names, names: Names, 
             role = role_of(c)
             same = name and all(any(o and role_of(o) == role and control_name(o) == name for o in row) for row in inner[1:])
             if same:
-                family = _family(role, name, {"role": role, "name": c.name or name}, family_names, noun, c.attrs.get("href", ""))
+                family = _family(role, name, {"role": role, "name": c.name or name}, family_names, noun, c.attrs.get("href", ""), c.tag)
             elif all(sum(1 for o in row if o and role_of(o) == role) == 1 for row in inner):
-                family = _family(role, "", {"role": role}, family_names, noun, c.attrs.get("href", ""))
+                family = _family(role, "", {"role": role}, family_names, noun, c.attrs.get("href", ""), c.tag)
             else:
                 continue
             if family:
                 families.append(family)
+        families.extend(_submenus(group, flat, families, family_names, noun))
         covered.update(c.n for c in flat)
         found = (f"{len(group.items)} {group.tag == 'table' and 'rows' or 'items'} ({', '.join(repr(t[:30]) for t in texts[:3])}"
                  f"{'…' if len(texts) > 3 else ''}) under {where(group.loc)}, each matching {group.item_css!r}"
                  + (" (nested: a tree or submenus, one record type)" if group.nested else "")
                  + (" (the same structure in several panels or sections: one record type; only what is shown is listed)" if group.spread else ""))
         reading.records.append(RecordPlan(type_name, found, group.loc.js(), group.css, id_expr, id_how, label, fields, families,
-                                          regions.get(group.dialog) if group.dialog else None, todos, texts[:3]))
+                                          regions.get(group.dialog) if group.dialog else None, todos, texts[:3],
+                                          group.item_css if group.nested else None))
     return covered
 
 

@@ -40,6 +40,8 @@
     const role = P.roleOf(el);
     const name = P.nameOf(el);
     if (role && name && P.matches({ role, name }).length === 1) return { role, name, how: 'its role and name' };
+    const near = !name && role && el.matches('input, select, textarea') ? P.beside(el) : '';
+    if (near && P.matches({ role, beside: near }).length === 1) return { role, beside: near, how: 'its role and the text beside it' };
     for (let up = el.parentElement; up && up !== document.body; up = up.parentElement) {
       if (stableId(up.id) && only('#' + esc(up.id))) {
         const within = { css: '#' + esc(up.id) };
@@ -60,13 +62,15 @@
   };
   // A tab panel or an accordion section that is closed now is still what a person gets by opening it:
   // its content is read as if shown (the records list only what is shown when the model is read).
-  const panelOf = (el) => el.closest('[role=tabpanel], [role=region][aria-labelledby]');
+  // A submenu (a menu inside a menu) is closed until its item is pointed at: read as shown too.
+  const subMenuOf = (el) => { const menu = el.closest('[role=menu]'); return menu && menu.parentElement && menu.parentElement.closest('[role=menu]') ? menu : null; };
+  const panelOf = (el) => el.closest('[role=tabpanel], [role=region][aria-labelledby]') || subMenuOf(el);
   const inPanel = (el) => !!panelOf(el) && (panelOf(el) === el || getComputedStyle(el).display !== 'none') && !el.closest('[hidden]');
   const shown = (el) => P.visible(el) || inPanel(el);
   const skipped = (el) => {
     if (el.closest('script, style, template, noscript, head')) return true;
     const hidden = el.closest('[aria-hidden="true"]');
-    return !!hidden && !(panelOf(el) && hidden.matches('[role=tabpanel], [role=region]'));
+    return !!hidden && !(panelOf(el) && hidden.matches('[role=tabpanel], [role=region], [role=menu]'));
   };
 
   // ---- controls -------------------------------------------------------------------------------------
@@ -102,6 +106,7 @@
       placeholder: cut(el.getAttribute('placeholder'), 80), value: cut(P.valueOf(el), 200), states: P.states(el),
       form: el.form && P.visible(el.form) ? mark(el.form) : null, href: tag === 'a' ? el.href : '',
       autocomplete: el.getAttribute('aria-autocomplete') || (el.getAttribute('list') ? 'list' : ''),
+      beside: !name && el.matches('input, select, textarea') || clickable ? P.beside(el) : '',
       alone: !el.form && !buttonBeside(el),
     };
     controls.push(control);
@@ -220,6 +225,9 @@
     let best = null;
     for (let up = group.parent.parentElement, level = 0; up && up !== document.body && level < 4; up = up.parentElement, level++) {
       const found = Array.from(up.querySelectorAll(group.css)).filter((el) => shown(el) && signature(el) === group.key);
+      // Items never hold one another: boxes that wrap other boxes (a page's sections around the list) are
+      // the page's layout, not more of the structure.
+      if (found.some((el) => found.some((other) => other !== el && el.contains(other)))) break;
       if (found.length > (best ? best.items.length : group.items.length)) best = { parent: up, items: found };
     }
     if (best) { group.parent = best.parent; group.items = best.items; group.spread = true; }
@@ -230,7 +238,9 @@
     const container = table || group.parent;
     const headers = table ? Array.from(table.querySelectorAll('thead th, thead td, tr:first-child > th')).map((h) => cut(h.textContent, 60)) : [];
     const items = group.items.filter((el) => !el.querySelector('th') || !table).slice(0, limits.items).map((el) => {
-      const inner = Array.from(el.querySelectorAll(CONTROL_CSS)).filter((c) => isControl.has(c) && c !== el);
+      // A nested item's controls are its own, not its parent item's (a submenu's items).
+      const inner = Array.from(el.querySelectorAll(CONTROL_CSS)).filter((c) => isControl.has(c) && c !== el
+        && (!group.nested || c.closest(group.css) === el));
       return { n: mark(el), name: P.nameOf(el), text: cut(el.innerText !== undefined ? el.innerText : el.textContent, 200),
                attrs: attrsOf(el), role: P.roleOf(el), control: isControl.has(el) ? mark(el) : null,
                cells: table ? Array.from(el.children).map((c) => cut(c.textContent, 120)) : [],

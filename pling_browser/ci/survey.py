@@ -33,13 +33,15 @@ class Locator(_Data):
     css: str | None = None
     role: str | None = None
     name: str | None = None
+    beside: str | None = None     # a field with no name, found by the text beside it
     within: dict[str, str] | None = None
     how: str = ""
     guess: bool = False
 
     def js(self) -> dict[str, Any]:
         """The locator as the draft writes it (prelude.js reads {css} or {role, name}, {within})."""
-        out: dict[str, Any] = {"css": self.css} if self.css else {"role": self.role, "name": self.name}
+        out: dict[str, Any] = ({"css": self.css} if self.css else {"role": self.role, "beside": self.beside}
+                               if self.beside is not None else {"role": self.role, "name": self.name})
         if self.within:
             out["within"] = self.within
         return out
@@ -86,6 +88,7 @@ class Control(_Data):
     form: int | None = None
     href: str = ""
     autocomplete: str = ""
+    beside: str = ""              # no name: the text beside it (a guess, said in a TODO)
     alone: bool = False           # outside a form, with no button beside it: committed by Enter
     dialog: int | None = None
     seen: Seen = Seen()
