@@ -10,7 +10,7 @@ It reads only the model and receipts (never the DOM, never a task's name) and kn
    the instruction's dates and times, a number, an enum value the instruction names, else the quoted
    text nearest after the field's mention (or the only quoted text, for the only field);
 4. mentions are taken strongest first where they do not overlap, then run in the order the instruction
-   says them. After a receipt that added or removed actions or records, the model is read again and the
+   says them. After a receipt that added or removed actions or records or changed what is available, the model is read again and the
    rest is planned on it; a receipt that says not ok stops the policy (the failure is the page's answer);
 5. a fill whose name's words went to another operation ("press Search") is still mentioned where its
    quoted value is ("enter "Keneth""); "wait N seconds" between two operations is waited.
@@ -304,7 +304,7 @@ def _wait_before(ins: Instruction, step: Candidate, done: dict[str, list[tuple[i
 def _moved(result: dict[str, Any]) -> bool:
     changed = result.get("changed") or {}
     actions = changed.get("actions") or {}
-    return bool(actions.get("added") or actions.get("removed") or changed.get("page")
+    return bool(actions.get("added") or actions.get("removed") or actions.get("availability") or changed.get("page")
                 or any((r.get("added") or r.get("removed") or r.get("entered")) for r in (changed.get("records") or {}).values()))
 
 

@@ -137,15 +137,46 @@ def unseen_service(log: Path, adapters: Path) -> ServiceProcess:
     return ServiceProcess(log, env={"PLING_APPROVE": "danger", "PLING_ADAPTERS": str(adapters)})
 
 
+def edited_lines(diff: str) -> int:
+    """Lines a person edited, from a unified diff: in each hunk, the larger of the lines it removes and the
+    lines it adds (a changed line is one edited line; a line added or removed is one too)."""
+    total, added, removed = 0, 0, 0
+    for line in diff.splitlines() + ["@@"]:
+        if line.startswith("@@"):
+            total, added, removed = total + max(added, removed), 0, 0
+        elif line.startswith("+") and not line.startswith("+++"):
+            added += 1
+        elif line.startswith("-") and not line.startswith("---"):
+            removed += 1
+    return total
+
+
+def edited_drafts(folder: Path, names: list[str]) -> dict[str, Any]:
+    """The edited drafts a folder holds for these tasks (TASK.js, with TASK.diff against the draft as written)."""
+    out: dict[str, Any] = {}
+    for name in names:
+        if (folder / f"{name}.js").exists():
+            diff = folder / f"{name}.diff"
+            out[name] = {"edited_lines": edited_lines(diff.read_text(encoding="utf-8")) if diff.exists() else None}
+    return out
+
+
 async def run_unseen(names: list[str], seeds: list[int], results: Path, progress: Callable[[str], None] = print,
                      drafts: Path | None = None) -> dict[str, Any]:
     """Draft every task's page, then run the generic policy over the drafts on each seed. With
-    `drafts`, a folder of (edited) drafts is used instead of writing new ones."""
+    `drafts`, the edited drafts that folder holds (TASK.js) are used for their tasks, and the other
+    tasks get their draft written at the start, unedited, as without it."""
     out: dict[str, Any] = {"rule": __doc__.split("\n\n")[1] if __doc__ else "", "tasks": names, "seeds": seeds}
-    folder = drafts or Path(tempfile.mkdtemp(prefix="pling-unseen-adapters-"))
+    folder = Path(tempfile.mkdtemp(prefix="pling-unseen-adapters-"))
+    edited = edited_drafts(drafts, names) if drafts else {}
     with TaskServer() as tasks:
         progress(f"MiniWoB++ tasks at http://127.0.0.1:{tasks.server_address[1]}/miniwob/ ({tasks.root.parent})")
-        out["drafts"] = ({"edited": str(drafts)} if drafts else await write_drafts(tasks, names, folder, progress))
+        out["drafts"] = await write_drafts(tasks, [n for n in names if n not in edited], folder, progress)
+        for name in edited:
+            (folder / f"{name}.js").write_text((drafts / f"{name}.js").read_text(encoding="utf-8"), encoding="utf-8")  # type: ignore[operator]
+            out["drafts"][name] = edited[name]
+        if drafts:
+            out["drafts"]["edited"] = str(drafts)
         with unseen_service(results / "unseen-service.log", folder) as service:
             async with httpx.AsyncClient(base_url=service.url, timeout=120) as client:
                 cases = [(name, seed) for name in names for seed in seeds]

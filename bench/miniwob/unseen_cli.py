@@ -26,7 +26,10 @@ def summarize(out: dict[str, Any]) -> dict[str, Any]:
         episodes = [e for e in out["episodes"] if e["task"] == task]
         steps = [s for e in episodes for s in e["steps"]]
         solved = sum(1 for e in episodes if (e["raw"] or 0) >= 1.0)
-        rows[task] = {"episodes": len(episodes), "solved": solved, "mostly": solved * 2 > len(episodes),
+        edits = (out["drafts"].get(task) or {}).get("edited_lines") if "edited" in out["drafts"] else 0
+        rows[task] = {"episodes": len(episodes), "solved": solved, "edited_lines": edits,
+                      # a draft edited in more than 5 lines (or without its diff) does not count for the goal
+                      "mostly": solved * 2 > len(episodes) and edits is not None and edits <= 5,
                       "calls": round(len(steps) / len(episodes), 2) if episodes else None,
                       "bytes_per_step": median([s["bytes"] for s in steps]) if steps else None,
                       "lies": sum(len(e.get("lies") or []) for e in episodes),
@@ -40,7 +43,11 @@ def summarize(out: dict[str, Any]) -> dict[str, Any]:
         "calls_per_task": round(len(all_steps) / len(out["episodes"]), 2) if out["episodes"] else None,
         "bytes_per_step": median([s["bytes"] for s in all_steps]) if all_steps else None, "lies": lies,
         "goals": [{"goal": "at least half of the tasks solved in most episodes, drafts unedited",
-                   "value": f"{mostly}/{len(rows)}", "status": "PASS" if mostly * 2 >= len(rows) else "MISS"},
+                   "value": f"{mostly}/{len(rows)}", "status": "PASS" if mostly * 2 >= len(rows) else "MISS"}
+                  if "edited" not in out["drafts"] else
+                  {"goal": "nine in ten tasks solved in most episodes, each draft edited in at most 5 lines",
+                   "value": f"{mostly}/{len(rows)} ({sum(1 for r in rows.values() if r['edited_lines'])} drafts edited)",
+                   "status": "PASS" if mostly * 10 >= 9 * len(rows) else "MISS"},
                   {"goal": "0 receipts that lied", "value": lies, "status": "PASS" if lies == 0 else "MISS"}]}}
     return out
 
@@ -52,8 +59,9 @@ def render(out: dict[str, Any]) -> str:
              f"{'edited (' + out['drafts']['edited'] + ')' if 'edited' in out['drafts'] else 'unedited'}, generic policy",
              f"{'task':28} {'solved':>7} {'calls':>6} {'B/step':>7} {'lies':>5}  why not (when not)"]
     for task, row in rows.items():
+        edits = f" [{row['edited_lines']} edited lines]" if row["edited_lines"] else ""
         lines.append(f"{task:28} {row['solved']:>3}/{row['episodes']:<3} {row['calls'] or 0:>6} {row['bytes_per_step'] or 0:>7.0f} "
-                     f"{row['lies']:>5}  {'; '.join(row['why'])[:110]}")
+                     f"{row['lies']:>5}  {(edits + ' ' + '; '.join(row['why'])).strip()[:110]}")
     lines.append(f"{'total':28} {total['episodes_solved']:>3}/{total['episodes']:<3} {total['calls_per_task'] or 0:>6} "
                  f"{total['bytes_per_step'] or 0:>7.0f} {total['lies']:>5}")
     for goal in total["goals"]:
