@@ -68,7 +68,7 @@ async def draft_after(runtime: "Runtime", url: str, steps: list[tuple[str, dict[
 # How a form action fills its fields as typing would (the value setter, then input and change) and
 # submits through the form's own path (requestSubmit: validation and submit handlers run).
 _SUBMIT = """// Fills a form as typing would (the value setter, then input and change), then submits it.
-const submitForm = (form, args) => {
+const submitForm = (form, args, submitter) => {
   if (!form) throw new Error('the form is not on the page (or more than one matches)');
   for (const [name, value] of Object.entries(args || {})) {
     const field = form.elements.namedItem(name);
@@ -81,7 +81,8 @@ const submitForm = (form, args) => {
     one.dispatchEvent(new Event('input', { bubbles: true }));
     one.dispatchEvent(new Event('change', { bubbles: true }));
   }
-  form.requestSubmit();
+  if (submitter === null) throw new Error('its submit button is not on the page (or more than one matches)');
+  if (submitter) form.requestSubmit(submitter); else form.requestSubmit();
 };"""
 
 
@@ -106,7 +107,8 @@ def _action(plan: ActionPlan, out: list[str]) -> None:
     elif plan.params:
         parts.append(f"params: {js(plan.params)}")
     if plan.form is not None:
-        parts.append(f"run: (args) => submitForm(P.one({js(plan.form)}), args)")
+        with_button = f", P.one({js(plan.submitter)})" if plan.submitter else ""
+        parts.append(f"run: (args) => submitForm(P.one({js(plan.form)}), args{with_button})")
     elif plan.loc is not None:
         loc = js(plan.loc)
         parts.append(f"target: () => P.one({loc})")
@@ -185,6 +187,7 @@ def write_adapter(reading: Reading, now: datetime | None = None) -> str:
         f"// @name         DRAFT: {reading.title[:120]}",
         f"// @description  A draft written by pling-browser draft from {reading.url[:200]} on {when}",
         f"// @match        {reading.match}",
+        f"// @match        {reading.match}?*",
         "// ==/UserScript==",
         "// DRAFT: written from what a person sees on the page (its accessibility tree and DOM). A person finishes",
         "// it: check every TODO, narrow @match, run `pling-browser check URL --adapter THIS_FILE`, then delete this line.",

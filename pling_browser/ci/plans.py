@@ -48,11 +48,12 @@ def singular(word: str) -> str:
 
 
 def match_pattern(url: str) -> str:
-    """The page's own path, any port (a host without a port matches every port), any query; path
-    segments that look like ids become ``*``."""
+    """The page's own path, any port (a host without a port matches every port); path segments that
+    look like ids become ``*``. The draft matches it alone and with any query (``PATTERN?*``), never the
+    pages below it: /books/ is not /books/add/, which gets a draft of its own."""
     parts = urlsplit(url)
     segments = ["*" if ID_LIKE_SEGMENT.match(s) else s for s in parts.path.split("/")]
-    return f"{parts.scheme}://{parts.hostname}{'/'.join(segments) or '/'}*"
+    return f"{parts.scheme}://{parts.hostname}{'/'.join(segments) or '/'}"
 
 
 @dataclass
@@ -65,6 +66,7 @@ class ActionPlan:
     params: dict[str, Any] | None = None
     gesture: Any = None
     form: dict[str, Any] | None = None      # a form action: the form's locator (its run fills and submits)
+    submitter: dict[str, Any] | None = None # …and the button it submits with, when the form has several
     expect: tuple[str, str] | None = None   # (description, JS expression over args) when it can be checked
     choice: bool | None = None              # choosing in a list: its options are read live (True: several at once)
     region: str | None = None

@@ -45,14 +45,14 @@ const P = (() => {
       const named = text(Array.from(el.labels).map((l) => ownText(l)).join(' '));
       if (named) return named;
     }
-    if (tag === 'img' || tag === 'area') return text(el.alt) || text(el.title);
+    if (tag === 'img' || tag === 'area') return text(el.alt) || text(el.getAttribute('title'));
     if (NAMED_BY_TEXT.test(roleOf(el)) || tag === 'a' || tag === 'button' || tag === 'summary') {
       const own = text(el.innerText !== undefined ? el.innerText : el.textContent);
       if (own) return own.slice(0, 120);
       const img = el.querySelector('img[alt]');
       if (img && text(img.alt)) return text(img.alt);
     }
-    return text(el.title) || text(el.getAttribute('placeholder')) || '';
+    return text(el.getAttribute('title')) || text(el.getAttribute('placeholder')) || '';  // a form's .title may be its field named title
   };
   // A label's text without the control inside it (<label><input> Remember me</label>).
   const ownText = (label) => {

@@ -132,7 +132,7 @@ def read_survey(survey: Survey) -> Reading:
     for form in forms.values():
         in_forms |= _form_action(survey, form, reading, names, in_records)
     for c in survey.controls:
-        if c.n in in_records or c.n in in_forms or (c.form in forms and c.n == forms[c.form].submit):
+        if c.n in in_records or c.n in in_forms or (c.form in forms and c.n in (forms[c.form].submits or [forms[c.form].submit])):
             continue
         if c.type in ("submit", "reset", "image", "file") and c.form in forms:
             continue
@@ -176,18 +176,23 @@ def _form_action(survey: Survey, form: Form, reading: Reading, names: Names, tak
         properties[key] = schema
         if c.required:
             required.append(key)
-    label = control_name(submit) if submit else ""
-    description = label or form.name or "Submit the form"
-    risk = "danger" if DANGER.search(description) else "write"
-    todos = [f"TODO: risk {risk!r} is guessed from the words (read, write or danger?)",
-             "TODO: expect: { description: 'what is true once it worked', check: (args) => … }"]
-    if form.loc.guess:
-        todos.append("TODO: the form is found by its place in the page; prefer a stable attribute")
-    found = (f"the form{(' “' + form.name + '”') if form.name else ''} ({form.method.upper()} {urlsplit(form.action).path or '/'}), "
-             f"found by {form.loc.how}; its submit button “{label}”; fields: {', '.join(properties) or 'none'}")
-    reading.actions.append(ActionPlan(reading_id(names, label or form.name, "submit_form"), description, risk, found,
-                                      params={"type": "object", "properties": properties, "required": required},
-                                      form=form.loc.js(), todos=todos))
+    # One action per submit button: Django's "Save", "Save and add another" and "Save and continue editing"
+    # submit the same fields and go different ways (requestSubmit(button) sends the button's name).
+    for n in form.submits or [form.submit]:
+        submit = survey.control(n)
+        label = control_name(submit) if submit else ""
+        description = label or form.name or "Submit the form"
+        risk = "danger" if DANGER.search(description) else "write"
+        todos = [f"TODO: risk {risk!r} is guessed from the words (read, write or danger?)",
+                 "TODO: expect: { description: 'what is true once it worked', check: (args) => … }"]
+        if form.loc.guess:
+            todos.append("TODO: the form is found by its place in the page; prefer a stable attribute")
+        found = (f"the form{(' “' + form.name + '”') if form.name else ''} ({form.method.upper()} {urlsplit(form.action).path or '/'}), "
+                 f"found by {form.loc.how}; its submit button “{label}”; fields: {', '.join(properties) or 'none'}")
+        plan = ActionPlan(reading_id(names, label or form.name, "submit_form"), description, risk, found,
+                          params={"type": "object", "properties": properties, "required": required}, form=form.loc.js(), todos=todos)
+        plan.submitter = submit.loc.js() if submit and len(form.submits) > 1 else None
+        reading.actions.append(plan)
     return {c.n for c in fields}
 
 

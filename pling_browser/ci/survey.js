@@ -80,6 +80,8 @@
     '[role=menuitemradio], [role=option], [role=textbox], [role=searchbox], [onclick]';
   const controls = [];
   const isControl = new Set();
+  // A form's submit buttons (Save, Save and add another…): each is a way to submit that form, not a list.
+  const submitter = (b) => !!b.form && (b.tagName === 'INPUT' ? /^(submit|image)$/.test(b.type) : b.tagName === 'BUTTON' && (!b.getAttribute('type') || b.type === 'submit'));
   // Whether a button sits beside a field (in its own container): a field with none beside it and no
   // form is committed by Enter.
   const buttonBeside = (el) => !!el.parentElement && Array.from(el.parentElement.querySelectorAll(CONTROL_CSS))
@@ -130,10 +132,12 @@
   const forms = [];
   for (const form of document.forms) {
     if (!P.visible(form) || skipped(form)) continue;
-    const submit = Array.from(form.querySelectorAll('button, input[type=submit], input[type=image]'))
-      .find((b) => P.visible(b) && (b.tagName !== 'BUTTON' || !b.type || b.type === 'submit'));
-    forms.push({ n: mark(form), loc: locate(form), name: P.nameOf(form), submit: submit ? mark(submit) : null,
-                 method: (form.getAttribute('method') || 'get').toLowerCase(), action: form.action || '' });
+    const submits = Array.from(form.querySelectorAll('button, input[type=submit], input[type=image]')).filter(submitter).filter(P.visible);
+    forms.push({ n: mark(form), loc: locate(form), name: P.nameOf(form), submit: submits.length ? mark(submits[0]) : null,
+                 submits: submits.slice(0, 6).map(mark),
+                 method: (form.getAttribute('method') || 'get').toLowerCase(),
+                 // form.action is the field named "action" when there is one (Django's changelist): read the attribute.
+                 action: new URL(form.getAttribute('action') || '', location.href).href });
   }
 
   // ---- repeated structures ----------------------------------------------------------------------------
@@ -156,6 +160,7 @@
     if (skipped(parent) || !shown(parent) || parent.tagName === 'SELECT' || parent.tagName === 'TR' || parent.tagName === 'THEAD') continue;
     const buckets = new Map();
     for (const child of parent.children) {
+      if (submitter(child)) continue;
       if (!shown(child) || !meaningful(child) || /^(TD|TH|BR|OPTION|SCRIPT|STYLE|LABEL)$/.test(child.tagName) && !child.querySelector('input[type=checkbox], input[type=radio]')) continue;
       const key = signature(child);
       if (!buckets.has(key)) buckets.set(key, []);
@@ -228,16 +233,22 @@
       // Items never hold one another: boxes that wrap other boxes (a page's sections around the list) are
       // the page's layout, not more of the structure.
       if (found.some((el) => found.some((other) => other !== el && el.contains(other)))) break;
+      // …and sit in boxes like the first one's (paragraphs of one text), not anywhere the tag occurs.
+      const like = (box) => box.tagName === group.parent.tagName && classes(box).sort().join('.') === classes(group.parent).sort().join('.');
+      if (!found.every((el) => like(el.parentElement))) break;
       if (found.length > (best ? best.items.length : group.items.length)) best = { parent: up, items: found };
     }
     if (best) { group.parent = best.parent; group.items = best.items; group.spread = true; }
   }
+  const boxes = (inner) => inner.filter((c) => c.matches('input[type=checkbox], input[type=radio]'));
   const out = [];
   for (const group of joined.slice(0, limits.groups)) {
     const table = group.items[0].tagName === 'TR' ? group.parent.closest('table') : null;
     const container = table || group.parent;
-    const headers = table ? Array.from(table.querySelectorAll('thead th, thead td, tr:first-child > th')).map((h) => cut(h.textContent, 60)) : [];
-    const items = group.items.filter((el) => !el.querySelector('th') || !table).slice(0, limits.items).map((el) => {
+    const headers = table ? Array.from(table.querySelectorAll(table.tHead ? 'thead th, thead td' : 'tr:first-child > th')).map((h) => cut(h.textContent, 60)) : [];
+    // A header row is all <th> (or in <thead>); a row may start with a <th> that names it (Django's changelist).
+    const header = (el) => !!el.closest('thead') || Array.from(el.children).every((c) => c.tagName === 'TH');
+    const items = group.items.filter((el) => !table || !header(el)).slice(0, limits.items).map((el) => {
       // A nested item's controls are its own, not its parent item's (a submenu's items).
       const inner = Array.from(el.querySelectorAll(CONTROL_CSS)).filter((c) => isControl.has(c) && c !== el
         && (!group.nested || c.closest(group.css) === el));
@@ -245,7 +256,8 @@
                attrs: attrsOf(el), role: P.roleOf(el), control: isControl.has(el) ? mark(el) : null,
                cells: table ? Array.from(el.children).map((c) => cut(c.textContent, 120)) : [],
                inner: inner.map((c) => mark(c)), states: P.states(el),
-               inner_attrs: inner.length === 1 ? attrsOf(inner[0]) : {} };
+               // The attributes of its one control, or of its one checkbox (a row's selection box carries the row's key).
+               inner_attrs: inner.length === 1 ? attrsOf(inner[0]) : boxes(inner).length === 1 ? attrsOf(boxes(inner)[0]) : {} };
     });
     if (items.length < 2 && !(items.length === 1 && Object.keys(items[0].attrs).some((a) => a.startsWith('data-')))) continue;
     out.push({ n: mark(container), loc: locate(container), name: P.nameOf(container) || cut(container.getAttribute('aria-label'), 80),

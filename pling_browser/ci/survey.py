@@ -99,6 +99,7 @@ class Form(_Data):
     loc: Locator
     name: str = ""
     submit: int | None = None
+    submits: list[int] = []      # every submit button, the first one first (each submits the form its own way)
     method: str = "get"
     action: str = ""
 
