@@ -61,6 +61,7 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report")
     check.add_argument("--adapter", metavar="FILE", help="load the page with this adapter (docs/adapters.md) instead "
                        "of PLING_ADAPTERS, and check that it runs there and loads")
+    check.add_argument("--profile", metavar="NAME", help="open the page signed in as this saved profile (a page behind a sign-in)")
     record = commands.add_parser("record", help="run actions on a page and write them as a scenario file")
     record.add_argument("url")
     record.add_argument("steps", nargs="*", metavar="STEP",
@@ -113,7 +114,7 @@ async def _one_shot(settings: Settings, url: str, action: str | None, args: str 
 
 
 async def _check(settings: Settings, url: str, strict: bool, as_json: bool, junit: str | None,
-                 adapter: str | None = None) -> int:
+                 adapter: str | None = None, profile: str | None = None) -> int:
     from .ci.check import check, report
     from .ci.progress import Progress
     from .runtime import Runtime, dumps
@@ -127,7 +128,7 @@ async def _check(settings: Settings, url: str, strict: bool, as_json: bool, juni
         await runtime.start()
         async with progress.ticking():
             findings = await check(runtime, url, progress=progress,
-                                   adapter=Path(adapter).name if adapter is not None else None)
+                                   adapter=Path(adapter).name if adapter is not None else None, profile=profile)
     finally:
         await runtime.stop()
     failed = any(f.severity == "error" or strict for f in findings)
@@ -306,7 +307,8 @@ def main(argv: list[str] | None = None) -> int:
             if options.adapter is not None and not Path(options.adapter).is_file():
                 print(f"pling-browser check: {options.adapter} is not an adapter file", file=sys.stderr)
                 return 2
-            return asyncio.run(_check(settings, options.url, options.strict, options.json, options.junit, options.adapter))
+            return asyncio.run(_check(settings, options.url, options.strict, options.json, options.junit, options.adapter,
+                                      options.profile))
         if options.command == "draft":
             if options.out and Path(options.out).exists():
                 print(f"pling-browser draft: {options.out} exists; choose another file", file=sys.stderr)

@@ -10,12 +10,15 @@ removes it again, each with a receipt that says what the page shows.
   there is a filter on a table (its filter form, then the "- remove filter -" choice the form offers once
   a filter is on). A filter changes the view, not the data: the draft names a page by its path and the
   names of its query parameters, so the filtered view is another page id.
-- Django 5.2's admin (PyPI; tests/django_app.py), server-rendered, each page a document of its own: the
-  book list, the add form, a book's change page and its delete confirmation are each drafted (a draft
-  matches its own path, with any query, not the pages below it). Adding is the add form's Save (a POST
-  answered by a redirect to the list); removing is the list's link to the book, its Delete link and
-  "Yes, I'm sure" (a POST, a redirect to the list). Each receipt says which page the action left for, and
-  the list the session then shows has the book, or has it no more."""
+- Django 5.2's admin (PyPI; tests/django_app.py, the same server the shipped adapter is tested on),
+  server-rendered, each page a document of its own, behind its sign-in. The sign-in page is drafted as
+  it is; the group list, the add form, a group's page and its delete confirmation are drafted with
+  `--do` after the sign-in draft's own "Log in" (a draft matches its own path, with any query, not the
+  pages below it). The generic policy signs in, adds a group with the add form's Save (a POST answered
+  by a redirect to the list) and removes one with the list's link to it, its Delete link and "Yes, I'm
+  sure"; each receipt says which page the action left for, the list the session then shows has the
+  group or has it no more, and the database agrees. `check` opens the pages signed in (a saved profile).
+"""
 
 from __future__ import annotations
 
@@ -35,13 +38,14 @@ from pling_browser.ci.check import check
 
 from .conftest import ServiceThread, service_settings
 from .datasette_app import DatasetteApp
-from .django_app import DjangoApp
+from .django_app import PASSWORD, USER, DjangoAdmin
 from .server import FixtureServer
 
 TODOMVC = "/apps/todomvc-react/index.html"
-# Django admin pages, each drafted: the book list, the add form, Emma's change page and delete confirmation (id 57).
-ADMIN = {"list.js": "/admin/library/book/", "add.js": "/admin/library/book/add/", "change.js": "/admin/library/book/57/change/",
-         "delete.js": "/admin/library/book/57/delete/"}
+# Django admin pages behind the sign-in, each drafted after it: the group list, the add form, the page
+# of the group "Reviewers" (id 2) and its delete confirmation.
+ADMIN = {"list.js": "/admin/auth/group/", "add.js": "/admin/auth/group/add/", "change.js": "/admin/auth/group/2/change/",
+         "delete.js": "/admin/auth/group/2/delete/"}
 
 
 def _draft(url: str, out: Path, *steps: str) -> str:
@@ -122,24 +126,33 @@ def test_datasette_draft_passes_check_and_the_generic_policy_adds_and_removes_a_
     assert [r["action"]["id"] for r in added] == ["apply"] and added[0]["ok"], added
     change = added[0]["changed"]
     assert "title__exact=Dune" in change["page"]["to"]["url"] and change["page"]["to"]["id"] != change["page"]["from"]["id"]
-    # The rows the filter hides are out of the view the receipt describes (another page id: the query's names).
-    gone = {i for r in change["records"].values() for i in (r.get("left") or []) + (r.get("removed") or [])}
+    # The rows the filter hides left the view the receipt describes (another page id: the query's names);
+    # leaving a view is not a deletion (SPEC, "Actions that leave the document").
+    assert all(not r.get("removed") for r in change["records"].values()), change
+    gone = {i for r in change["records"].values() for i in r.get("left") or []}
     assert {"2", "3"} <= gone, change
     assert all(r["ok"] for r in removed) and removed, removed
     back = removed[-1]["changed"]
     assert "__exact" not in back["page"]["to"]["url"]
-    back_in = {i for r in back["records"].values() for i in (r.get("entered") or []) + (r.get("added") or [])}
+    assert all(not r.get("added") for r in back["records"].values()), back
+    back_in = {i for r in back["records"].values() for i in r.get("entered") or []}
     assert {"2", "3"} <= back_in, back
 
 
 @pytest.fixture(scope="module")
-def django_admin(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[DjangoApp, ServiceThread]]:
-    app = DjangoApp().start()
+def django_admin(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[DjangoAdmin, ServiceThread]]:
+    app = DjangoAdmin().start()
+    app.reset()
     folder = tmp_path_factory.mktemp("django-drafts")
     try:
+        _draft(app.url("/admin/login/"), folder / "login.js")
+        sign_in = "log_in " + json.dumps({"username": USER, "password": PASSWORD})
         for name, path in ADMIN.items():
-            _draft(app.url(path), folder / name)
-        service = ServiceThread(service_settings(adapters=str(folder), approve=("danger",))).start()
+            _draft(app.url("/admin/login/?next=" + path), folder / name, sign_in)
+        from cryptography.fernet import Fernet   # the sign-in is kept as a profile, and profiles only encrypted
+
+        service = ServiceThread(service_settings(adapters=str(folder), approve=("danger",),
+                                                 profiles_key=Fernet.generate_key().decode())).start()
         try:
             yield app, service
         finally:
@@ -148,17 +161,16 @@ def django_admin(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Dja
         app.stop()
 
 
-def _books(model: dict[str, Any]) -> dict[str, str]:
-    """The list's rows as the model shows them: id -> label."""
-    rows = [r for r in (model.get("records") or {}).values() if any("Dune" == i.get("label") for i in r.get("items") or [])]
+def _groups(model: dict[str, Any]) -> list[str]:
+    """The list's rows as the model shows them (their labels)."""
+    rows = [r for r in (model.get("records") or {}).values() if any(i.get("label") == "Editors" for i in r.get("items") or [])]
     assert len(rows) == 1, model.get("records")
-    return {i["id"]: i["label"] for i in rows[0]["items"]}
+    return sorted(i["label"] for i in rows[0]["items"])
 
 
-def test_django_admin_drafts_pass_check_and_the_generic_policy_adds_and_removes_a_book(django_admin: tuple[DjangoApp, ServiceThread]) -> None:
+def test_django_admin_drafts_pass_check_and_the_generic_policy_adds_and_removes_a_group(
+        django_admin: tuple[DjangoAdmin, ServiceThread]) -> None:
     app, service = django_admin
-    for name, path in ADMIN.items():
-        assert _errors(service.in_service(lambda runtime: check(runtime, app.url(path), adapter=name), 120)) == [], name
 
     async def go() -> None:
         async with httpx.AsyncClient(base_url=service.url, timeout=120) as client:
@@ -170,32 +182,40 @@ def test_django_admin_drafts_pass_check_and_the_generic_policy_adds_and_removes_
                 receipts.append(await original(action, args))
                 return receipts[-1]
             agent.invoke = invoke  # type: ignore[method-assign]
-            model = await agent.open(app.url(ADMIN["add.js"]))
+            model = await agent.open(app.url("/admin/login/?next=/admin/auth/group/add/"))
             try:
-                await policy_generic.solve(agent, model, instruction='Save a new book with the title "Kindred", the author "Octavia E. Butler" and the year 1979')
-                assert len(receipts) == 1, json.dumps(receipts)[:3000]
-                saved = receipts[0]
-                assert saved["action"]["id"] == "save" and saved["ok"], saved
+                await policy_generic.solve(agent, model, instruction=f'Log in with the username "{USER}" and the password "{PASSWORD}"')
+                assert [r["action"]["id"] for r in receipts] == ["log_in"] and receipts[0]["ok"], receipts
+                assert receipts[0]["changed"]["page"]["to"]["url"] == app.url("/admin/auth/group/add/")
+                saved = await client.post(f"/sessions/{agent.sid}/profile", json={"name": "django-admin"})
+                assert saved.status_code == 201, saved.text
+                for name, path in ADMIN.items():   # each draft, unedited, on its page signed in
+                    found = service.in_service(lambda runtime: check(runtime, app.url(path), adapter=name, profile="django-admin"), 120)
+                    assert _errors(found) == [], (name, _errors(found))
+                assert _errors(service.in_service(lambda runtime: check(runtime, app.url("/admin/login/"), adapter="login.js"), 120)) == []
+
+                receipts.clear()
+                await policy_generic.solve(agent, await agent.model(), instruction='Save the name "Translators"')
+                assert [r["action"]["id"] for r in receipts] == ["save"] and receipts[0]["ok"], json.dumps(receipts)[:2000]
                 # The POST answered with a redirect to the list: the receipt says the page it left for.
-                assert saved["changed"]["page"]["to"]["url"] == app.url("/admin/library/book/"), saved["changed"]
+                assert receipts[0]["changed"]["page"]["to"]["url"] == app.url("/admin/auth/group/"), receipts[0]["changed"]
                 model = await agent.model()
-                books = _books(model)
-                assert sorted(books.values()) == ["Dune", "Emma", "Kindred"], books
-                kindred = next(r for r in model["records"].values() for i in r["items"] if i["label"] == "Kindred")
-                assert {k: v for k, v in next(i for i in kindred["items"] if i["label"] == "Kindred")["fields"].items()
-                        if k in ("author", "year")} == {"author": "Octavia E. Butler", "year": "1979"}
-                emma = next(i for i, label in books.items() if label == "Emma")
-                assert emma == "57"   # the row's key is the app's own (its selection box's value), not its text
-                for instruction in ('Open the book "Emma"', 'Press "Delete"', 'Press "Yes, I’m sure"'):
+                assert _groups(model) == ["Authors", "Editors", "Reviewers", "Translators"]
+                assert sorted((await asyncio.to_thread(app.groups)).values()) == ["Authors", "Editors", "Reviewers", "Translators"]
+
+                steps = []
+                for instruction in ('Open the group "Reviewers"', 'Press "Delete"', 'Press "Yes, I’m sure"'):
                     receipts.clear()
                     await policy_generic.solve(agent, model, instruction=instruction)
-                    assert len(receipts) == 1 and receipts[0]["ok"], receipts
+                    assert len(receipts) == 1 and receipts[0]["ok"], json.dumps(receipts)[:2000]
+                    steps.append(receipts[0])
                     model = await agent.model()
-                confirmed = receipts[0]
-                assert confirmed["action"]["id"] == "yes_i_m_sure", confirmed
-                assert confirmed["changed"]["page"]["from"]["url"] == app.url("/admin/library/book/57/delete/")
-                assert confirmed["changed"]["page"]["to"]["url"] == app.url("/admin/library/book/"), confirmed["changed"]
-                assert sorted(_books(model).values()) == ["Dune", "Kindred"], model["records"]
+                assert [(s["changed"]["page"]["from"]["url"], s["changed"]["page"]["to"]["url"]) for s in steps] == [
+                    (app.url("/admin/auth/group/"), app.url("/admin/auth/group/2/change/")),
+                    (app.url("/admin/auth/group/2/change/"), app.url("/admin/auth/group/2/delete/")),
+                    (app.url("/admin/auth/group/2/delete/"), app.url("/admin/auth/group/"))]
+                assert _groups(model) == ["Authors", "Editors", "Translators"]
+                assert sorted((await asyncio.to_thread(app.groups)).values()) == ["Authors", "Editors", "Translators"]
             finally:
                 await agent.close()
     asyncio.run(go())

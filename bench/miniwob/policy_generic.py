@@ -210,6 +210,8 @@ def _mention(c: Candidate, ins: Instruction, index: int = 0, count: int = 0) -> 
         ordinal = _ordinal(ins)
         if not c.score and ordinal and (ordinal[0] == index + 1 or ordinal[0] == -1 and index == count - 1):
             c.score, c.start, c.end = 1.5, ordinal[1], ordinal[1] + 1
+        if c.score and c.start > 0 and words[c.start - 1] in tokens(str(action.get("record", "")).replace("_", " ")):
+            c.start -= 1     # "the group "Reviewers"": the word naming its kind is part of the mention
         if c.score and verb in words:
             c.score += 0.5
     else:

@@ -19,16 +19,17 @@ __all__ = ["Finding", "CODES", "check", "analyse", "report"]
 
 
 async def check(runtime: "Runtime", url: str, *, progress: "Progress | None" = None,
-                adapter: str | None = None) -> list[Finding]:
+                adapter: str | None = None, profile: str | None = None) -> list[Finding]:
     """Load `url` twice in fresh sessions and answer the findings, errors first. With `adapter` (the
-    file name of one of the runtime's adapters), also whether that adapter runs there and loads."""
+    file name of one of the runtime's adapters), also whether that adapter runs there and loads; with
+    `profile`, each session is signed in as that saved profile (a page behind a sign-in)."""
     models: list[dict[str, Any]] = []
     element_ids: set[str] | None = None
     mutations = (0, 0)
     for number in (1, 2):
         if progress is not None:
             progress.status(f"check: load {number}/2 {url}")
-        session = await runtime.open(url)
+        session = await runtime.open(url, profile=profile)
         try:
             models.append(json.loads(await session.bridge.model({})))
             if number == 1:
