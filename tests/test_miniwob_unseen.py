@@ -16,7 +16,8 @@ import pytest
 from bench.miniwob import policy_generic
 from bench.miniwob.server import TaskServer
 from bench.miniwob.suite import TASKS, episode
-from bench.miniwob.unseen import CheckedAgent, generic_episodes, unseen_service, unseen_tasks, write_drafts
+from bench.miniwob.unseen import (CheckedAgent, edited_drafts, edited_lines, generic_episodes, unseen_service, unseen_tasks,
+                                  write_drafts)
 
 # Tasks of the unseen rule whose drafts work today with gestures every control has (no declared gesture).
 CASES = [("click-test-2", 1), ("enter-date", 2), ("click-scroll-list", 1), ("click-menu", 1)]
@@ -90,3 +91,35 @@ def test_the_generic_policy_names_no_task() -> None:
     source = Path(policy_generic.__file__).read_text()
     names = set(unseen_tasks()) | set(TASKS)
     assert not [n for n in names if n in source]
+
+
+EDITED = Path(__file__).resolve().parent.parent / "bench" / "miniwob" / "edited"
+
+
+def test_edited_lines_count_a_changed_line_once() -> None:
+    diff = "--- a/x.js\n+++ b/x.js\n@@ -1,3 +1,4 @@\n keep\n-old\n+new\n+added\n@@ -9,2 +10,1 @@\n-gone\n keep\n"
+    assert edited_lines(diff) == 3   # old -> new, added, gone
+
+
+def test_each_edited_draft_is_its_diff_of_at_most_five_lines() -> None:
+    drafts = sorted(EDITED.glob("*.js"))
+    assert drafts, "bench/miniwob/edited holds the edited drafts"
+    for draft in drafts:
+        assert draft.stem in unseen_tasks(), draft.name
+        diff = draft.with_suffix(".diff").read_text(encoding="utf-8")
+        assert 1 <= edited_lines(diff) <= 5, (draft.name, edited_lines(diff))
+        text = draft.read_text(encoding="utf-8")
+        added = [line[1:] for line in diff.splitlines() if line.startswith("+") and not line.startswith("+++")]
+        assert added and all(line in text.splitlines() for line in added), draft.name
+    assert edited_drafts(EDITED, ["unicode-test", "click-test-2"]) == {"unicode-test": {"edited_lines": 3}}
+
+
+def test_an_edited_draft_solves_what_its_unedited_draft_could_not(tmp_path: Path) -> None:
+    """unicode-test's draft, written where the page had one button, declared that button; three lines make
+    the page's buttons a record type, and the generic policy clicks the one the instruction quotes."""
+    folder = tmp_path / "edited"
+    folder.mkdir()
+    (folder / "unicode-test.js").write_text((EDITED / "unicode-test.js").read_text(encoding="utf-8"), encoding="utf-8")
+    with TaskServer() as tasks, unseen_service(tmp_path / "service.log", folder) as service:
+        done = _run(service.url, lambda client: generic_episodes(client, tasks, [("unicode-test", 2)], lambda _: None))
+    assert done[0]["raw"] == 1 and done[0]["lies"] == [], done[0]
