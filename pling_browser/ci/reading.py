@@ -139,7 +139,7 @@ def read_survey(survey: Survey) -> Reading:
         if not c.visible and not control_name(c):
             continue
         reading.actions.extend(_control_action(c, names, regions))
-        if c.tag in ("input", "textarea", "select") or c.editable:
+        if c.tag in ("input", "textarea", "select") or c.editable or role_of(c) in ("slider", "spinbutton"):
             key = names.take(handle(c))
             secret = c.type == "password"
             reading.states.append(StatePlan(key, f"What the {described(c) or c.tag} “{control_name(c) or key}” holds now",

@@ -282,6 +282,7 @@
   const firstEl = firstControl ? document.querySelector('[' + MARK + '="' + firstControl.n + '"]') : null;
   const texts = [];
   const seenBlocks = new Set();
+  const holdsItem = (el) => out.some((g) => g.items.some((it) => el.contains(document.querySelector('[' + MARK + '="' + it.n + '"]'))));
   const inItem = (el) => out.some((g) => g.items.some((it) => document.querySelector('[' + MARK + '="' + it.n + '"]').contains(el)));
   const walker = document.body ? document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT) : null;
   for (let node = walker && walker.nextNode(); node && texts.length < limits.texts; node = walker.nextNode()) {
@@ -291,7 +292,7 @@
     if (!block || block === document.body || seenBlocks.has(block) || skipped(block) || !P.visible(block)) continue;
     seenBlocks.add(block);
     if (block.closest('label, button, a, select, option, textarea, [role=button], [role=option], [role=tab], [role=menuitem], [role=treeitem], [role=status], [role=alert], [role=log], [aria-live], output, table')) continue;
-    if (block.querySelector(CONTROL_CSS) || inItem(block)) continue;
+    if (block.querySelector(CONTROL_CSS) || inItem(block) || holdsItem(block)) continue;
     const heading = /^H[1-6]$/.test(block.tagName) || block.getAttribute('role') === 'heading';
     const before = firstEl ? !!(block.compareDocumentPosition(firstEl) & Node.DOCUMENT_POSITION_FOLLOWING) : true;
     texts.push({ n: mark(block), loc: locate(block), text: cut(block.innerText, 300), heading, level: heading ? Number(block.tagName[1] || block.getAttribute('aria-level') || 2) : 0, before });
