@@ -1,7 +1,8 @@
 // ==UserScript==
 // @name         DRAFT: Click Widget Task
-// @description  A draft written by pling-browser draft from http://127.0.0.1:34315/miniwob/click-widget.html?seed=0&run=draft-click-widget-0-3 on 2026-12-04 20:02 UTC
-// @match        http://127.0.0.1/miniwob/click-widget.html*
+// @description  A draft written by pling-browser draft from http://127.0.0.1:34653/miniwob/click-widget.html?seed=0&run=draft-click-widget-0-6 on 2026-12-04 20:37 UTC
+// @match        http://127.0.0.1/miniwob/click-widget.html
+// @match        http://127.0.0.1/miniwob/click-widget.html?*
 // ==/UserScript==
 // DRAFT: written from what a person sees on the page (its accessibility tree and DOM). A person finishes
 // it: check every TODO, narrow @match, run `pling-browser check URL --adapter THIS_FILE`, then delete this line.
@@ -54,14 +55,14 @@ const P = (() => {
       const named = text(Array.from(el.labels).map((l) => ownText(l)).join(' '));
       if (named) return named;
     }
-    if (tag === 'img' || tag === 'area') return text(el.alt) || text(el.title);
+    if (tag === 'img' || tag === 'area') return text(el.alt) || text(el.getAttribute('title'));
     if (NAMED_BY_TEXT.test(roleOf(el)) || tag === 'a' || tag === 'button' || tag === 'summary') {
       const own = text(el.innerText !== undefined ? el.innerText : el.textContent);
       if (own) return own.slice(0, 120);
       const img = el.querySelector('img[alt]');
       if (img && text(img.alt)) return text(img.alt);
     }
-    return text(el.title) || text(el.getAttribute('placeholder')) || '';
+    return text(el.getAttribute('title')) || text(el.getAttribute('placeholder')) || '';  // a form's .title may be its field named title
   };
   // A label's text without the control inside it (<label><input> Remember me</label>).
   const ownText = (label) => {
