@@ -282,7 +282,17 @@
   const firstEl = firstControl ? document.querySelector('[' + MARK + '="' + firstControl.n + '"]') : null;
   const texts = [];
   const seenBlocks = new Set();
-  const holdsItem = (el) => out.some((g) => g.items.some((it) => el.contains(document.querySelector('[' + MARK + '="' + it.n + '"]'))));
+  // A block whose every word is in a list's items (a list of tags) is the list, not a text; one with words of
+  // its own around some items (an instruction with its values in bold) stays a text.
+  // (only lists that become records: items with controls or keyed by an attribute of the app's, data-*)
+  const recordLike = (g) => g.items.some((it) => it.inner.length || it.control !== null || Object.keys(it.attrs).some((a) => a.startsWith('data-')));
+  const itemEls = out.filter(recordLike).flatMap((g) => g.items.map((it) => document.querySelector('[' + MARK + '="' + it.n + '"]')));
+  const holdsItem = (el) => {
+    if (!itemEls.some((it) => el.contains(it))) return false;
+    const words = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let t = words.nextNode(); t; t = words.nextNode()) if (P.text(t.nodeValue) && !itemEls.some((it) => it.contains(t))) return false;
+    return true;
+  };
   const inItem = (el) => out.some((g) => g.items.some((it) => document.querySelector('[' + MARK + '="' + it.n + '"]').contains(el)));
   const walker = document.body ? document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT) : null;
   for (let node = walker && walker.nextNode(); node && texts.length < limits.texts; node = walker.nextNode()) {
