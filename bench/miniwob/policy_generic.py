@@ -5,13 +5,16 @@ It reads only the model and receipts (never the DOM, never a task's name) and kn
 2. every operation the model offers is a candidate: each available plain action, and each family
    action on each record it lists. A candidate is *mentioned* where the instruction names it: a quoted
    phrase equal to a record's label or an enum value (strongest), the label's words in a row, the words
-   of the action's own name, or an ordinal ("the 2nd …") over a record type in list order;
+   of the action's own name, or an ordinal ("the 2nd …") over a record type in list order; the word
+   naming a record's kind just before its label ("the group "Reviewers"") is part of its mention;
 3. a candidate that takes a value gets one by the param's type: a date (format ``date``) or time from
    the instruction's dates and times, a number, an enum value the instruction names, else the quoted
-   text nearest after the field's mention (or the only quoted text, for the only field);
+   text nearest after the field's mention (or the only quoted text, for the only field), never a phrase
+   the model names a control by (a button's “Search”);
 4. mentions are taken strongest first where they do not overlap, then run in the order the instruction
-   says them. After a receipt that added or removed actions or records or changed what is available, the model is read again and the
-   rest is planned on it; a receipt that says not ok stops the policy (the failure is the page's answer);
+   says them. After a receipt that added or removed actions or records or changed what is available,
+   the model is read again and the rest is planned on it; a receipt that says not ok stops the policy
+   (the failure is the page's answer);
 5. a fill whose name's words went to another operation ("press Search") is still mentioned where its
    quoted value is ("enter "Keneth""); "wait N seconds" between two operations is waited.
 
