@@ -26,7 +26,7 @@ def summarize(out: dict[str, Any]) -> dict[str, Any]:
         episodes = [e for e in out["episodes"] if e["task"] == task]
         steps = [s for e in episodes for s in e["steps"]]
         solved = sum(1 for e in episodes if (e["raw"] or 0) >= 1.0)
-        edits = (out["drafts"].get(task) or {}).get("edited_lines") if "edited" in out["drafts"] else 0
+        edits = (out["drafts"].get(task) or {}).get("edited_lines", 0)   # None: an edited draft without its diff
         rows[task] = {"episodes": len(episodes), "solved": solved, "edited_lines": edits,
                       # a draft edited in more than 5 lines (or without its diff) does not count for the goal
                       "mostly": solved * 2 > len(episodes) and edits is not None and edits <= 5,
