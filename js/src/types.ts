@@ -131,7 +131,8 @@ export type Expectation<A, Rec> =
  * a click, a double click, focus or hover, or a key, keystrokes, how a fill ends, or a drag. */
 export type Gesture = 'click' | 'dblclick' | 'focus' | 'hover' | GestureOptions;
 
-export interface GestureOptions {
+/** Keys and how a fill ends; `press` goes with `type` or a fill, `commit` with either. */
+export interface KeyGesture {
   /** A key (`'Enter'`, `'Control+a'`): alone, or after the fill of a text field. */
   press?: string;
   /** Keystrokes one by one, for widgets that listen to keys. */
@@ -139,9 +140,23 @@ export interface GestureOptions {
   /** How a fill ends: `'blur'` (default: the field also gets `change`), `'enter'`, or `'none'`
    * (focus stays, so an autocomplete can open). */
   commit?: 'blur' | 'enter' | 'none';
-  /** Drag onto another record's element: that record's id. */
-  drag?: RecordId;
+  drag?: never;
+  record?: never;
 }
+
+/** A drag onto another record's element; always alone. */
+export interface DragGesture {
+  /** The destination record: its id literally, `'{param}'` (the argument that param names), or
+   * `'{record}'` (in a family, the record the invocation names). */
+  drag: RecordId | `{${string}}`;
+  /** The destination's record type; default the action's own `record`. */
+  record?: string;
+  press?: never;
+  type?: never;
+  commit?: never;
+}
+
+export type GestureOptions = KeyGesture | DragGesture;
 
 export type AvailableFn<Rec> = (...id: IdArg<Rec>) => Availability;
 

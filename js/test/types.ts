@@ -64,6 +64,13 @@ pling.action({ id: 'both', target: () => null, run: () => 1 });
 pling.action({ id: 'search', target: () => null, gesture: { press: 'Enter' } });
 pling.action({ id: 'suggest', target: () => null, gesture: { type: true, commit: 'none' } });
 pling.action({ id: 'move', record: 'task', target: () => null, gesture: { drag: 't2' } });
+pling.action({ id: 'move_to', record: 'task', target: () => null, gesture: { drag: '{column}', record: 'column' },
+               params: { type: 'object', properties: { column: { type: 'string' } }, required: ['column'] } });
+pling.action({ id: 'slide', record: 'mark', target: () => null, gesture: { drag: '{record}' } });
+// @ts-expect-error: a drag is alone (no keys with it)
+pling.action({ id: 'drag_and_type', target: () => null, gesture: { drag: 't2', press: 'Enter' } });
+// @ts-expect-error: a record type belongs to a drag only
+pling.action({ id: 'typed', target: () => null, gesture: { type: true, record: 'task' } });
 // @ts-expect-error: not a gesture
 pling.action({ id: 'swipe', target: () => null, gesture: 'swipe' });
 
