@@ -170,7 +170,7 @@ async def _record(settings: Settings, url: str, steps: list[str], name: str) -> 
                       f"{str(error.get('message'))[:200]}); it is left out of the scenario", file=sys.stderr)
         assert runtime.store is not None
         entries = await asyncio.to_thread(runtime.store.with_requests, session.id)
-        scenario = session.mask(scenario_from(url, entries, name=name))
+        scenario = session.outbound.data(scenario_from(url, entries, name=name))
         return (1 if failed else 0), dumps(scenario)
     finally:
         await runtime.stop()

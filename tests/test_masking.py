@@ -173,7 +173,7 @@ def test_masked_log_lines_keep_their_template_so_a_flood_is_still_rate_limited()
     arguments is masked too."""
     import io
 
-    from pling_browser.core.masking import LOG_MASKING, mask_logs
+    from pling_browser.core.outbound import LOG_MASKING, mask_logs
     from pling_browser.server.limits import RepeatLimit
 
     class Source:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable, Literal
 
 from . import dialogs, profiles
 from .bridge import Bridge
-from .masking import pattern_for
+from .outbound import Outbound
 from .playwright import translate_playwright_errors, unknown_key
 from ..errors import BadRequest, PageUnresponsive, PlingError
 
@@ -33,10 +33,10 @@ _WORLD = "pling-isolated"
 class PageHandle:
     """One page of a session (the active tab's, or the tab ``Session.on_tab`` named)."""
 
-    def __init__(self, page: "Page", bridge: Bridge, masked_values: Callable[[], list[str]]) -> None:
+    def __init__(self, page: "Page", bridge: Bridge, outbound: Outbound) -> None:
         self._page = page
         self._bridge = bridge
-        self._masked_values = masked_values
+        self._outbound = outbound
         self._world: int | None = None  # the isolated world of ``evaluate`` (its execution context)
 
     # ---- what the page is now ----------------------------------------------------------------------
@@ -66,7 +66,7 @@ class PageHandle:
         """The elements whose text shows a masked value (in any of its forms), or None when the session
         masks nothing. Playwright's text engine runs in its own isolated world: the page cannot watch
         the pattern go by."""
-        pattern = pattern_for(self._masked_values())
+        pattern = self._outbound.pattern()
         return None if pattern is None else self._page.get_by_text(pattern)
 
     async def secret_text_shown(self, timeout_s: float) -> int:

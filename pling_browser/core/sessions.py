@@ -14,7 +14,7 @@ from . import profiles
 from .bridge import Bridge
 from .browsers import adopt_popups
 from .handle import PageHandle
-from .masking import scrub
+from .outbound import Outbound
 from .tabs import Tab, Tabs
 from ..errors import PageUnresponsive, QueueTimeout, SessionLost, SessionNotFound, TabNotFound, TooManySessions
 from ..bodies import SessionInfo
@@ -63,9 +63,11 @@ class Session:
         bridges = [tab.bridge for tab in self.tabs.tabs.values()] if self.tabs is not None else []
         return list(dict.fromkeys(v for bridge in [self.bridge, *bridges] for v in bridge.protected))
 
-    def mask(self, value: object) -> object:
-        """`value` (text, or JSON-like data) with this session's masked values replaced."""
-        return scrub(value, self.masked_values())
+    @property
+    def outbound(self) -> Outbound:
+        """The way out of everything written about this session (core/outbound.py): it masks this
+        session's values, as they are when it is used."""
+        return Outbound(self.masked_values)
     tabs: "Tabs | None" = None  # the page above is the active tab's (core/tabs.py)
 
     def activate(self, tab_id: str) -> None:
@@ -105,7 +107,7 @@ class Session:
     def handle(self) -> PageHandle:
         """This session's page as the layers above core use it (core/handle.py): they never hold
         ``page`` or ``context``, which are Playwright's."""
-        return PageHandle(self.page, self.bridge, self.masked_values)
+        return PageHandle(self.page, self.bridge, self.outbound)
 
     def info(self) -> SessionInfo:
         try:
@@ -113,7 +115,7 @@ class Session:
         except Exception:  # a closed page still has a last URL in practice; never fail a listing
             url = ""
         refused = [{"target": r.target, "reason": r.reason} for r in (self.proxy.refused[-10:] if self.proxy else [])]
-        url, title, refused = self.mask([url, self.title, refused])  # type: ignore[misc]
+        url, title, refused = self.outbound.data([url, self.title, refused])
         return SessionInfo(id=self.id, url=url, title=title, created=self.created,
                            last_used=self.last_used, invocations=self.invocations, endpoint=self.endpoint,
                            refused=refused, profile=self.profile)
@@ -174,6 +176,12 @@ class Sessions:
     def list(self, agent: str | None = None) -> list[Session]:
         """The open sessions (for `agent`, those it opened)."""
         return [s for s in self._sessions.values() if agent is None or s.owner == agent]
+
+    def outbound(self, sid: str | None) -> Outbound:
+        """The way out for what is written about session `sid`: its own encoder while it is open, else
+        one masking the operator's secrets (a closed session's restored values left with its pages)."""
+        session = self._sessions.get(sid) if sid is not None else None
+        return session.outbound if session is not None else Outbound(lambda: self.operator_values)
 
     def owned_by(self, sid: str, agent: str) -> bool:
         """Whether `agent` opened session `sid` (open or closed since)."""

@@ -9,7 +9,7 @@ so the rule is decided where values move, not before the invocation:
 - a trace during which a value is about to be restored is stopped and thrown away *before* the value
   is read or sent (``discard``, called by the decode stage), and the invocation goes on untraced;
 - a finished trace is read entry by entry for every value the session masks, in every form masking
-  knows (``end``); one that holds any (a page showing an operator secret it was never sent) is deleted.
+  knows (``end``, through the session's ``Outbound``); one that holds any (a page showing an operator secret it was never sent) is deleted.
 Screencast frames are pictures, which cannot be searched: where the session's masking has values
 (operator secrets) the trace records no frames, only the DOM snapshots that are searched."""
 
@@ -17,19 +17,18 @@ from __future__ import annotations
 
 import logging
 import secrets
-import zipfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any
 
 from ..errors import PlingError
-from .masking import pattern_for
+from .outbound import Outbound
 from .playwright import translate_playwright_errors
 
 if TYPE_CHECKING:
     from playwright.async_api import BrowserContext
 
-__all__ = ["Recording", "path_of", "begin", "discard", "end", "holds"]
+__all__ = ["Recording", "path_of", "begin", "discard", "end"]
 
 log = logging.getLogger("pling_browser.tracing")
 
@@ -71,7 +70,7 @@ async def discard(recording: Recording | None, reason: str) -> None:
         log.warning("a discarded trace could not be stopped cleanly: %s", error.message)
 
 
-async def end(recording: Recording, masked: Iterable[str]) -> Path | None:
+async def end(recording: Recording, outbound: Outbound) -> Path | None:
     """Stop recording and write the zip; None when it was discarded, could not be written, or holds a
     masked value (then it is deleted, and ``recording.discarded`` says why)."""
     if recording.discarded is not None:
@@ -85,24 +84,8 @@ async def end(recording: Recording, masked: Iterable[str]) -> Path | None:
         log.warning("a trace could not be written: %s", error.message)
         path.unlink(missing_ok=True)
         return None
-    if holds(path, masked):
+    if outbound.holds(path):
         path.unlink(missing_ok=True)
         recording.discarded = "the page showed a masked value while it was recorded"
         return None
     return path
-
-
-def holds(path: Path, values: Iterable[str]) -> bool:
-    """Whether any entry of the zip at `path` holds one of `values` in a form masking knows (an entry
-    that cannot be read counts as holding one: nothing unread is kept)."""
-    pattern = pattern_for(values)
-    if pattern is None:
-        return False
-    try:
-        with zipfile.ZipFile(path) as archive:
-            for name in archive.namelist():
-                if pattern.search(archive.read(name).decode("utf-8", "replace")):
-                    return True
-    except (OSError, zipfile.BadZipFile):
-        return True
-    return False

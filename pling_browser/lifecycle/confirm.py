@@ -32,7 +32,6 @@ from .codes import LogEvent
 from .context import Invocation, PersonAnswer
 from .grants import Subject
 from .plan import plan
-from .receipt import scrub
 from .results import Clearance, Cleared
 
 if TYPE_CHECKING:
@@ -73,7 +72,7 @@ def subject(inv: Invocation, decl: ActionDecl, record: RecordRef | None) -> Subj
 def confirmation_request(inv: Invocation, about: Subject) -> dict[str, JsonValue]:
     """What a person is asked about, masked (never a restored value), before it is made visible."""
     decl, record = about.decl, about.record
-    shown: dict[str, JsonValue] = scrub({
+    shown: dict[str, JsonValue] = inv.outbound.data({
         "action": inv.ref,
         "description": decl.description,
         "risk": decl.risk,
@@ -82,7 +81,7 @@ def confirmation_request(inv: Invocation, about: Subject) -> dict[str, JsonValue
         "params": decl.params,
         "steps": [step.action for step in decl.steps] if decl.steps else None,
         "expect": decl.expect.description if decl.expect else None,
-    }, inv.masked_values())
+    })
     return shown
 
 

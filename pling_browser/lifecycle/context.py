@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Awaitable, Iterator, Literal, Mapping, Protoco
 
 from pydantic import JsonValue
 
+from ..core.outbound import Outbound
 from ..errors import ExecutionFailed, InvocationError, PlingError
 from ..models import ActionDecl, ApprovedBy, Changed, RecordRef
 from ..telemetry import stage_span
@@ -215,6 +216,12 @@ class Invocation:
         its session masks (the operator's secrets, values restored before)."""
         session_values = getattr(self.session, "masked_values", None)
         return [*self.secret_values, *(session_values() if session_values else ())]
+
+    @property
+    def outbound(self) -> Outbound:
+        """The way out of what this invocation shows a person or writes in its receipt
+        (core/outbound.py): it masks ``masked_values``."""
+        return Outbound(self.masked_values)
 
     @contextlib.contextmanager
     def stage(self, name: str) -> Iterator[None]:

@@ -12,7 +12,6 @@ from ..core.bridge import BridgeError
 from ..errors import HandoffCancelled, HandoffFailed, HandoffTimeout, PlingError
 from .codes import LogEvent
 from .context import Invocation
-from .receipt import scrub
 
 DEFAULT_TIMEOUT_MS = 120_000
 POLL_S = 0.25
@@ -30,8 +29,8 @@ async def handoff(inv: Invocation) -> None:
     assert inv.decl is not None and inv.request.pending_requests is not None
     decl = inv.decl
     timeout_s = (decl.timeoutMs or DEFAULT_TIMEOUT_MS) / 1000
-    request = scrub({"action": inv.ref, "description": decl.description, "region": decl.region,
-                     "params": decl.params, "args": inv.args}, inv.masked_values())
+    request = inv.outbound.data({"action": inv.ref, "description": decl.description, "region": decl.region,
+                                 "params": decl.params, "args": inv.args})
     pending = inv.request.pending_requests.open("handoff", inv.session.id, request, timeout_s)
     inv.note(LogEvent.HANDOFF_WAITING, pending=pending.id)
     page_done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()

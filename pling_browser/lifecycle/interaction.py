@@ -14,15 +14,14 @@ from typing import Any, AsyncIterator
 
 from .codes import LogEvent
 from .context import Invocation
-from .receipt import scrub
 
 DIALOG_TEXT_MAX = 2_000
 
 
 def _request(inv: Invocation, **what: Any) -> dict[str, Any]:
     assert inv.decl is not None
-    return scrub({"action": inv.ref, "description": inv.decl.description, "risk": inv.decl.risk, "args": inv.args,
-                  **what}, inv.masked_values())
+    return inv.outbound.data({"action": inv.ref, "description": inv.decl.description, "risk": inv.decl.risk,
+                              "args": inv.args, **what})
 
 
 async def _ask_dialog(inv: Invocation, kind: str, message: str, default: str) -> bool:

@@ -5,13 +5,13 @@ receipt store, never in the receipt an agent reads."""
 
 from __future__ import annotations
 
-from ..core.masking import SECRET_MARK, scrub, secret_pattern
+from ..core.outbound import Outbound
 from ..models import ActionSummary, Receipt
 from .codes import Entry, ReceiptWarning
 from .context import Invocation
 from .words import say
 
-__all__ = ["build", "scrub", "secret_pattern", "SECRET_MARK"]  # scrub: core.masking, kept here for callers
+__all__ = ["build"]
 
 
 def build(inv: Invocation) -> Receipt:
@@ -45,7 +45,6 @@ def build(inv: Invocation) -> Receipt:
     )
     coded = {"log": [entry.as_json() for entry in inv.journal.log],
              "warnings": [entry.as_json() for entry in warnings]}
-    if inv.secret_values:
-        receipt = Receipt.model_validate(scrub(receipt.model_dump(mode="json"), inv.secret_values))
-        coded = scrub(coded, inv.secret_values)
+    restored = Outbound(lambda: inv.secret_values)  # the session's own values: masked on the way out (runtime)
+    receipt, coded = restored.model(receipt), restored.data(coded)
     return receipt.with_codes(coded)

@@ -21,7 +21,7 @@ from ..errors import Forbidden, IdempotencyMismatch, PlingError, ResumeNotFound
 from ..lifecycle import Resumes, invoke, resume
 from ..models import PageModel, Receipt
 from ..core.egress import Policy
-from ..core.masking import mask_logs
+from ..core.outbound import mask_logs
 from ..plain import wellformed
 from ..core.sessions import Session, Sessions
 from .store import Store
@@ -63,7 +63,7 @@ class Runtime:
         self.controller = Controller(settings, self.policy)
         self.controller.on_browser_lost = self._browser_lost
         self.sessions = Sessions(self.controller, settings.max_sessions, settings.queue, settings.queue_timeout_s)
-        self.events = Events()
+        self.events = Events(self.sessions.outbound)  # every event leaves masked as its session's answers
         from .metrics import Metrics
 
         self.metrics = Metrics(self)
@@ -176,9 +176,7 @@ class Runtime:
         PageModel.model_validate_json(text)
         # The bridge masks the values it was given; the operator's secrets (never sent to a page that
         # did not receive them) and values of earlier documents are masked here.
-        if session.masked_values():
-            text = json.dumps(session.mask(json.loads(text)), ensure_ascii=False)
-        return text
+        return session.outbound.json_text(text)
 
     async def model(self, session: Session, window: dict[str, Any] | None = None, tab: str | None = None) -> PageModel:
         return PageModel.model_validate_json(await self.model_json(session, window, tab))
@@ -202,7 +200,7 @@ class Runtime:
                 session.recording = None
                 session.follow_active()  # the action may have closed its own tab
                 session.touch()
-                traced = await tracing.end(recording, session.masked_values()) if recording is not None else None
+                traced = await tracing.end(recording, session.outbound) if recording is not None else None
                 session.mark_title_stale()
             if traced is not None:
                 return receipt.model_copy(update={"trace": f"/sessions/{session.id}/traces/{traced.stem}"})
@@ -227,7 +225,7 @@ class Runtime:
 
     async def _begin_trace(self, session: Session, action: str) -> "tracing.Recording | None":
         # Frames are pictures nobody can search for a masked value: none where masking has values.
-        return await tracing.begin(session, action, self.settings.data_dir, screencast=not session.masked_values())
+        return await tracing.begin(session, action, self.settings.data_dir, screencast=not session.outbound.masks())
 
     async def resume(self, session: Session, handle: str, *, evidence: bool = True,
                      repeat_started_step: bool = False, gone: CallerCheck | None = None,
@@ -303,8 +301,8 @@ class Runtime:
             # Whatever an agent or a page sent, what is stored and answered encodes (a lone surrogate -> U+FFFD).
             answered = await work(session)
             receipt, request, coded = wellformed(answered.as_json()), wellformed(request), wellformed(answered.coded)
-            if session.masked_values():  # the operator's secrets and the session's earlier values too
-                receipt, coded = session.mask(receipt), session.mask(coded)
+            # The way out (core/outbound.py): the operator's secrets and the session's earlier values too.
+            receipt, coded = session.outbound.data(receipt), session.outbound.data(coded)
             seq = await asyncio.to_thread(self.store.append, sid, receipt, key, fingerprint, request, coded)
             telemetry.record_receipt(span, receipt, seq)
             self.metrics.observe(receipt)

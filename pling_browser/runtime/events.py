@@ -6,19 +6,26 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any, AsyncIterator
+from typing import Any, AsyncIterator, Callable
+
+from ..core.outbound import NOTHING, Outbound
 
 QUEUE = 256
 
 
 class Events:
-    def __init__(self) -> None:
+    """`outbound` answers the way out for a session's events (by its id): every event leaves through it."""
+
+    def __init__(self, outbound: Callable[[str | None], Outbound] = lambda sid: NOTHING) -> None:
         self._watchers: set[asyncio.Queue[dict[str, Any]]] = set()
+        self._outbound = outbound
         self.seq = 0
 
     def publish(self, kind: str, **data: Any) -> None:
         self.seq += 1
-        event = {"seq": self.seq, "kind": kind, "at": time.time(), **data}
+        session = data.get("session")
+        event = self._outbound(session if isinstance(session, str) else None).data(
+            {"seq": self.seq, "kind": kind, "at": time.time(), **data})
         for queue in list(self._watchers):
             if queue.full():
                 queue.get_nowait()

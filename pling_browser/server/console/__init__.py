@@ -130,18 +130,18 @@ def console_router(runtime: "Runtime", sessions: ConsoleSessions | None = None) 
     async def record(sid: str) -> JSONResponse:
         session = runtime.sessions.get(sid)
         recording = await recordings.start(session)
-        return JSONResponse(session.mask(recording.shown()), headers=HEADERS)
+        return JSONResponse(session.outbound.data(recording.shown()), headers=HEADERS)
 
     @router.get("/console/sessions/{sid}/recording")
     async def recorded(sid: str) -> JSONResponse:
         session = runtime.sessions.get(sid)
-        return JSONResponse(session.mask(recordings.get(sid).shown()), headers=HEADERS)
+        return JSONResponse(session.outbound.data(recordings.get(sid).shown()), headers=HEADERS)
 
     @router.post("/console/sessions/{sid}/recording/stop")
     async def stop_recording(sid: str) -> JSONResponse:
         session = runtime.sessions.get(sid)
         recording = recordings.stop(session)
-        return JSONResponse(session.mask({**recording.shown(), "filename": recordings.filename(sid)}), headers=HEADERS)
+        return JSONResponse(session.outbound.data({**recording.shown(), "filename": recordings.filename(sid)}), headers=HEADERS)
 
     @router.get("/console/sessions/{sid}/recording/draft")
     async def draft(sid: str) -> Response:

@@ -138,7 +138,7 @@ class Screen:
             with contextlib.suppress(Exception):
                 title = await self.session.handle.title(2)
             self._title = (title, time.monotonic())
-        return str(self.session.mask(title))
+        return self.session.outbound.text(title)
 
     async def picture(self, frame: dict[str, Any]) -> dict[str, Any] | None:
         """The frame as the console may show it: as is while the page holds no secret, else a masked
@@ -177,7 +177,7 @@ class Screen:
 def _url(session: "Session") -> str:
     """The page's address as the console may show it (masked like session info)."""
     try:
-        return str(session.mask(session.handle.url))
+        return session.outbound.text(session.handle.url)
     except Exception:
         return ""
 

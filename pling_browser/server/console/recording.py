@@ -77,7 +77,7 @@ class Recordings:
         title = ""
         with contextlib.suppress(Exception):
             title = await session.handle.title(ASK_S)
-        recording = Recording(url=session.handle.url, title=str(session.mask(title)))
+        recording = Recording(url=session.handle.url, title=session.outbound.text(title))
         self.by_session[session.id] = recording
         return recording
 
@@ -92,7 +92,7 @@ class Recordings:
         recording = self.get(session.id)
         if recording.active:
             recording.active = False
-            recording.draft = str(session.mask(write_demonstration(recording.steps, recording.url, recording.title)))
+            recording.draft = str(session.outbound.data(write_demonstration(recording.steps, recording.url, recording.title)))
         return recording
 
     def filename(self, sid: str) -> str:
@@ -179,7 +179,7 @@ def _value(reached: Reached, session: "Session") -> str | None:
     """What the person typed or chose, as an example; never a secret."""
     if reached.sensitive or reached.value is None:
         return None
-    masked = str(session.mask(reached.value))
+    masked = str(session.outbound.data(reached.value))
     return None if masked != reached.value else reached.value
 
 

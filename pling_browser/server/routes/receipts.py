@@ -61,5 +61,5 @@ async def recorded_scenario(sid: str, runtime: RuntimeDep, name: str = Query("re
     session = runtime.sessions.get(sid)
     assert runtime.store is not None
     entries = await asyncio.to_thread(runtime.store.with_requests, sid)
-    return session.mask(scenario_from(session.opened_url or session.info().url, entries, name=name,
+    return session.outbound.data(scenario_from(session.opened_url or session.info().url, entries, name=name,
                                        profile=session.profile))  # type: ignore[return-value]

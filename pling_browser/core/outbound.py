@@ -1,0 +1,201 @@
+"""The one way out: everything the service writes about a session (an HTTP or MCP answer, a console
+event or state, a stored receipt and its codes, a person's view of a request, a trace, a log line)
+leaves through an ``Outbound`` encoder, which masks the values that session masks (the operator's
+secrets, the values restored for its pages) in every form masking knows (``core/masking.py``).
+
+``scrub`` is called here and nowhere else (``tests/test_imports.py``): an output holds an encoder
+(``Session.outbound``, ``Invocation.outbound``, the runtime's for events and log lines), never a list
+of values to remember to mask with."""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import weakref
+import zipfile
+from pathlib import Path
+from typing import Any, Callable, Iterable, TypeVar
+
+from pydantic import BaseModel
+
+from .masking import SECRET_MARK, pattern_for
+from ..plain import escaped
+
+Values = Callable[[], Iterable[str]]
+J = TypeVar("J")
+M = TypeVar("M", bound=BaseModel)
+
+
+class Outbound:
+    """An encoder for what leaves about one session (or, for log lines and events, the whole
+    service): built on a function answering the values to mask now, read at each use, so a value
+    restored after the encoder was made is masked too."""
+
+    def __init__(self, values: Values) -> None:
+        self._values = values
+
+    def values(self) -> list[str]:
+        return [value for value in self._values() if value]
+
+    def masks(self) -> bool:
+        """Whether anything is masked now (an answer passes unchanged otherwise)."""
+        return bool(self.values())
+
+    def pattern(self) -> "re.Pattern[str] | None":
+        """Every form of every value masked now, as one pattern (None when nothing is)."""
+        return pattern_for(self.values())
+
+    def data(self, value: J) -> J:
+        """JSON-like `value` (dicts, lists, text, numbers) with every masked value replaced."""
+        return scrub(value, self.values())  # type: ignore[no-any-return]
+
+    def text(self, text: str) -> str:
+        return str(self.data(text))
+
+    def json_text(self, text: str) -> str:
+        """JSON text, masked as its values (never as serialized text: escapes would hide a value)."""
+        return json.dumps(self.data(json.loads(text)), ensure_ascii=False) if self.masks() else text
+
+    def model(self, model: M) -> M:
+        """A pydantic model, masked as its JSON and validated again."""
+        if not self.masks():
+            return model
+        return type(model).model_validate(self.data(model.model_dump(mode="json")))
+
+    def holds(self, path: Path) -> bool:
+        """Whether any entry of the zip at `path` (a trace) holds a masked value in a form masking knows
+        (an entry that cannot be read counts as holding one: nothing unread is kept)."""
+        pattern = self.pattern()
+        if pattern is None:
+            return False
+        try:
+            with zipfile.ZipFile(path) as archive:
+                for name in archive.namelist():
+                    if pattern.search(archive.read(name).decode("utf-8", "replace")):
+                        return True
+        except (OSError, zipfile.BadZipFile):
+            return True
+        return False
+
+
+NOTHING = Outbound(lambda: ())  # for what belongs to no session
+
+
+def scrub(value: Any, secrets: Iterable[str]) -> Any:
+    """Replace any restored secret value the page echoed back into data, errors or diffs. Works on
+    values, never on serialized text: strings (and keys) have each occurrence replaced; a number
+    whose digits hold a secret is replaced whole, since the number is then the secret."""
+    pattern = pattern_for(secrets or ())
+    if pattern is None:
+        return value
+
+    def walk(item: Any, depth: int) -> Any:
+        if isinstance(item, str):
+            return pattern.sub(SECRET_MARK, item)
+        if item is None or isinstance(item, bool):
+            return item
+        if isinstance(item, (int, float)):
+            return SECRET_MARK if pattern.search(repr(item)) or pattern.search(str(item)) else item
+        if depth > 200:
+            return SECRET_MARK  # deeper than any bounded answer: nothing unread leaves
+        if isinstance(item, dict):
+            return {(pattern.sub(SECRET_MARK, key) if isinstance(key, str) else key): walk(child, depth + 1)
+                    for key, child in item.items()}
+        if isinstance(item, (list, tuple)):
+            return [walk(child, depth + 1) for child in item]
+        return item
+
+    return walk(value, 0)
+
+
+class LogMasking(logging.Filter):
+    """The way out of log lines: a filter on the service's loggers. A record whose message holds a
+    masked value (from any source registered, a runtime's sessions and operator secrets: its
+    ``outbound``) is rewritten with the value masked before any handler formats it. Every record's text arguments are escaped first
+    (``plain.escaped``): agent and page text never reaches a log line raw, whatever line carries it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._sources: "weakref.WeakSet[Any]" = weakref.WeakSet()
+        self.outbound = Outbound(self._values)
+
+    def _values(self) -> set[str]:
+        return {value for source in list(self._sources) for value in source.masked_values()}
+
+    def register(self, owner: Any) -> None:
+        """`owner.masked_values()` answers the values to mask now."""
+        self._sources.add(owner)
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        _escape_record(record)
+        pattern = self.outbound.pattern()
+        if pattern is None:
+            return True
+        try:
+            message = record.getMessage()
+        except Exception:  # a malformed record is the logging module's to report
+            return True
+        if pattern.search(message):
+            _mask_record(record, pattern)
+        if record.exc_info and not record.exc_text:
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+        if record.exc_text and pattern.search(record.exc_text):
+            record.exc_text = pattern.sub(SECRET_MARK, record.exc_text)
+        return True
+
+
+def _escape_record(record: logging.LogRecord) -> None:
+    """The record's text arguments escaped (its template is ours); a message without arguments may have
+    been put together from agent text, so it is escaped whole."""
+    args = record.args
+    if isinstance(args, tuple):
+        record.args = tuple(_escaped_arg(a) for a in args)
+    elif isinstance(args, dict):
+        record.args = {k: _escaped_arg(a) for k, a in args.items()}
+    elif not args and isinstance(record.msg, str):
+        record.msg = escaped(record.msg)
+
+
+def _escaped_arg(arg: Any) -> Any:
+    # An error's message is often a page's or an agent's words: escaped as text, as strings are.
+    if isinstance(arg, str):
+        return escaped(arg)
+    return escaped(str(arg)) if isinstance(arg, BaseException) else arg
+
+
+def _mask_record(record: logging.LogRecord, pattern: "re.Pattern[str]") -> None:
+    """Mask the record's string arguments and keep its template, so filters that count lines by
+    template (server.limits.RepeatLimit) still see one template; when that cannot hide the value
+    (a number, a value split over two arguments), the whole message is replaced."""
+    args = record.args
+    if isinstance(args, tuple) and all(isinstance(a, str) or not pattern.search(str(a)) for a in args):
+        record.args = tuple(pattern.sub(SECRET_MARK, a) if isinstance(a, str) else a for a in args)
+    elif isinstance(args, dict) and all(isinstance(a, str) or not pattern.search(str(a)) for a in args.values()):
+        record.args = {k: pattern.sub(SECRET_MARK, a) if isinstance(a, str) else a for k, a in args.items()}
+    if isinstance(record.msg, str):
+        record.msg = pattern.sub(SECRET_MARK, record.msg)
+    try:
+        still = pattern.search(record.getMessage())
+    except Exception:
+        still = True
+    if still:
+        message = record.getMessage() if not isinstance(still, bool) else str(record.msg)
+        record.msg, record.args = pattern.sub(SECRET_MARK, message), None
+
+
+LOG_MASKING = LogMasking()
+
+
+def mask_logs(owner: Any, prefix: str = "pling_browser") -> None:
+    """Register `owner` and put the filter on every logger of the package (a logger's filter sees
+    only its own records, so each one gets it)."""
+    LOG_MASKING.register(owner)
+    names = [prefix] + [name for name in list(logging.root.manager.loggerDict) if name.startswith(prefix + ".")]
+    for name in names:
+        logger = logging.getLogger(name)
+        if LOG_MASKING not in logger.filters:
+            logger.addFilter(LOG_MASKING)
+
+
+__all__ = ["Outbound", "NOTHING", "scrub", "LogMasking", "LOG_MASKING", "mask_logs"]
