@@ -1,18 +1,30 @@
-"""Concurrency: SESSIONS sessions on the small page, each running PER_SESSION invocations back to back,
-all sessions at once, through the API. The write is `add` with evidence (it never runs out of rows).
-The single-session median it is held against is measured just before, in the same service."""
+"""Concurrency against bare Playwright (issue 31): at each level (16 and 64 sessions), S Pling sessions and
+S bare Playwright contexts in one browser (the floor's, launched like the service's) on the same 12-record
+page, each doing PER_SESSION `add`s back to back, all S at once. The same work on both sides: Pling's
+`add` with evidence through the HTTP API (its receipt waits for a rendered frame), bare Playwright's
+`page.evaluate(addItem(text), then an animation frame and a task)`. Both sides run in the same run,
+in bursts of half the invocations each, in the order Pling, bare, bare, Pling (so drift on the machine
+touches both alike); throughput is invocations over the wall time of a side's bursts, p95 over its
+latencies. CPU per invocation (psutil): the service's tree (the service, Playwright's driver, Chromium)
+during Pling's bursts, and the floor's driver and Chromium during bare's; the bench's own Python (Pling's
+HTTP client, bare Playwright's Python client) is shown apart on both sides. Memory of the service's tree is read before the sessions open and with
+them open (the per-session target is held at 16)."""
 
 from __future__ import annotations
 
 import asyncio
 import os
 import time
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Awaitable, Callable
 
 from . import procmem
 from .fixtures import FixtureServer
+from .floor import ADD_RENDERED, FloorBrowser, FloorPage
 from .pling_api import PlingApi
-from .stats import median, percentile, summary
+from .stats import summary
+
+LEVELS = (16, 64)
 
 
 def _problem(call: Any) -> str | None:
@@ -27,86 +39,140 @@ def _problem(call: Any) -> str | None:
     return None
 
 
-def _cpu_per_invocation(before: dict[str, float], after: dict[str, float], total: int, own_s: float) -> dict[str, float]:
-    used = {kind: (after[kind] - before.get(kind, 0.0)) / total for kind in sorted(after)}
-    out = {kind: round(ms, 2) for kind, ms in used.items() if ms >= 0.005}
-    out["chromium (all)"] = round(sum(ms for kind, ms in used.items() if kind.startswith("chromium ")), 2)
-    out["bench client"] = round(own_s * 1000 / total, 2)
-    return out
+@dataclass
+class Side:
+    """One side's bursts: latencies, errors, wall time and CPU used (ms, by process kind)."""
+    latencies: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    wall_s: float = 0.0
+    cpu: dict[str, float] = field(default_factory=dict)
+    client_s: float = 0.0
+
+    def as_json(self, invocations: int) -> dict[str, Any]:
+        cpu = {kind: round(ms / invocations, 2) for kind, ms in sorted(self.cpu.items()) if ms / invocations >= 0.005}
+        cpu["total"] = round(sum(self.cpu.values()) / invocations, 2)
+        cpu["bench client"] = round(self.client_s * 1000 / invocations, 2)
+        return {"invocations": invocations, "completed": len(self.latencies), "wall_s": round(self.wall_s, 2),
+                "throughput_per_s": round(invocations / self.wall_s, 1) if self.wall_s else None,
+                "latency_ms": summary(self.latencies), "errors": len(self.errors), "first_errors": self.errors[:5],
+                "cpu_ms_per_invocation": cpu}
 
 
-async def measure_concurrency(fixtures: FixtureServer, api: PlingApi, service_pid: int, *, sessions: int = 16,
-                              per_session: int = 50, records: int = 12, single_reps: int = 30,
-                              progress: Any = print) -> dict[str, Any]:
-    url = fixtures.page(records)
-    await asyncio.sleep(2)  # processes of sessions closed just before (the opening part) have exited
-    idle = procmem.measure(service_pid)
-    sids = []
-    try:
-        for _ in range(sessions):
-            sids.append((await api.open(url))[0])
-        for sid in sids:  # warm each session once
-            await api.invoke(sid, "add", {"text": "warm"})
+async def _burst(side: Side, workers: list[Callable[[], Awaitable[None]]], cpu: Callable[[], dict[str, float]]) -> None:
+    before, own, start = cpu(), time.process_time(), time.perf_counter()
+    await asyncio.gather(*(worker() for worker in workers))
+    side.wall_s += time.perf_counter() - start
+    side.client_s += time.process_time() - own
+    after = cpu()
+    for kind, ms in after.items():
+        side.cpu[kind] = side.cpu.get(kind, 0.0) + ms - before.get(kind, 0.0)
 
-        single: list[float] = []
-        single_errors: list[str] = []
-        for i in range(single_reps):
-            call = await api.invoke(sids[0], "add", {"text": f"single {i}"})
-            single.append(call.ms)
+
+def _pling_worker(api: PlingApi, sid: str, k: int, count: int, side: Side, tag: str) -> Callable[[], Awaitable[None]]:
+    async def run() -> None:
+        for i in range(count):
+            try:
+                call = await api.invoke(sid, "add", {"text": f"s{k} {tag}{i}"})
+            except Exception as error:  # noqa: BLE001 - a transport failure is an error to count
+                side.errors.append(f"{type(error).__name__}: {error}"[:300])
+                continue
+            side.latencies.append(call.ms)
             if (problem := _problem(call)) is not None:
-                single_errors.append(problem)
+                side.errors.append(problem)
+    return run
 
-        latencies: list[float] = []
-        errors: list[str] = []
 
-        async def worker(k: int, sid: str) -> None:
-            for i in range(per_session):
-                try:
-                    call = await api.invoke(sid, "add", {"text": f"s{k} #{i}"})
-                except Exception as error:  # noqa: BLE001 - a transport failure is an error to count
-                    errors.append(f"{type(error).__name__}: {error}")
-                    continue
-                latencies.append(call.ms)
-                if (problem := _problem(call)) is not None:
-                    errors.append(problem)
+def _bare_worker(page: FloorPage, k: int, count: int, side: Side, tag: str) -> Callable[[], Awaitable[None]]:
+    async def run() -> None:
+        for i in range(count):
+            start = time.perf_counter()
+            try:
+                added = await page.page.evaluate(ADD_RENDERED, f"s{k} {tag}{i}")
+            except Exception as error:  # noqa: BLE001 - counted as the Pling side's are
+                side.errors.append(f"{type(error).__name__}: {error}"[:300])
+                continue
+            side.latencies.append((time.perf_counter() - start) * 1000)
+            if not str(added).startswith("t"):
+                side.errors.append(f"addItem answered {added!r}")
+    return run
 
-        progress(f"  {sessions} sessions x {per_session} invocations at once")
-        cpu_before, own_before = procmem.cpu_ms(service_pid), time.process_time()
-        start = time.perf_counter()
-        await asyncio.gather(*(worker(k, sid) for k, sid in enumerate(sids)))
-        wall = time.perf_counter() - start
-        cpu_after, own_after = procmem.cpu_ms(service_pid), time.process_time()
+
+async def _open_all(api: PlingApi, floor: FloorBrowser, url: str, sessions: int) -> tuple[list[str], list[FloorPage]]:
+    sids: list[str] = []
+    pages: list[FloorPage] = []
+    for _ in range(sessions):
+        sids.append((await api.open(url))[0])
+        pages.append(await floor.open(url))
+    for sid, page in zip(sids, pages):  # one untimed add each: first calls pay for code caches
+        await api.invoke(sid, "add", {"text": "warm"})
+        await page.page.evaluate(ADD_RENDERED, "warm")
+    return sids, pages
+
+
+async def measure_level(fixtures: FixtureServer, api: PlingApi, floor: FloorBrowser, service_pid: int, *,
+                        sessions: int, per_session: int, records: int = 12, progress: Any = print) -> dict[str, Any]:
+    url = fixtures.page(records)
+    await asyncio.sleep(2)  # processes of sessions closed just before have exited
+    idle = procmem.measure(service_pid)
+    half = max(1, per_session // 2)
+    pling, bare = Side(), Side()
+    sids: list[str] = []
+    pages: list[FloorPage] = []
+    try:
+        sids, pages = await _open_all(api, floor, url, sessions)
+        progress(f"  {sessions} sessions x {2 * half} adds at once, Pling and bare Playwright in turn")
+        # The service's tree; bare Playwright's browser side (its driver and Chromium: the bench's own
+        # Python, which drives it as the service drives its own, is the client, counted apart on both sides).
+        service_cpu = procmem.cpu_reader(service_pid)
+        bare_cpu = procmem.cpu_reader(os.getpid(), skip=(service_pid,), own=False)
+        for order, tag in (("pling", "a"), ("bare", "a"), ("bare", "b"), ("pling", "b")):
+            if order == "pling":
+                await _burst(pling, [_pling_worker(api, sid, k, half, pling, tag) for k, sid in enumerate(sids)],
+                             service_cpu)
+            else:
+                await _burst(bare, [_bare_worker(page, k, half, bare, tag) for k, page in enumerate(pages)], bare_cpu)
         loaded = procmem.measure(service_pid)
     finally:
         for sid in sids:
             await api.close(sid)
+        for page in pages:
+            await page.close()
+    total = sessions * 2 * half
+    out = {"sessions": sessions, "per_session": 2 * half, "records": records,
+           "pling": pling.as_json(total), "bare": bare.as_json(total), "memory": _memory(idle, loaded, sessions)}
+    out["throughput_ratio"] = _ratio(out["pling"]["throughput_per_s"], out["bare"]["throughput_per_s"])
+    out["p95_ratio"] = _ratio(out["pling"]["latency_ms"]["p95"], out["bare"]["latency_ms"]["p95"])
+    return out
 
-    total = sessions * per_session
-    single_median = median(single) or 0.0
-    p95 = percentile(latencies, 95) or 0.0
+
+def _ratio(a: float | None, b: float | None) -> float | None:
+    return round(a / b, 2) if a is not None and b else None
+
+
+def _memory(idle: procmem.TreeMemory, loaded: procmem.TreeMemory, sessions: int) -> dict[str, Any]:
     return {
-        "sessions": sessions, "per_session": per_session, "records": records, "operation": "add (evidence on)",
-        "invocations": total, "completed": len(latencies), "wall_s": round(wall, 2),
-        "throughput_per_s": round(total / wall, 1) if wall else None,
-        "latency_ms": summary(latencies), "errors": len(errors), "first_errors": errors[:5],
-        "single_session_ms": summary(single), "single_session_errors": len(single_errors),
-        "p95_over_single_median": round(p95 / single_median, 2) if single_median else None,
-        # Where the machine's CPU went during the concurrent part, per invocation (2 CPUs give at most
-        # 2 x wall time): the service's Python, Playwright's driver, Chromium, and the bench's own client.
-        # Chromium by process type (browser, renderer, gpu-process: the display compositor, utility);
-        # types that took no measurable time (the zygotes, idle utilities) are left out.
-        "cpu_ms_per_invocation": _cpu_per_invocation(cpu_before, cpu_after, total, own_after - own_before),
-        "cpu_capacity_ms_per_invocation": round(wall * 1000 * (os.cpu_count() or 1) / total, 2),
-        "memory": {
-            "idle": idle.as_json(), "loaded": loaded.as_json(),
-            "rss_per_session_mb": round(loaded.rss_mb / sessions, 1),
-            "pss_per_session_mb": round(loaded.pss_mb / sessions, 1),
-            "rss_added_per_session_mb": round((loaded.rss_mb - idle.rss_mb) / sessions, 1),
-            "pss_added_per_session_mb": round((loaded.pss_mb - idle.pss_mb) / sessions, 1),
-            # Of which file-backed (shared with every process mapping the same files, so it moves with
-            # other browsers on the machine) and the rest (anonymous and shared memory: the sessions' own).
-            "pss_file_added_per_session_mb": round((loaded.pss_file_mb - idle.pss_file_mb) / sessions, 1),
-            "pss_anon_shmem_added_per_session_mb": round(
-                (loaded.pss_mb - loaded.pss_file_mb - idle.pss_mb + idle.pss_file_mb) / sessions, 1),
-        },
+        "idle": idle.as_json(), "loaded": loaded.as_json(),
+        "rss_per_session_mb": round(loaded.rss_mb / sessions, 1),
+        "pss_per_session_mb": round(loaded.pss_mb / sessions, 1),
+        "rss_added_per_session_mb": round((loaded.rss_mb - idle.rss_mb) / sessions, 1),
+        "pss_added_per_session_mb": round((loaded.pss_mb - idle.pss_mb) / sessions, 1),
+        # Of which file-backed (shared with every process mapping the same files, so it moves with
+        # other browsers on the machine) and the rest (anonymous and shared memory: the sessions' own).
+        "pss_file_added_per_session_mb": round((loaded.pss_file_mb - idle.pss_file_mb) / sessions, 1),
+        "pss_anon_shmem_added_per_session_mb": round(
+            (loaded.pss_mb - loaded.pss_file_mb - idle.pss_mb + idle.pss_file_mb) / sessions, 1),
     }
+
+
+async def measure_concurrency(fixtures: FixtureServer, api: PlingApi, floor: FloorBrowser, service_pid: int, *,
+                              levels: tuple[int, ...] = LEVELS, per_session: int = 50,
+                              progress: Any = print) -> dict[str, Any]:
+    out: dict[str, Any] = {"operation": "add (evidence on) / evaluate(addItem, then a frame and a task)",
+                           "levels": {}}
+    for sessions in levels:
+        try:
+            out["levels"][str(sessions)] = await measure_level(fixtures, api, floor, service_pid, sessions=sessions,
+                                                               per_session=per_session, progress=progress)
+        except Exception as error:  # noqa: BLE001 - report it with the rest of the run
+            out["levels"][str(sessions)] = {"sessions": sessions, "error": f"{type(error).__name__}: {error}"[:400]}
+    return out

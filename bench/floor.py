@@ -14,6 +14,7 @@ from pling_browser.core.browsers import chromium_args
 # on every attempt of an action, and on 10,000 rows '#list li[data-id="t9"] button.destroy' costs
 # some 30 ms more per click than this child combinator (or than Pling's own one-time mark attribute).
 T9_DELETE = 'li[data-id="t9"] > button.destroy'
+NEW_FIELD = '#new > input[name="text"]'
 # "Until the page rendered the result": the next animation frame, then a task after it (the frame's
 # rendering is done once a task queued from its callback runs).
 RENDERED = "() => new Promise(done => requestAnimationFrame(() => setTimeout(done, 0)))"
@@ -116,6 +117,14 @@ class FloorPage:
         ms = (time.perf_counter() - start) * 1000
         await self.reset()
         return ms
+
+    async def fill(self, text: str) -> float:
+        """A trusted fill of the new-item field (Playwright's locator.fill: actionability, then the value),
+        then an animation frame and a task: until the page rendered it."""
+        start = time.perf_counter()
+        await self.page.locator(NEW_FIELD).fill(text)
+        await self.page.evaluate(RENDERED)
+        return (time.perf_counter() - start) * 1000
 
     async def read(self) -> float:
         start = time.perf_counter()

@@ -10,7 +10,7 @@ from collections import defaultdict
 from typing import Any
 
 from .fixtures import FixtureServer
-from .floor import FloorBrowser
+from .floor import FloorBrowser, FloorPage
 from .pling_api import Call, PlingApi
 from .stats import median, summary
 
@@ -20,11 +20,13 @@ OPS = {
     "add": {"label": "add", "kind": "function write", "floor": "add"},
     "summary": {"label": "summary", "kind": "read", "floor": "read"},
     "invalid": {"label": 'add {"text": ""}', "kind": "validation failure", "floor": "read"},
+    "fill": {"label": "type_new", "kind": "element fill", "floor": "fill"},
 }
 FLOORS = {
     "click": "trusted locator.click() on t9's delete button, then an animation frame and a task (rendered)",
     "add": "page.evaluate(addItem(text), then an animation frame and a task) (rendered)",
     "read": "page.evaluate(summary())",
+    "fill": "locator.fill() on the new-item field, then an animation frame and a task (rendered)",
     "click+load": "on the server-rendered list, the same click posting the form, until the 303's list loaded "
                   "and rendered (informative)",
 }
@@ -55,6 +57,8 @@ def _check(op: str, evidence: bool, call: Call) -> str | None:
         return "the navigating remove@t9 reported no changed.page"
     if op == "add" and not str((result.get("data") or {}).get("id", "")).startswith("t"):
         return f"add answered no id: {str(result.get('data'))[:100]}"
+    if op == "fill" and (result.get("error") or result.get("fidelity") == "low"):
+        return f"type_new answered {str(result)[:200]}"
     if op == "summary" and "total" not in (result.get("data") or {}):
         return f"summary answered no total: {str(result.get('data'))[:100]}"
     return None
@@ -121,6 +125,76 @@ async def _reset_navigating(api: PlingApi, sid: str, run: SizeRun, fixtures: Fix
         run.errors["reset_nav"].append(f"reset of the server-rendered list answered {str(call.body)[:200]}")
 
 
+async def _removes(i: int, keep: bool, modes: tuple[bool, bool], run: SizeRun, fixtures: FixtureServer,
+                   floor_page: FloorPage, api: PlingApi, sid: str, nav: tuple[str, FloorPage] | None) -> None:
+    bare, ms = await floor_page.click_t9()
+    if keep:
+        run.times["floor.click"].append(ms)
+        run.times["floor.click_bare"].append(bare)
+    # The navigating delete goes before the non-navigating ones every other repetition; both
+    # with evidence on and off (what evidence costs, across documents and within one).
+    removes = [("remove", evidence) for evidence in modes]
+    navs = [("nav", evidence) for evidence in modes] if nav is not None else []
+    for what, evidence in ([*navs, *removes] if i % 2 else [*removes, *navs]):
+        if what == "remove":
+            run.pling("remove", evidence, await api.invoke(sid, "remove@t9", evidence=evidence), keep)
+            await _reset(api, sid, run, restored=1)
+        elif nav is not None:
+            nav_sid, nav_floor = nav
+            if evidence:  # the floor once per repetition
+                ms = await nav_floor.click_t9_navigating()
+                if fixtures.deleted(run.n) != {"t9"}:
+                    run.errors["floor.click_nav"].append(f"the floor's navigating click left {fixtures.deleted(run.n)}")
+                fixtures.reset(run.n)
+                await nav_floor.reload()
+                if keep:
+                    run.times["floor.click_nav"].append(ms)
+            run.pling("remove_nav", evidence, await api.invoke(nav_sid, "remove@t9", evidence=evidence), keep)
+            await _reset_navigating(api, nav_sid, run, fixtures, run.n)
+
+
+async def _writes(i: int, keep: bool, modes: tuple[bool, bool], run: SizeRun, floor_page: FloorPage,
+                  api: PlingApi, sid: str) -> None:
+    for bare_add in ((False, True) if i % 2 == 0 else (True, False)):
+        ms = await (floor_page.add_bare(f"floor bare {i}") if bare_add else floor_page.add(f"floor {i}"))
+        if keep:
+            run.times["floor.add_bare" if bare_add else "floor.add"].append(ms)
+    for evidence in modes:
+        run.pling("add", evidence, await api.invoke(sid, "add", {"text": f"pling {i} {int(evidence)}"},
+                                                    evidence=evidence), keep)
+        await _reset(api, sid, run, dropped=1)
+    ms = await floor_page.fill(f"floor typed {i}")
+    if keep:
+        run.times["floor.fill"].append(ms)
+    for evidence in modes:
+        run.pling("fill", evidence, await api.invoke(sid, "type_new", {"text": f"pling typed {i} {int(evidence)}"},
+                                                     evidence=evidence), keep)
+
+
+async def _reads(keep: bool, modes: tuple[bool, bool], run: SizeRun, floor_page: FloorPage, api: PlingApi,
+                 sid: str) -> None:
+    await floor_page.settle()
+    ms = await floor_page.read()
+    if keep:
+        run.times["floor.read"].append(ms)
+    for evidence in modes:
+        run.pling("summary", evidence, await api.invoke(sid, "summary", evidence=evidence), keep)
+    for evidence in modes:
+        run.pling("invalid", evidence, await api.invoke(sid, "add", {"text": ""}, evidence=evidence), keep)
+
+
+async def _models(run: SizeRun, api: PlingApi, sid: str) -> None:
+    models = [await api.model(sid) for _ in range(5)]
+    run.extra["model"] = {"bytes": models[-1].bytes, "status": models[-1].status,
+                          "ms": summary([m.ms for m in models]),
+                          "ids": len(((models[-1].body or {}).get("records") or {}).get("item", {}).get("ids", []))}
+    full = await api.model(sid, limit=1000)
+    run.extra["model_limit_1000"] = {"bytes": full.bytes, "status": full.status, "ms": round(full.ms, 1)}
+    brief = await api.model(sid, detail="brief")  # counted only where the service answers a brief model
+    if brief.status == 200 and (brief.body or {}).get("detail") == "brief":
+        run.extra["model_brief"] = {"bytes": brief.bytes, "ms": round(brief.ms, 1)}
+
+
 async def measure_size(n: int, reps: int, warmup: int, fixtures: FixtureServer, floor: FloorBrowser,
                        api: PlingApi, progress: Any = print, navigate: bool = False) -> dict[str, Any]:
     run = SizeRun(n, reps, warmup)
@@ -128,74 +202,29 @@ async def measure_size(n: int, reps: int, warmup: int, fixtures: FixtureServer, 
     floor_page = await floor.open(url)
     sid, opened = await api.open(url)
     run.extra["open"] = {"ms": round(opened.ms, 1), "bytes": opened.bytes}
-    nav_sid = nav_floor = None
+    nav: tuple[str, FloorPage] | None = None
     try:
         if navigate:
             fixtures.reset(n)
             nav_floor = await floor.open(fixtures.ssr_page(n))
             nav_sid, nav_opened = await api.open(fixtures.ssr_page(n))
+            nav = (nav_sid, nav_floor)
             run.extra["navigating_page"] = {"url": fixtures.ssr_page(n), "open_ms": round(nav_opened.ms, 1),
                                             "open_bytes": nav_opened.bytes}
         for i in range(warmup + reps):
             keep = i >= warmup
             modes = (True, False) if i % 2 == 0 else (False, True)
-
-            bare, ms = await floor_page.click_t9()
-            if keep:
-                run.times["floor.click"].append(ms)
-                run.times["floor.click_bare"].append(bare)
-            # The navigating delete goes before the non-navigating ones every other repetition; both
-            # with evidence on and off (what evidence costs, across documents and within one).
-            removes = [("remove", evidence) for evidence in modes]
-            navs = [("nav", evidence) for evidence in modes]
-            for what, evidence in ([*navs, *removes] if i % 2 else [*removes, *navs]):
-                if what == "remove":
-                    run.pling("remove", evidence, await api.invoke(sid, "remove@t9", evidence=evidence), keep)
-                    await _reset(api, sid, run, restored=1)
-                elif nav_sid is not None and nav_floor is not None:
-                    ms = await nav_floor.click_t9_navigating() if evidence else None
-                    if ms is not None:  # the floor once per repetition
-                        if fixtures.deleted(n) != {"t9"}:
-                            run.errors["floor.click_nav"].append(f"the floor's navigating click left {fixtures.deleted(n)}")
-                        fixtures.reset(n)
-                        await nav_floor.reload()
-                        if keep:
-                            run.times["floor.click_nav"].append(ms)
-                    run.pling("remove_nav", evidence, await api.invoke(nav_sid, "remove@t9", evidence=evidence), keep)
-                    await _reset_navigating(api, nav_sid, run, fixtures, n)
-
-            for bare_add in ((False, True) if i % 2 == 0 else (True, False)):
-                ms = await (floor_page.add_bare(f"floor bare {i}") if bare_add else floor_page.add(f"floor {i}"))
-                if keep:
-                    run.times["floor.add_bare" if bare_add else "floor.add"].append(ms)
-            for evidence in modes:
-                run.pling("add", evidence, await api.invoke(sid, "add", {"text": f"pling {i} {int(evidence)}"},
-                                                            evidence=evidence), keep)
-                await _reset(api, sid, run, dropped=1)
-
-            await floor_page.settle()
-            ms = await floor_page.read()
-            if keep:
-                run.times["floor.read"].append(ms)
-            for evidence in modes:
-                run.pling("summary", evidence, await api.invoke(sid, "summary", evidence=evidence), keep)
-            for evidence in modes:
-                run.pling("invalid", evidence, await api.invoke(sid, "add", {"text": ""}, evidence=evidence), keep)
+            await _removes(i, keep, modes, run, fixtures, floor_page, api, sid, nav)
+            await _writes(i, keep, modes, run, floor_page, api, sid)
+            await _reads(keep, modes, run, floor_page, api, sid)
             if i + 1 == warmup or (keep and (i - warmup + 1) % 10 == 0):
                 progress(f"  {n} records: {i + 1 - warmup if keep else 'warm-up'}"
                          f"{'/' + str(reps) if keep else ' done'}")
-
-        models = [await api.model(sid) for _ in range(5)]
-        run.extra["model"] = {"bytes": models[-1].bytes, "status": models[-1].status,
-                              "ms": summary([m.ms for m in models]),
-                              "ids": len(((models[-1].body or {}).get("records") or {}).get("item", {}).get("ids", []))}
-        full = await api.model(sid, limit=1000)
-        run.extra["model_limit_1000"] = {"bytes": full.bytes, "status": full.status, "ms": round(full.ms, 1)}
+        await _models(run, api, sid)
     finally:
         await api.close(sid)
-        if nav_sid is not None:
-            await api.close(nav_sid)
-        if nav_floor is not None:
-            await nav_floor.close()
+        if nav is not None:
+            await api.close(nav[0])
+            await nav[1].close()
         await floor_page.close()
     return run.as_json()

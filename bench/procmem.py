@@ -1,10 +1,13 @@
 """Memory of a process tree, read from /proc: RSS (VmRSS of /proc/PID/status) and PSS (smaps_rollup,
 which shares pages out among the processes that map them, so a tree's PSS sum does not count shared
-libraries and Chromium's shared memory several times over as its RSS sum does)."""
+libraries and Chromium's shared memory several times over as its RSS sum does). CPU time is read with psutil."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
+
+import psutil
 
 from pling_browser.core import processes
 
@@ -118,16 +121,35 @@ def _chromium_type(pid: int) -> str:
     return next((w[len("--type="):] for w in words if w.startswith("--type=")), "browser")
 
 
-def cpu_ms(root: int) -> dict[str, float]:
-    """CPU time (user + system) so far of every live process in the tree, in ms, by kind; Chromium's
-    by process type ('chromium renderer', 'chromium gpu-process', 'chromium browser', …)."""
-    out: dict[str, float] = {}
+def _cpu_ms(process: "psutil.Process") -> float | None:
+    try:
+        times = process.cpu_times()
+    except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
+        return None
+    return (times.user + times.system) * 1000
+
+
+def cpu_reader(root: int, skip: tuple[int, ...] = (), own: bool = True) -> Callable[[], dict[str, float]]:
+    """A reader of the CPU time (user + system, psutil) so far of the tree's processes as they are now, in
+    ms, by kind; Chromium's by process type ('chromium renderer', 'chromium gpu-process', …). The tree is
+    walked once, here, so reading costs the processes read nothing but psutil's calls. `skip`: roots of
+    subtrees left out (the bench's own tree holds the service's); `own=False` leaves the root out."""
+    left_out = {pid for top in skip for pid in tree(top)}
+    kinds: list[tuple[psutil.Process, str]] = []
     for pid in tree(root):
-        used = processes.cpu_ms(pid)
-        if used is None:
+        if pid in left_out or (pid == root and not own):
             continue
         kind = _kind(pid, root)
-        if kind == "chromium":
-            kind = f"chromium {_chromium_type(pid)}"
-        out[kind] = out.get(kind, 0.0) + used
-    return out
+        try:
+            kinds.append((psutil.Process(pid), f"chromium {_chromium_type(pid)}" if kind == "chromium" else kind))
+        except psutil.NoSuchProcess:
+            continue
+
+    def read() -> dict[str, float]:
+        out: dict[str, float] = {}
+        for process, kind in kinds:
+            used = _cpu_ms(process)
+            if used is not None:
+                out[kind] = out.get(kind, 0.0) + used
+        return out
+    return read

@@ -82,6 +82,67 @@ def _opening(opening: dict[str, Any] | None) -> list[str]:
     return lines
 
 
+def _side_rows(name: str, side: dict[str, Any]) -> list[str]:
+    lat = side["latency_ms"]
+    cpu = side["cpu_ms_per_invocation"]
+    return [name, f"{side['completed']}/{side['invocations']}", f"{side['wall_s']:.1f} s",
+            f"{side['throughput_per_s']:.1f}", f"{_ms(lat['median'])} / {_ms(lat['p95'])} / {_ms(lat['max'])}",
+            str(side["errors"]), f"{cpu['total']:.1f}",
+            ", ".join(f"{k} {v:.1f}" for k, v in cpu.items() if k != "total")]
+
+
+def _concurrency(conc: dict[str, Any] | None) -> list[str]:
+    if not conc:
+        return []
+    if "levels" not in conc:
+        return ["", f"== concurrency: not run ({conc.get('skipped') or conc.get('error')}) =="]
+    lines = ["", "== concurrency: S Pling sessions against S bare Playwright contexts (one browser), the same add "
+                 "until rendered on 12 records, all S at once; bursts Pling, bare, bare, Pling =="]
+    rows = []
+    for key, level in conc["levels"].items():
+        if "error" in level:
+            lines.append(f"  ! {key} sessions: {level['error']}")
+            continue
+        rows.append(_side_rows(f"{key} Pling", level["pling"]))
+        rows.append(_side_rows(f"{key} bare", level["bare"]))
+        rows.append([f"{key} Pling/bare", "", "", f"{level['throughput_ratio']}x", f"p95 {level['p95_ratio']}x",
+                     "", "", ""])
+    if rows:
+        lines.append(_table(["sessions", "done", "wall", "per s", "ms median / p95 / max", "errors", "CPU ms",
+                             "CPU ms per invocation by process"], rows, right={1, 2, 3, 4, 5, 6}))
+    for key, level in conc["levels"].items():
+        mem = level.get("memory")
+        if mem:
+            lines.append(f"  {key} sessions, memory of the service's tree: loaded {mem['loaded']['pss_mb']:.0f} MB PSS "
+                         f"({mem['loaded']['rss_mb']:.0f} MB RSS) in {mem['loaded']['processes']} processes, "
+                         f"none open {mem['idle']['pss_mb']:.0f} MB; added per session "
+                         f"{mem['pss_added_per_session_mb']:.1f} MB PSS (file-backed "
+                         f"{mem['pss_file_added_per_session_mb']}, anonymous + shmem "
+                         f"{mem['pss_anon_shmem_added_per_session_mb']})")
+        for side in ("pling", "bare"):
+            for error in (level.get(side) or {}).get("first_errors", []):
+                lines.append(f"  ! {key} {side}: {error}")
+    return lines
+
+
+def _capacity(cap: dict[str, Any] | None) -> list[str]:
+    if not cap:
+        return []
+    if "steps" not in cap:
+        return ["", f"== capacity: not run ({cap.get('skipped') or cap.get('error')}) =="]
+    lines = ["", f"== capacity: sessions open on 12 records, every one invoking add at once ({cap['rounds']} rounds "
+                 f"per step); held = every answer ok within {cap['answer_ms']:.0f} ms =="]
+    rows = [[str(step["sessions"]), _ms(step["latency_ms"]["median"]), _ms(step["latency_ms"]["p95"]),
+             _ms(step["latency_ms"]["max"]), str(step["errors"])] for step in cap["steps"]]
+    lines.append(_table(["sessions", "median ms", "p95 ms", "max ms", "errors"], rows))
+    missed = cap.get("missed")
+    mem = cap.get("memory")
+    lines.append(f"  held: {cap['held']} sessions" + (f" (service tree {mem['pss_mb']:.0f} MB PSS)" if mem else "")
+                 + (f"; missed at {missed['sessions']}: {missed['why']}" if missed else
+                    f"; every step up to {cap['most_tried']} held"))
+    return lines
+
+
 def render(results: dict[str, Any]) -> str:
     meta = results["meta"]
     parts = [
@@ -144,6 +205,9 @@ def render(results: dict[str, Any]) -> str:
         if model:
             byte_rows.append(["model (GET /model, default window)", _bytes(model["bytes"]), f"{_ms(model['ms']['median'])} ms",
                               f"{model['ids']:,} ids"])
+        brief = size.get("model_brief")
+        if brief:
+            byte_rows.append(["model (GET /model?detail=brief)", _bytes(brief["bytes"]), f"{_ms(brief['ms'])} ms", ""])
         full = size.get("model_limit_1000")
         if full:
             byte_rows.append(["model (GET /model?limit=1000)", _bytes(full["bytes"]), f"{_ms(full['ms'])} ms", ""])
@@ -163,40 +227,8 @@ def render(results: dict[str, Any]) -> str:
             parts.append(f"  ! {key}: {entry['errors']} errors, first: {entry.get('first_error')}")
 
     parts.extend(_opening(results.get("opening")))
-    conc = results.get("concurrency")
-    if conc:
-        parts.append("")
-        if "errors" not in conc:
-            parts.append(f"== concurrency: not run ({conc.get('skipped') or conc.get('error')}) ==")
-        else:
-            mem = conc["memory"]
-            parts.append(f"== concurrency: {conc['sessions']} sessions x {conc['per_session']} invocations at once, "
-                         f"{conc['operation']} on {conc['records']} records ==")
-            parts.append(_table(["figure", "value"], [
-                ["invocations", f"{conc['completed']} of {conc['invocations']} in {conc['wall_s']:.1f} s"],
-                ["throughput", f"{conc['throughput_per_s']:.1f} invocations/s"],
-                ["latency median / p95 / max", f"{_ms(conc['latency_ms']['median'])} / {_ms(conc['latency_ms']['p95'])} / "
-                                               f"{_ms(conc['latency_ms']['max'])} ms"],
-                ["single session median / p95", f"{_mp(conc['single_session_ms'])} ms"],
-                ["p95 / single-session median", f"{conc['p95_over_single_median']}x"],
-                ["errors", str(conc["errors"])],
-                ["CPU per invocation (ms)", ", ".join(f"{k} {v:.1f}" for k, v in conc["cpu_ms_per_invocation"].items())
-                                            + f"; all CPUs for {conc['cpu_capacity_ms_per_invocation']:.1f}"],
-                ["memory, loaded (RSS; PSS)", f"{mem['loaded']['rss_mb']:.0f} MB; {mem['loaded']['pss_mb']:.0f} MB in "
-                                              f"{mem['loaded']['processes']} processes"],
-                ["memory, no session open (RSS; PSS)", f"{mem['idle']['rss_mb']:.0f} MB; {mem['idle']['pss_mb']:.0f} MB"],
-                ["per session: loaded / sessions (RSS; PSS)", f"{mem['rss_per_session_mb']:.1f} MB; {mem['pss_per_session_mb']:.1f} MB"],
-                ["per session: added by a session (RSS; PSS)", f"{mem['rss_added_per_session_mb']:.1f} MB; "
-                                                               f"{mem['pss_added_per_session_mb']:.1f} MB"],
-                ["  of the PSS added: file-backed; anonymous + shmem",
-                 f"{mem.get('pss_file_added_per_session_mb', '-')} MB; "
-                 f"{mem.get('pss_anon_shmem_added_per_session_mb', '-')} MB"],
-            ], right=set()))
-            kinds = mem["loaded"]["by_kind"]
-            parts.append("  loaded by process: " + ", ".join(
-                f"{k} {v['processes']}x {v['rss_mb']:.0f} MB RSS / {v['pss_mb']:.0f} MB PSS" for k, v in kinds.items()))
-            for error in conc.get("first_errors", []):
-                parts.append(f"  ! {error}")
+    parts.extend(_concurrency(results.get("concurrency")))
+    parts.extend(_capacity(results.get("capacity")))
 
     mcp = results.get("mcp") or {}
     parts.append("")
@@ -226,7 +258,7 @@ def render(results: dict[str, Any]) -> str:
                                 right=set(range(1, 11))))
 
     parts.append("")
-    parts.append("== targets (issue 21; receipt and model bytes from issue 7) ==")
+    parts.append("== targets (issues 21 and 31; receipt and model bytes from issue 7) ==")
     parts.append(_table(["target", "limit", "measured", "", "note"],
                         [[t["name"], t["target"], t["value"] or "-", t["status"], t["note"]] for t in results["targets"]],
                         right={1, 2}))

@@ -4,7 +4,8 @@
    and a bare Playwright browser (this process) with the service's Chromium and flags;
 2. per page size: the floor and Pling through the HTTP API, interleaved (bench/measure.py), and where
    asked the same delete by navigation on the server-rendered list (bench/fixtures.py);
-3. opening a session (bench/opening.py), then concurrency and memory (bench/concurrency.py);
+3. opening a session (bench/opening.py), concurrency against bare Playwright at 16 and 64 sessions with
+   CPU and memory (bench/concurrency.py), then capacity: sessions held answering within 1 s (bench/capacity.py);
 4. optionally Playwright MCP (bench/mcp_bench.py);
 5. the table with the targets on stdout, everything in bench/results/latest.json.
 Progress goes to stderr."""
@@ -22,11 +23,12 @@ import sys
 import time
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import httpx
 
-from .concurrency import measure_concurrency
+from .capacity import measure_capacity
+from .concurrency import LEVELS, measure_concurrency
 from .fixtures import FixtureServer
 from .floor import FloorBrowser, chromium_executable
 from .machine import CpuWatch
@@ -78,8 +80,12 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--nav-sizes", type=_ints, default=[12, 1000],
                         help="sizes that also time the navigating delete (server-rendered list; default 12,1000)")
     parser.add_argument("--opens", type=int, default=10, help="session opens timed, each way (default 10)")
-    parser.add_argument("--sessions", type=int, default=16, help="concurrent sessions (default 16)")
-    parser.add_argument("--per-session", type=int, default=50, help="invocations per concurrent session (default 50)")
+    parser.add_argument("--sessions", type=_ints, default=list(LEVELS),
+                        help="concurrency levels: sessions (and bare contexts) at once (default 16,64)")
+    parser.add_argument("--per-session", type=int, default=50,
+                        help="invocations per concurrent session, each side (default 50)")
+    parser.add_argument("--capacity-max", type=int, default=256,
+                        help="most sessions the capacity climb opens (default 256, --quick 64; 0 skips it)")
     parser.add_argument("--no-concurrency", action="store_true", help="skip the concurrency part")
     parser.add_argument("--no-mcp", action="store_true", help="skip the optional Playwright MCP comparison")
     parser.add_argument("--mcp-reps", type=int, default=12, help="Playwright MCP repetitions per size (default 12)")
@@ -87,7 +93,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
                         help="sizes for Playwright MCP (default 12,1000,10000, --quick 12,1000; "
                              "10,000 gets at most 3 reps)")
     parser.add_argument("--quick", action="store_true",
-                        help="a short run to try a change: 8 reps, 5 opens, 16x10, MCP 4 reps at 12 and 1,000")
+                        help="a short run to try a change: 8 reps, 5 opens, 16 and 64 sessions x 10, capacity up to 64, "
+                             "MCP 4 reps at 12 and 1,000")
     parser.add_argument("--out", type=Path, default=RESULTS / "latest.json", help="the JSON file to write")
     parser.add_argument("--suite", choices=("latency", "miniwob", "unseen"), default="latency",
                         help="latency (default: this page against the floor), miniwob (MiniWoB++ tasks, "
@@ -109,7 +116,58 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     if args.quick:
         args.warmup = min(args.warmup, 2)
         args.opens, args.per_session, args.mcp_reps = min(args.opens, 5), min(args.per_session, 10), min(args.mcp_reps, 4)
+        args.capacity_max = min(args.capacity_max, 64)
     return args
+
+
+async def _measure_service(args: argparse.Namespace, fixtures: FixtureServer, service: ServiceProcess,
+                           results: dict[str, Any], phase: Callable[[str], None]) -> None:
+    """Everything that runs against the Pling service: the sizes, opening, concurrency (against bare
+    Playwright in the floor's browser, which stays up until then) and capacity."""
+    floor = await FloorBrowser().start()
+    results["meta"]["chromium"] = f"Chromium {floor.browser.version}"
+    limits = httpx.Limits(max_connections=1024, max_keepalive_connections=1024)
+    async with httpx.AsyncClient(base_url=service.url, timeout=120, limits=limits) as client:
+        api = PlingApi(client)
+        try:
+            # One throw-away round first: the first session and the first calls of each kind pay for
+            # Chromium's and Python's warm-up (code caches, imports, JIT), which no size should carry.
+            _progress("warm-up round (not measured)")
+            await measure_size(min(args.sizes), 0, max(args.warmup, 5), fixtures, floor, api, lambda _: None,
+                               navigate=bool(args.nav_sizes))
+            phase("warm-up")
+            for n, reps in zip(args.sizes, args.reps):
+                gc.collect()
+                _progress(f"{n:,} records: floor and Pling, {reps} reps")
+                results["sizes"][str(n)] = await measure_size(n, reps, args.warmup, fixtures, floor, api, _progress,
+                                                              navigate=n in args.nav_sizes)
+                phase(f"{n} records")
+            _progress("opening a session")
+            try:
+                results["opening"] = await measure_opening(fixtures, api, opens=args.opens, progress=_progress)
+            except Exception as error:  # noqa: BLE001 - report it with the rest of the run
+                results["opening"] = {"error": f"{type(error).__name__}: {error}"[:400]}
+            phase("opening")
+            if args.no_concurrency:
+                results["concurrency"] = {"skipped": "--no-concurrency"}
+            else:
+                _progress("concurrency: Pling and bare Playwright")
+                results["concurrency"] = await measure_concurrency(
+                    fixtures, api, floor, service.pid, levels=tuple(args.sessions), per_session=args.per_session,
+                    progress=_progress)
+                phase("concurrency")
+        finally:
+            await floor.stop()
+        if args.capacity_max <= 0:
+            results["capacity"] = {"skipped": "--capacity-max 0"}
+            return
+        _progress("capacity: sessions held with every one answering within 1 s")
+        try:
+            results["capacity"] = await measure_capacity(fixtures, api, service.pid, most=args.capacity_max,
+                                                         progress=_progress)
+        except Exception as error:  # noqa: BLE001 - report it with the rest of the run
+            results["capacity"] = {"error": f"{type(error).__name__}: {error}"[:400]}
+        phase("capacity")
 
 
 async def _run(args: argparse.Namespace) -> dict[str, Any]:
@@ -140,43 +198,7 @@ async def _run(args: argparse.Namespace) -> dict[str, Any]:
         mark[:] = [now, watch.others_ms, watch.elapsed_ms]
     with watch, FixtureServer() as fixtures, ServiceProcess(RESULTS / "service.log") as service:
         _progress(f"Pling service pid {service.pid} at {service.url}; fixtures at {fixtures.page(12)}")
-        floor = await FloorBrowser().start()
-        meta["chromium"] = f"Chromium {floor.browser.version}"
-        limits = httpx.Limits(max_connections=64, max_keepalive_connections=64)
-        async with httpx.AsyncClient(base_url=service.url, timeout=120, limits=limits) as client:
-            api = PlingApi(client)
-            try:
-                # One throw-away round first: the first session and the first calls of each kind pay for
-                # Chromium's and Python's warm-up (code caches, imports, JIT), which no size should carry.
-                _progress("warm-up round (not measured)")
-                await measure_size(min(args.sizes), 0, max(args.warmup, 5), fixtures, floor, api, lambda _: None,
-                                   navigate=bool(args.nav_sizes))
-                phase("warm-up")
-                for n, reps in zip(args.sizes, args.reps):
-                    gc.collect()
-                    _progress(f"{n:,} records: floor and Pling, {reps} reps")
-                    results["sizes"][str(n)] = await measure_size(n, reps, args.warmup, fixtures, floor, api, _progress,
-                                                                  navigate=n in args.nav_sizes)
-                    phase(f"{n} records")
-            finally:
-                await floor.stop()
-            _progress("opening a session")
-            try:
-                results["opening"] = await measure_opening(fixtures, api, opens=args.opens, progress=_progress)
-            except Exception as error:  # noqa: BLE001 - report it with the rest of the run
-                results["opening"] = {"error": f"{type(error).__name__}: {error}"[:400]}
-            phase("opening")
-            if args.no_concurrency:
-                results["concurrency"] = {"skipped": "--no-concurrency"}
-            else:
-                _progress("concurrency")
-                try:
-                    results["concurrency"] = await measure_concurrency(
-                        fixtures, api, service.pid, sessions=args.sessions, per_session=args.per_session,
-                        progress=_progress)
-                except Exception as error:  # noqa: BLE001 - report it with the rest of the run
-                    results["concurrency"] = {"error": f"{type(error).__name__}: {error}"[:400]}
-                phase("concurrency")
+        await _measure_service(args, fixtures, service, results, phase)
         if args.no_mcp:
             results["mcp"] = {"skipped": "--no-mcp"}
         else:
