@@ -141,3 +141,49 @@ def test_a_crash_that_frees_every_slot_serves_a_queued_open(fixtures: FixtureSer
             assert added.json()["result"]["ok"] is True
     finally:
         svc.stop()
+
+
+def _left(folder: "os.PathLike[str]") -> list[str]:
+    return sorted(name for name in os.listdir(folder) if name.startswith(("playwright-artifacts-", "playwright_chromiumdev")))
+
+
+def test_a_killed_driver_leaves_no_playwright_folder_behind(fixtures: FixtureServer) -> None:
+    # The service runs with a temp folder of its own (TMPDIR, which its driver inherits), so whatever
+    # Playwright or the service makes there is this test's to count, however many services run beside it.
+    # A short path: Chromium's profile holds a Unix socket, whose path may not pass 107 bytes.
+    import shutil
+    import tempfile
+
+    from .spawn import kill_group, serve
+
+    private = tempfile.mkdtemp(prefix="pling-tmp-")
+
+    service, url = serve(env={"TMPDIR": private, "PLING_ALLOW_HOSTS": "127.0.0.1"})
+    try:
+        with httpx.Client(base_url=url, timeout=60) as client:
+            assert client.post("/sessions", json={"url": fixtures.url("demo/todos.html")}).status_code == 201
+            before = _left(private)
+            assert [name for name in before if name.startswith("playwright-artifacts-")], before
+            driver = [pid for pid in processes.descendants(service.pid) if "run-driver" in processes.cmdline(pid)][0]
+            os.kill(driver, signal.SIGKILL)  # only the driver of the service this test started
+            deadline = time.monotonic() + 60
+            while True:  # the service still answers: a new browser serves a new session
+                fresh = client.post("/sessions", json={"url": fixtures.url("demo/todos.html")})
+                if fresh.status_code == 201 or time.monotonic() > deadline:
+                    break
+                time.sleep(0.2)
+            assert fresh.status_code == 201, fresh.text
+            deadline = time.monotonic() + 10
+            while set(before) & set(_left(private)) and time.monotonic() < deadline:
+                time.sleep(0.1)
+            assert not set(before) & set(_left(private)), (before, _left(private))
+            sid = fresh.json()["session"]["id"]
+            added = client.post(f"/sessions/{sid}/invoke", json={"action": "add_todo", "args": {"text": "after"}})
+            assert added.json()["result"]["ok"] is True
+        # Stopped as a service is stopped, it removes the new browser's folders too.
+        os.kill(service.pid, signal.SIGTERM)
+        service.wait(30)
+        assert _left(private) == []
+    finally:
+        kill_group(service)
+        shutil.rmtree(private, ignore_errors=True)

@@ -69,7 +69,10 @@ class Endpoint:
     last_error: str | None = None
     launches: int = 0
     pids: list[int] = field(default_factory=list)
-    profiles: list[str] = field(default_factory=list)  # the launched browser's temporary profile folders
+    # The launched browser's temporary folders: its profile, and the artifacts folder made for it (the
+    # driver removes neither when it is killed).
+    profiles: list[str] = field(default_factory=list)
+    artifacts: str | None = None
     generation: int = 0  # a new browser, a new count: contexts of a lost one no longer count
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
@@ -210,6 +213,8 @@ class Controller:
             if endpoint.url is None:
                 endpoint.pids = self.browser_pids()
                 endpoint.profiles = processes.profile_folders(endpoint.pids)
+                if endpoint.artifacts:
+                    endpoint.profiles.append(endpoint.artifacts)
             log.info("browser %s ready on %s", browser.version, endpoint.name)
             return browser
 
@@ -223,10 +228,18 @@ class Controller:
                     await browser.close()
                 raise
             return browser
-        options: dict[str, object] = {"headless": self.settings.headless, "args": chromium_args(self.settings.browser_webmcp)}
+        # The artifacts folder is ours, not the driver's: a killed driver cannot remove it, so it is
+        # reaped with the browser's profile (core/processes.py).
+        endpoint.artifacts = processes.artifacts_folder()
+        options: dict[str, object] = {"headless": self.settings.headless, "args": chromium_args(self.settings.browser_webmcp),
+                                      "artifacts_dir": endpoint.artifacts}
         if self.settings.chromium:
             options["executable_path"] = self.settings.chromium
-        return await playwright.chromium.launch(**options)  # type: ignore[arg-type]
+        try:
+            return await playwright.chromium.launch(**options)  # type: ignore[arg-type]
+        except BaseException:
+            await processes.reap([], [endpoint.artifacts])
+            raise
 
     def _lost(self, endpoint: Endpoint, browser: "Browser") -> None:
         if endpoint.browser is not browser:

@@ -1,6 +1,7 @@
 """The processes this service started, read from /proc: the Playwright driver and the Chromium tree
 under it. Used to supervise them (and by tests to count them); only PIDs found under our own process
-are ever signalled, and only the profile folders named on their command lines are ever removed."""
+are ever signalled, and only the profile folders named on their command lines (and the artifacts
+folders this process made for its browsers) are ever removed."""
 
 from __future__ import annotations
 
@@ -100,6 +101,16 @@ def profile_folders(pids: list[int]) -> list[str]:
                     and os.path.dirname(folder) == tempfile.gettempdir() and folder not in found:
                 found.append(folder)
     return found
+
+
+ARTIFACTS_PREFIX = "playwright-artifacts-"
+
+
+def artifacts_folder() -> str:
+    """A folder for a browser's artifacts (Playwright's `artifactsDir`: downloads, traces in progress),
+    made by this process. Playwright's own would be its driver's to remove, and a killed driver leaves
+    it behind; this one is reaped with the browser (the caller lists it beside its profile folders)."""
+    return tempfile.mkdtemp(prefix=ARTIFACTS_PREFIX)
 
 
 async def reap(pids: list[int], folders: list[str]) -> None:
