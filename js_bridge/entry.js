@@ -12,13 +12,14 @@ import { errorText, toJSON } from './bound.js';
 import { configure, plingApi } from './registry.js';
 import { runAdapter } from './adapters.js';
 import { demonstrated, focusedElement, pointedAgain, pointedAt } from './demonstration.js';
-import { runAction, syntheticClick } from './execute.js';
+import { syntheticClick } from './execute.js';
 import { expectEffect } from './expect.js';
 import { answerToolCall } from './export.js';
 import { landed } from './gesture.js';
 import { handoffDone, restore } from './handoff.js';
 import { answerInteraction } from './interaction.js';
 import { modelSnapshot } from './model.js';
+import { ranBefore, runThenExpect } from './ran.js';
 import { adoptCarry, begin, diffFrom, whoami, withLeaving } from './navigate.js';
 import { settle } from './observe.js';
 import { describe } from './resolve.js';
@@ -32,7 +33,8 @@ const handlers = {
   model: (arg) => modelSnapshot(arg),
   describe: (arg) => describe(arg.ref),
   reveal: (arg) => reveal(arg),
-  run: (arg) => promiseThen(runAction(arg), withLeaving),
+  run: (arg) => runThenExpect(arg),
+  ran: () => ranBefore(),
   synthetic: () => syntheticClick(),
   release: () => releaseTarget(),
   landed: () => landed(),

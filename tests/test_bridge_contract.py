@@ -90,7 +90,34 @@ async def _landed(b: Bridge) -> Answers:
 
 async def _run(b: Bridge) -> Answers:
     return [("run", await b.raw("run", {"ref": "save", "args": {"note": "n1"}, "timeoutMs": 2000, "nested": False})),
-            ("run", await b.raw("run", {"ref": "fails", "args": {}, "timeoutMs": 2000, "nested": False}))]
+            ("run", await b.raw("run", {"ref": "fails", "args": {}, "timeoutMs": 2000, "nested": False})),
+            *await _run_with_expect(b)]
+
+
+async def _run_with_expect(b: Bridge) -> Answers:
+    """run asked with its expectation: both answers in one, the expectation's as expect gives it."""
+    held = await b.raw("run", {"ref": "save", "args": {"note": "n3"}, "timeoutMs": 2000, "nested": False,
+                               "expect": {"timeoutMs": 1000, "settleMs": 500, "diff": False}})
+    never = await b.raw("run", {"ref": "never", "args": {}, "timeoutMs": 2000, "nested": False,
+                                "expect": {"timeoutMs": 100, "settleMs": 100, "diff": False}})
+    assert json.loads(held)["expected"]["ok"] is True and json.loads(held)["expected"]["declared"] is True, held
+    refused = json.loads(never)["expected"]
+    assert refused["ok"] is False and refused["code"] == "never", never
+    Refusal.model_validate(refused)
+    return [("run", held), ("run", never)]
+
+
+async def _ran(b: Bridge) -> Answers:
+    # run()'s answer is kept while its expectation is polled in the same call: asked meanwhile, `ran`
+    # hands it over once (what the controller asks when that call hangs), then has none.
+    running = asyncio.ensure_future(b.raw("run", {"ref": "never", "args": {}, "timeoutMs": 2000, "nested": False,
+                                                  "expect": {"timeoutMs": 3000, "settleMs": 100, "diff": False}},
+                                          budget_ms=10_000))
+    await asyncio.sleep(0.3)
+    kept, again = await b.raw("ran", {}), await b.raw("ran", {})
+    assert json.loads(kept)["ok"] is True and "expected" not in json.loads(kept), kept
+    assert json.loads(await running)["expected"]["code"] == "never"
+    return [("ran", kept), ("ran", again)]
 
 
 async def _synthetic(b: Bridge) -> Answers:
@@ -217,6 +244,7 @@ CASES: dict[str, tuple[Callable[[Bridge], Awaitable[Answers]], list[str]]] = {
     "release": (_release, []),
     "landed": (_landed, []),
     "run": (_run, ["threw"]),
+    "ran": (_ran, ["gone"]),
     "synthetic": (_synthetic, []),
     "expect": (_expect, ["never"]),
     "settle": (_settle, []),

@@ -12,7 +12,8 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
     reveal: { answer: "Revealed", promise: true, does: "stage 5: availability, reveal, the target marked, the before snapshot (reveal.js)" },
     release: { answer: "Done", promise: false, does: "the target unmarked (reveal.js)" },
     landed: { answer: "Landed", promise: false, does: "where a direct click's events went (gesture.js)" },
-    run: { answer: "Ran", promise: true, does: "stage 6: a function action's run() (execute.js)" },
+    run: { answer: "Ran", promise: true, does: "stage 6: a function action's run(); asked with `expect`, stage 7 in the same call (execute.js, ran.js)" },
+    ran: { answer: "Ran", promise: false, does: "run()'s answer, kept while its expectation hung in the same call (ran.js)" },
     synthetic: { answer: "Done", promise: false, does: "stage 6: synthetic events on a control Playwright cannot operate (execute.js)" },
     expect: { answer: "Expected", promise: true, does: "stage 7: the declared expectation polled, the page settled (expect.js)" },
     settle: { answer: "Settling", promise: true, does: "requests and queued work since the start mark, waited for (observe.js)" },
@@ -3680,6 +3681,31 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
     }
   }
 
+  // js_bridge/ran.js
+  var kept = null;
+  async function runThenExpect(args) {
+    kept = null;
+    const ran = withLeaving(await runAction(args));
+    const asked = args.expect;
+    if (!asked || ran.ok !== true || inFlight.leaving) return ran;
+    kept = ran;
+    const expected = await expectEffect({
+      ref: args.ref,
+      args: args.args,
+      timeoutMs: asked.timeoutMs,
+      settleMs: asked.settleMs,
+      diff: asked.diff === true
+    });
+    kept = null;
+    ran.expected = withLeaving(expected);
+    return ran;
+  }
+  function ranBefore() {
+    const ran = kept;
+    kept = null;
+    return ran || answerOf({ ok: false, code: "gone", error: "no run() answer is kept" });
+  }
+
   // js_bridge/webmcp_forms.js
   var formQuery = uncurry(Document.prototype.querySelectorAll);
   var formElements = getterOf(HTMLFormElement.prototype, "elements");
@@ -3884,7 +3910,8 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
     model: (arg) => modelSnapshot(arg),
     describe: (arg) => describe(arg.ref),
     reveal: (arg) => reveal(arg),
-    run: (arg) => promiseThen(runAction(arg), withLeaving),
+    run: (arg) => runThenExpect(arg),
+    ran: () => ranBefore(),
     synthetic: () => syntheticClick(),
     release: () => releaseTarget(),
     landed: () => landed(),

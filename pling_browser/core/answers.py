@@ -174,6 +174,9 @@ class Ran(_Answer):
     omitted: dict[str, int] | None = None
     leaving: bool = False  # a cross-document navigation started (navigate.js)
     doc: str | None = None  # the document that answered
+    # Asked with `expect` (ran.js): the expectation's answer from the same call, Expected or a Refusal
+    # as the expect operation would have answered it; absent when run() failed or its document is leaving.
+    expected: dict[str, Any] | None = None
 
 
 class Diffed(_Answer):

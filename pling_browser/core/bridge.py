@@ -291,9 +291,20 @@ class Bridge:
     async def release(self) -> None:  # unmark the target (harmless when it is gone)
         await self._call("release", {}, Done)
 
-    async def run(self, ref: str, args: dict[str, Any], timeout_ms: float, person_ms: float = 0) -> Ran:
-        return await self._call("run", {"ref": ref, "args": args, "timeoutMs": timeout_ms, "nested": self.nested}, Ran,
-                                budget_ms=timeout_ms + person_ms, adapt=ran_from)
+    async def run(self, ref: str, args: dict[str, Any], timeout_ms: float, person_ms: float = 0,
+                  expect: dict[str, Any] | None = None) -> Ran:
+        """run(); with ``expect`` ({timeoutMs, settleMs, diff}, as ``expect`` takes them), the expectation
+        too, in the same call, once run() answered in a document that is not leaving (ran.js)."""
+        arg: dict[str, Any] = {"ref": ref, "args": args, "timeoutMs": timeout_ms, "nested": self.nested}
+        budget = timeout_ms + person_ms
+        if expect is not None:
+            arg["expect"] = expect
+            budget += expect["timeoutMs"] + expect["settleMs"] + 1_000
+        return await self._call("run", arg, Ran, budget_ms=budget, adapt=ran_from)
+
+    async def ran_before(self) -> Ran:
+        """run()'s answer, kept while the expectation asked with it hung (the script was stopped)."""
+        return await self._call("ran", {}, Ran, adapt=ran_from)
 
     async def answer_interaction(self, iid: str, approve: bool, reason: str) -> None:
         """The person's answer to a tool's ``requestUserInteraction`` (interaction.js)."""

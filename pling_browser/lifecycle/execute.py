@@ -8,13 +8,14 @@ import contextlib
 
 from pydantic import JsonValue
 
-from ..core.answers import BridgeCode
+from ..core.answers import BridgeCode, Ran
 from ..core.bridge import BridgeError
 from ..core.gestures import CheckboxUnchanged, TargetNotOperable, operate
 from ..errors import ActionUnavailable, ExecutionFailed, PageUnresponsive, PlingError
 from .codes import LogEvent, ReceiptWarning
 from .context import Invocation
 from .handoff import handoff
+from .expect import expect_asked, folded_answer
 from .interaction import person_interactions
 from .navigation import navigation_error
 from .results import Executed, Marks, Ready
@@ -51,9 +52,18 @@ async def _run(inv: Invocation, marks: Marks) -> Executed:
     outer = bridge.running
     if not bridge.nested:
         bridge.running = inv  # a call the page makes to an export meanwhile is part of this invocation (runtime/exported.py)
+    # The expectation goes with run() in one call (one round trip less), but not for a WebMCP tool (a
+    # person may answer during its run) nor for a call nested in another invocation.
+    fold = None if webmcp or bridge.nested else expect_asked(inv)
+    hung: PageUnresponsive | None = None
     try:
         async with person_interactions(inv) if webmcp else contextlib.nullcontext():
-            answer = await bridge.run(inv.ref, inv.args, timeout, person_ms)
+            try:
+                answer = await bridge.run(inv.ref, inv.args, timeout, person_ms, expect=fold)
+            except PageUnresponsive as error:
+                if fold is None:
+                    raise
+                answer, hung = await _kept_run(inv, error), error
     except PlingError as error:
         if not navigation_error(error):
             raise
@@ -71,9 +81,20 @@ async def _run(inv: Invocation, marks: Marks) -> Executed:
             bridge.running = outer
     inv.document.answered(inv, answer.doc, answer.leaving)
     inv.note(LogEvent.RAN, data=answer.has_data)
+    expected = hung or folded_answer(answer.expected)
     if not answer.has_data:
-        return Executed()
-    return Executed(has_data=True, data=answer.data, data_omitted=answer.omitted)
+        return Executed(expected=expected)
+    return Executed(has_data=True, data=answer.data, data_omitted=answer.omitted, expected=expected)
+
+
+async def _kept_run(inv: Invocation, error: PageUnresponsive) -> Ran:
+    """The call with run() and its expectation hung and the page's script was stopped: when run() had
+    answered (the bridge kept its answer), the expectation is what hung, and the expect stage meets it
+    as if its own call had (the error is handed on); otherwise run() hung, as without the fold."""
+    try:
+        return await inv.session.bridge.ran_before()
+    except (BridgeError, PlingError):
+        raise error from None
 
 
 async def _synthetic(inv: Invocation, marks: Marks) -> None:

@@ -5,8 +5,10 @@ after settling is a failure: an optimistic update rolled back is not a success."
 
 from __future__ import annotations
 
-from ..core.answers import BridgeCode, Expected, Settled
-from ..core.bridge import BridgeError
+from pydantic import JsonValue, ValidationError
+
+from ..core.answers import BridgeCode, Expected, Refusal, Settled
+from ..core.bridge import BridgeBug, BridgeError
 from ..errors import ExpectationFailed, PageNavigated, PageUnresponsive, PlingError
 from .codes import LogEvent, ReceiptWarning
 from .context import Invocation
@@ -33,7 +35,7 @@ async def expect(inv: Invocation) -> Checked:
     document = inv.document
     if not document.leaving:
         try:
-            answer = await _check(inv)
+            answer = await _check(inv, folded=inv.executed.expected if inv.executed is not None else None)
         except PlingError as error:
             if not navigation_error(error):
                 raise
@@ -84,7 +86,37 @@ class _Gone(Exception):
     """The document that answered does not declare the action (only after a navigation)."""
 
 
-async def _check(inv: Invocation, on_new_document: bool = False) -> Expected:
+def expect_asked(inv: Invocation) -> dict[str, JsonValue]:
+    """What the expect call is asked in the action's document: its budget, and the after snapshot
+    with it when evidence is on (also asked with run(), in the same call: execute.py, ran.js)."""
+    diff = inv.evidence_begun and not inv.document.after_unreadable
+    return {"timeoutMs": inv.expect_timeout_ms, "settleMs": inv.settings.settle_cap_ms, "diff": diff}
+
+
+def folded_answer(raw: dict[str, JsonValue] | None) -> Expected | Refusal | None:
+    """The expectation's answer that came with run()'s, typed as the expect call's would be."""
+    if raw is None:
+        return None
+    try:
+        return Expected.model_validate(raw) if raw.get("ok") is True else Refusal.model_validate(raw)
+    except ValidationError:
+        raise BridgeBug("The bridge's run answer carried an expect answer of the wrong shape") from None
+
+
+async def _asked(inv: Invocation, folded: Expected | Refusal | Exception | None, diff: bool) -> Expected:
+    """The expect call's answer: the one that came with run()'s (asked as this call would ask), else
+    the call itself."""
+    if isinstance(folded, Exception):
+        raise folded
+    if isinstance(folded, Refusal):
+        raise BridgeError(folded)
+    if folded is not None:
+        return folded
+    return await inv.session.bridge.expect(inv.ref, inv.args, inv.expect_timeout_ms, inv.settings.settle_cap_ms, diff=diff)
+
+
+async def _check(inv: Invocation, on_new_document: bool = False,
+                 folded: Expected | Refusal | Exception | None = None) -> Expected:
     assert inv.decl is not None
     description = inv.decl.expect.description if inv.decl.expect else None
     timeout = inv.expect_timeout_ms
@@ -93,7 +125,7 @@ async def _check(inv: Invocation, on_new_document: bool = False) -> Expected:
     diff = inv.evidence_begun and not on_new_document and not inv.document.after_unreadable
     try:
         try:
-            answer = await bridge.expect(inv.ref, inv.args, timeout, inv.settings.settle_cap_ms, diff=diff)
+            answer = await _asked(inv, folded, diff)
         except PageUnresponsive:
             if not diff:
                 raise

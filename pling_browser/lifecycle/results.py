@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import JsonValue
 
-from ..core.answers import Aim, Gesture
+from ..core.answers import Aim, Expected, Gesture, Refusal
 from ..models import ActionDecl, Changed, RecordRef
 
 if TYPE_CHECKING:
@@ -113,6 +113,9 @@ class Executed:
     data: JsonValue = None
     data_omitted: dict[str, int] | None = None
     steps: tuple[dict[str, JsonValue], ...] | None = None
+    # run() asked with its expectation in the same call (ran.js): the expect stage's first answer, as the
+    # expect operation gives it (Expected, or its Refusal), or the error of that part hanging.
+    expected: Expected | Refusal | Exception | None = None
 
 
 @dataclass(frozen=True)
