@@ -167,9 +167,11 @@ class Settings(BaseSettings):
     data_dir: Path = _env("PLING_DATA_DIR", factory=_default_data_dir)
     max_sessions: int = _env("PLING_MAX_SESSIONS", factory=_default_max_sessions)
     # HTTP connections open at once (at most half the open-file limit); past it, the longest-waiting
-    # idle connection is closed. A request's head must arrive within header_timeout_s.
+    # idle connection is closed. A request's head must arrive within header_timeout_s, and its body
+    # within body_timeout_s after the head.
     max_connections: int = _env("PLING_MAX_CONNECTIONS", 1000)
     header_timeout_s: float = 10.0
+    body_timeout_s: float = 30.0
     # A console sign-in ends after this long unused, and after console_lifetime_s in any case.
     console_idle_s: float = 3600.0
     console_lifetime_s: float = 12 * 3600.0

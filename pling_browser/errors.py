@@ -37,6 +37,7 @@ and carry the lifecycle ``stage`` where they arose and whether the page's write 
         ├── AnswerTooLate           ANSWER_TOO_LATE       410
         ├── SessionLost             SESSION_LOST          410
         ├── PayloadTooLarge         PAYLOAD_TOO_LARGE     413
+        ├── RequestTimeout          REQUEST_TIMEOUT       408   the body did not arrive in time after its head
         ├── TooManySessions         TOO_MANY_SESSIONS     429
         ├── PageUnreachable         PAGE_UNREACHABLE      502
         ├── ReplicaUnavailable      REPLICA_UNAVAILABLE   502   answered by the router (docker/nginx/), never the service
@@ -63,7 +64,7 @@ __all__ = [
     "InvocationError", "MethodNotAllowed", "NavigationRefused", "NotFound", "PageLoadTimeout",
     "PageNavigated", "PageUnreachable", "PageUnresponsive", "PayloadTooLarge", "PendingAlreadyAnswered",
     "PendingNotFound", "PermissionDenied", "PlingError", "ProfileNotFound", "ProfileUnreadable",
-    "ProfilesKeyMissing", "QueueTimeout", "ReplicaUnavailable", "ResumeNotFound", "ResumeRepeatsStep", "ServiceError",
+    "ProfilesKeyMissing", "QueueTimeout", "ReplicaUnavailable", "RequestTimeout", "ResumeNotFound", "ResumeRepeatsStep", "ServiceError",
     "SessionBusy", "SessionLost", "SessionNotFound", "StepFailed", "TabNotFound", "TooManySessions",
     "ToolNotFound", "Unauthorized", "INVOCATION_CODES", "SERVICE_CODES",
 ]
@@ -211,6 +212,12 @@ class PayloadTooLarge(ServiceError):
     code = "PAYLOAD_TOO_LARGE"
     status = 413
     default_hint = "Send a smaller body (at most 1 MiB)."
+
+
+class RequestTimeout(ServiceError):
+    code = "REQUEST_TIMEOUT"
+    status = 408
+    default_hint = "Send the whole body at once, right after the headers; the connection is closed."
 
 
 class NotFound(ServiceError):
@@ -389,7 +396,7 @@ INVOCATION_CODES: dict[str, type[InvocationError]] = {
 SERVICE_CODES: dict[str, type[ServiceError]] = {
     cls.code: cls
     for cls in (
-        BadRequest, NavigationRefused, Unauthorized, Forbidden, PayloadTooLarge, NotFound, MethodNotAllowed, SessionNotFound, PendingNotFound, ResumeNotFound, ToolNotFound, TabNotFound,
+        BadRequest, NavigationRefused, Unauthorized, Forbidden, PayloadTooLarge, RequestTimeout, NotFound, MethodNotAllowed, SessionNotFound, PendingNotFound, ResumeNotFound, ToolNotFound, TabNotFound,
         PendingAlreadyAnswered, ResumeRepeatsStep, SessionBusy, IdempotencyMismatch,
         AnswerTooLate, SessionLost, TooManySessions,
         PageUnreachable, ReplicaUnavailable, BrowserUnavailable, QueueTimeout, PageUnresponsive, PageLoadTimeout, PageNavigated,

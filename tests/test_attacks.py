@@ -7,6 +7,7 @@ import base64
 import io
 import json
 import logging
+import socket
 import tempfile
 import threading
 import time
@@ -246,3 +247,57 @@ def test_characters_nobody_sees_are_refused_in_ids_and_shown_to_the_person(askin
         worker.join(30)
         assert result["r"]["error"]["code"] == "PERMISSION_DENIED"
         opened.close_all()
+
+
+def _answer_to_a_trickled_body(port: int, head: bytes, bytes_: int = 60) -> bytes:
+    """Sends a complete head, then a body one byte every 0.25 s that never completes; answers what the
+    service sent back (b"" when it sent nothing while the trickle lasted and 30 s more)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(head)
+        sock.settimeout(0.25)
+        received = b""
+        for _ in range(bytes_):
+            try:
+                sock.sendall(b" ")
+                received += sock.recv(65536)
+                break
+            except socket.timeout:
+                continue
+            except ConnectionError:
+                break
+        sock.settimeout(30)
+        try:
+            while True:
+                chunk = sock.recv(65536)
+                if not chunk:
+                    return received  # closed by the service
+                received += chunk
+        except (socket.timeout, ConnectionError):
+            return received + b"<not closed>" if received else received
+
+
+def test_a_body_that_trickles_after_its_headers_is_cut_off(caplog: pytest.LogCaptureFixture) -> None:
+    """Issue 27: the head had a deadline, the body none: a client that sent complete headers and then
+    trickled its body (or stopped) held the connection and the handler reading it for ever. Now it is
+    answered 408 REQUEST_TIMEOUT, as a problem, and the connection is closed; the service still answers."""
+    caplog.set_level(logging.INFO, logger="pling_browser")
+    svc = ServiceThread(service_settings(body_timeout_s=1.0)).start()
+    try:
+        host = f"Host: 127.0.0.1:{svc.port}\r\nContent-Type: application/json\r\n".encode()
+        declared = b"POST /sessions HTTP/1.1\r\n" + host + b"Content-Length: 500\r\n\r\n{"
+        chunked = b"POST /sessions HTTP/1.1\r\n" + host + b"Transfer-Encoding: chunked\r\n\r\n100\r\n{"
+        for head in (declared, chunked):
+            answer = _answer_to_a_trickled_body(svc.port, head)
+            status, _, rest = answer.partition(b"\r\n")
+            assert status == b"HTTP/1.1 408 Request Timeout", answer[:300]
+            headers, _, body = rest.partition(b"\r\n\r\n")
+            assert b"content-type: application/problem+json" in headers.lower() and not body.endswith(b"<not closed>")
+            problem = json.loads(body)
+            assert problem["code"] == "REQUEST_TIMEOUT" and problem["status"] == 408 and problem["type"] == "/errors#REQUEST_TIMEOUT"
+        assert httpx.get(svc.url + "/healthz", timeout=20).status_code == 200
+        sessions = httpx.get(svc.url + "/sessions", timeout=20)
+        assert sessions.status_code == 200 and sessions.json() == []  # neither request opened anything
+    finally:
+        svc.stop()
+    refused = [line for line in _lines(caplog) if line.startswith("refused POST /sessions (408)")]
+    assert len(refused) == 2, _lines(caplog)

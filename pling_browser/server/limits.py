@@ -1,13 +1,17 @@
-"""Limits that keep the HTTP face up under a flood of connections: a deadline for a request's head,
-a cap on open connections (the longest-waiting idle ones are closed to make room), the open-file
+"""Limits that keep the HTTP face up under a flood of connections: a deadline for a request's head and
+one for its body after the head, a cap on open connections (the longest-waiting idle ones are closed to make room), the open-file
 limit raised to its hard limit, and repeated log lines rate-limited.
 
 uvicorn times out only kept-alive connections after a response; a client that connects and never
 finishes its headers is never closed, and a thousand of them use up the process's file descriptors
-(then nothing is accepted, /healthz included, and asyncio logs the failed accept in a loop)."""
+(then nothing is accepted, /healthz included, and asyncio logs the failed accept in a loop). Nor does
+it time out a body: a client that sends complete headers and then trickles its body (or stops) would hold
+the connection and the handler reading it for as long as it likes; past the body deadline it is answered
+408 REQUEST_TIMEOUT and the connection is closed."""
 
 from __future__ import annotations
 
+import json
 import logging
 import resource
 import time
@@ -17,6 +21,8 @@ import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from ..config import Settings
+from ..errors import RequestTimeout
+from .problems import MEDIA_TYPE, problem_body
 
 __all__ = ["raise_open_file_limit", "connection_cap", "uvicorn_options", "RepeatLimit", "limit_repeated_logs"]
 
@@ -47,16 +53,37 @@ def connection_cap(settings: Settings) -> int:
     return max(16, min(settings.max_connections, soft // 2))
 
 
-def _protocol(header_timeout_s: float, max_connections: int) -> type[H11Protocol]:
+def _refuse_slow_body(protocol: H11Protocol, body_timeout_s: float) -> None:
+    """Answer 408 (a problem, as every refusal) and close: the request's body did not arrive in time.
+    The handler reading it then sees the client gone; nothing it sends later is written."""
+    scope = protocol.scope
+    error = RequestTimeout(f"The request body did not arrive within {body_timeout_s:g} s of its headers")
+    body = json.dumps(problem_body(error)).encode()
+    headers = [(b"content-type", MEDIA_TYPE.encode()), (b"connection", b"close"),
+               (b"content-length", str(len(body)).encode())]
+    try:
+        for event in (h11.Response(status_code=408, headers=headers, reason=b"Request Timeout"),
+                      h11.Data(data=body), h11.EndOfMessage()):
+            protocol.transport.write(protocol.conn.send(event))
+    except h11.LocalProtocolError:  # the response had begun after all: closing is all that is left
+        pass
+    log.info("refused %s %s (408): %s", scope.get("method"), str(scope.get("path", ""))[:200], error.message)
+    protocol.transport.close()
+
+
+def _protocol(header_timeout_s: float, max_connections: int, body_timeout_s: float = 30.0) -> type[H11Protocol]:
     class GuardedH11Protocol(H11Protocol):
         """uvicorn's h11 protocol with a deadline for each request head (a fresh connection's, and a
-        kept-alive connection's next one, however slowly its bytes trickle in), and a connection cap
-        that closes the longest-waiting connection with no request in progress to admit a new one."""
+        kept-alive connection's next one, however slowly its bytes trickle in), one for each request
+        body after its head, and a connection cap that closes the longest-waiting connection with no
+        request in progress to admit a new one."""
 
         def connection_made(self, transport: Any) -> None:  # type: ignore[override]
             super().connection_made(transport)
             self._waiting_since = time.monotonic()
             self._head_timer: Any = None
+            self._body_timer: Any = None
+            self._body_cycle: Any = None
             self._arm_head_timer()
             if len(self.connections) > max_connections:
                 self._make_room()
@@ -75,6 +102,27 @@ def _protocol(header_timeout_s: float, max_connections: int) -> type[H11Protocol
             if self._waiting_for_head() and not self.transport.is_closing():
                 self.transport.close()
 
+        def handle_events(self) -> None:
+            super().handle_events()
+            cycle = self.cycle
+            if cycle is not None and cycle is not self._body_cycle and cycle.more_body:
+                self._body_cycle = cycle  # a new request whose head is complete and body is not
+                self._arm_body_timer(cycle)
+
+        def _arm_body_timer(self, cycle: Any) -> None:
+            if self._body_timer is not None:
+                self._body_timer.cancel()
+            self._body_timer = self.loop.call_later(body_timeout_s, self._body_timeout, cycle)
+
+        def _body_timeout(self, cycle: Any) -> None:
+            self._body_timer = None
+            if self.cycle is not cycle or not cycle.more_body or cycle.response_started or self.transport.is_closing():
+                return  # the body arrived, or the answer has begun
+            if self.flow.read_paused:  # the handler is not reading yet: the client is not the one waiting
+                self._arm_body_timer(cycle)
+                return
+            _refuse_slow_body(self, body_timeout_s)
+
         def _make_room(self) -> None:
             waiting = [c for c in self.connections if c is not self and isinstance(c, GuardedH11Protocol)
                        and c._waiting_for_head() and not c.transport.is_closing()]
@@ -92,9 +140,10 @@ def _protocol(header_timeout_s: float, max_connections: int) -> type[H11Protocol
                 self._arm_head_timer()
 
         def connection_lost(self, exc: Exception | None) -> None:
-            if self._head_timer is not None:
-                self._head_timer.cancel()
-                self._head_timer = None
+            for timer in (self._head_timer, self._body_timer):
+                if timer is not None:
+                    timer.cancel()
+            self._head_timer = self._body_timer = None
             super().connection_lost(exc)
 
     return GuardedH11Protocol
@@ -104,7 +153,7 @@ def uvicorn_options(settings: Settings) -> dict[str, Any]:
     """What `pling-browser serve` (and the tests' service) pass to uvicorn."""
     cap = connection_cap(settings)
     return {
-        "http": _protocol(settings.header_timeout_s, cap),
+        "http": _protocol(settings.header_timeout_s, cap, settings.body_timeout_s),
         # An idle kept-alive connection is closed after the head deadline (the protocol above), not
         # before: a server that closes first races the client that reuses the socket at that moment
         # ("other side closed"). Clients expire idle connections sooner (Node's undici after 4 s,
