@@ -11,16 +11,12 @@ import json
 import logging
 import sys
 import time
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import Any, Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from .config import Settings, SettingsError, near_misses
 from .errors import PlingError, ServiceError
-
-if TYPE_CHECKING:
-    from .models import Receipt
-    from .core.sessions import Session
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -99,7 +95,7 @@ def _with_url_allowed(settings: Settings, url: str) -> Settings:
 
 
 async def _one_shot(settings: Settings, url: str, action: str | None, args: str | None, evidence: bool, limit: int) -> tuple[int, str]:
-    from .runtime import Runtime, dumps
+    from .runtime import Invoke, Runtime, dumps
 
     runtime = Runtime(settings)
     try:
@@ -107,8 +103,8 @@ async def _one_shot(settings: Settings, url: str, action: str | None, args: str 
         session = await runtime.open(url)
         if action is None:
             return 0, dumps(json.loads(await runtime.model_json(session, {"limit": limit})))
-        receipt = await runtime.invoke(session, action, args, evidence=evidence)
-        return (0 if receipt.ok else 1), dumps({"result": receipt.as_json()})
+        receipt = await runtime.run(Invoke(session=session.id, action=action, args=args, evidence=evidence))
+        return (0 if receipt.get("ok") else 1), dumps({"result": receipt})
     finally:
         await runtime.stop()
 
@@ -146,7 +142,7 @@ async def _check(settings: Settings, url: str, strict: bool, as_json: bool, juni
 
 async def _record(settings: Settings, url: str, steps: list[str], name: str) -> tuple[int, str]:
     from .ci.record import added_ids, fill, parse_step, scenario_from
-    from .runtime import Runtime, dumps
+    from .runtime import Invoke, Runtime, dumps
 
     runtime = Runtime(settings)
     failed = 0
@@ -157,11 +153,7 @@ async def _record(settings: Settings, url: str, steps: list[str], name: str) -> 
         for number, text in enumerate(steps, 1):
             action, args = parse_step(text)
             action, args = fill(action, added_by_step), fill(args, added_by_step)
-
-            async def work(session: "Session", action: str = action, args: Any = args) -> "Receipt":
-                return await runtime.invoke(session, action, args)
-
-            receipt = await runtime.run_keyed(session.id, None, ["invoke", {"action": action, "args": args}], work)
+            receipt = await runtime.run(Invoke(session=session.id, action=action, args=args))
             added_by_step[number] = added_ids(receipt)
             if not receipt.get("ok"):
                 failed += 1

@@ -4,11 +4,10 @@ the operations both front ends offer. No HTTP here."""
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 import logging
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Awaitable, Callable
+from typing import Any
 
 from ..config import Settings, load_secrets
 from ..core.browsers import Controller
@@ -17,21 +16,17 @@ from .turns import CallerCheck, CallerGone, Turns  # noqa: F401  (CallerGone: th
 from . import exported, reading
 from .confirmations import PendingRequests, HttpConfirmer
 from ..callers import OPERATOR, Caller
-from ..errors import Forbidden, IdempotencyMismatch, PlingError, ResumeNotFound
+from ..errors import Forbidden, ResumeNotFound
 from ..lifecycle import Resumes, invoke, resume
 from ..models import PageModel, Receipt
 from ..core.egress import Policy
 from ..core.outbound import mask_logs
-from ..plain import wellformed
 from ..core.sessions import Session, Sessions
+from .commands import AnyCommand, CallTool, Invoke, Resume  # noqa: F401  (the commands callers build)
+from .pipeline import Pipeline
 from .store import Store
 from .profiles import Profiles
 from ..core import tracing
-from .. import telemetry
-
-if TYPE_CHECKING:
-    from opentelemetry.context import Context
-
 
 PRUNE_EVERY_S = 3600.0
 
@@ -75,7 +70,7 @@ class Runtime:
         mask_logs(self)  # log lines of the service mask what its sessions mask
         self.store: Store | None = None
         self.profiles = Profiles(settings.data_dir, settings.profiles_key)
-        self._inflight: dict[str, asyncio.Future[tuple[str, dict[str, Any]]]] = {}
+        self.pipeline = Pipeline(self)
         self.turns = Turns(settings, lambda reason: self.metrics.dropped.labels(reason=reason).inc())
 
     @property
@@ -182,33 +177,38 @@ class Runtime:
         return PageModel.model_validate_json(await self.model_json(session, window, tab))
 
     async def invoke(self, session: Session, action: str, args: Any, *, evidence: bool = True,
-                     gone: CallerCheck | None = None, trace: bool = False, tab: str | None = None,
-                     caller: Caller | None = None) -> Receipt:
-        """Run one action. `gone` tells whether the caller has left: asked only while the invocation
-        waits for its session, never once it started. `trace` records a Playwright trace of it."""
+                     gone: CallerCheck | None = None, caller: Caller | None = None) -> Receipt:
+        """Run one action in the session's turn, unlogged (ci/'s runs and the CLI's one-shot invoke; what
+        a caller asks goes through ``run``). `gone` tells whether the caller has left: asked only while
+        the invocation waits for its session, never once it started."""
         async with self.turns.turn(session, action, gone):
+            return await self.invoke_now(session, action, args, evidence=evidence, caller=caller)
+
+    async def invoke_now(self, session: Session, action: str, args: Any, *, evidence: bool = True,
+                         trace: bool = False, tab: str | None = None, caller: Caller | None = None) -> Receipt:
+        """Run one action, in the session's turn already. `trace` records a Playwright trace of it."""
+        session.touch()
+        session.invocations += 1
+        refused = self._untraceable(session) if trace else None
+        recording = await self._begin_trace(session, action) if trace and refused is None else None
+        session.recording = recording
+        session.follow_active()
+        try:
+            receipt = await invoke(session.on_tab(tab), action, args, settings=self.settings, evidence=evidence,
+                                   caller=caller, **self.lifecycle_options())
+        finally:
+            session.recording = None
+            session.follow_active()  # the action may have closed its own tab
             session.touch()
-            session.invocations += 1
-            refused = self._untraceable(session) if trace else None
-            recording = await self._begin_trace(session, action) if trace and refused is None else None
-            session.recording = recording
-            session.follow_active()
-            try:
-                receipt = await invoke(session.on_tab(tab), action, args, settings=self.settings, evidence=evidence,
-                                       caller=caller, **self._lifecycle_options())
-            finally:
-                session.recording = None
-                session.follow_active()  # the action may have closed its own tab
-                session.touch()
-                traced = await tracing.end(recording, session.outbound) if recording is not None else None
-                session.mark_title_stale()
-            if traced is not None:
-                return receipt.model_copy(update={"trace": f"/sessions/{session.id}/traces/{traced.stem}"})
-            if trace:
-                said = (f"The trace was discarded: {recording.discarded}." if recording and recording.discarded
-                        else f"No trace was recorded: {refused}." if refused else "No trace was recorded (see the log).")
-                receipt = receipt.model_copy(update={"warning": " ".join(filter(None, [receipt.warning, said]))})
-            return receipt
+            traced = await tracing.end(recording, session.outbound) if recording is not None else None
+            session.mark_title_stale()
+        if traced is not None:
+            return receipt.model_copy(update={"trace": f"/sessions/{session.id}/traces/{traced.stem}"})
+        if trace:
+            said = (f"The trace was discarded: {recording.discarded}." if recording and recording.discarded
+                    else f"No trace was recorded: {refused}." if refused else "No trace was recorded (see the log).")
+            receipt = receipt.model_copy(update={"warning": " ".join(filter(None, [receipt.warning, said]))})
+        return receipt
 
     def trace_path(self, sid: str, tid: str) -> Path:
         return tracing.path_of(self.settings.data_dir, sid, tid)
@@ -227,105 +227,27 @@ class Runtime:
         # Frames are pictures nobody can search for a masked value: none where masking has values.
         return await tracing.begin(session, action, self.settings.data_dir, screencast=not session.outbound.masks())
 
-    async def resume(self, session: Session, handle: str, *, evidence: bool = True,
-                     repeat_started_step: bool = False, gone: CallerCheck | None = None,
-                     caller: Caller | None = None) -> Receipt:
-        # The handle is claimed once the session is ours: a resume dropped while waiting keeps it.
-        async with self.turns.turn(session, "resume", gone):
-            state = self.resumes.claim(session.id, handle, repeat_started_step)
-            if state is None:
-                raise ResumeNotFound(f"No resumable flow {handle[:40]!r} in this session (unknown, used or expired)")
-            session.touch()
-            session.invocations += 1
-            try:
-                return await resume(session, state, settings=self.settings, evidence=evidence, caller=caller,
-                                    **self._lifecycle_options())
-            finally:
-                session.mark_title_stale()
-
-    async def run_keyed(self, sid: str, key: str | None, request: Any,
-                   work: Callable[[Session], Awaitable[Receipt]], *, parent: "Context | None" = None) -> dict[str, Any]:
-        """Run `work` on the session and log its receipt; with an idempotency key, the first receipt
-        for that key is answered again instead of running twice (a duplicate that arrives while the
-        first still runs waits for it). The key is checked before the session, so it answers across
-        a restart of the service, when the session itself is gone.
-
-        A caller that cancels (an MCP client's cancel or disconnect cancels its handler) drops an
-        invocation still waiting for its session; one that started runs to the end and its receipt
-        is logged all the same: cancelling is not rollback."""
-        assert self.store is not None
-        # A key is its caller's across sessions (SPEC): the session is part of the request it stands for,
-        # so the same key sent to another session is another request (422), never run again.
-        fingerprint = "" if key is None else hashlib.sha256(
-            json.dumps([sid, request], sort_keys=True, default=str).encode()).hexdigest()  # only a key needs it
-        future: asyncio.Future[tuple[str, dict[str, Any]]] | None = None
-        if key is not None:
-            running = self._inflight.get(key)
-            if running is not None:
-                kept = await asyncio.shield(running)
-                return self._same(kept, fingerprint, key)
-            # Claimed before the first await: a duplicate arriving while the store is read waits here.
-            future = asyncio.get_running_loop().create_future()
-            self._inflight[key] = future
-        run = asyncio.ensure_future(self._run_logged(sid, key, fingerprint, work, future, request, parent))
+    async def resume_now(self, session: Session, handle: str, *, evidence: bool = True,
+                         repeat_started_step: bool = False, caller: Caller | None = None) -> Receipt:
+        """Continue a failed flow, in the session's turn already: the handle is claimed once the session is
+        ours, so a resume dropped while waiting keeps it."""
+        state = self.resumes.claim(session.id, handle, repeat_started_step)
+        if state is None:
+            raise ResumeNotFound(f"No resumable flow {handle[:40]!r} in this session (unknown, used or expired)")
+        session.touch()
+        session.invocations += 1
         try:
-            return await asyncio.shield(run)
-        except asyncio.CancelledError:
-            if run in self.turns.started:
-                log.info("the caller of a running invocation on session %s cancelled it; it runs to the end and "
-                         "its receipt is logged", sid)
-            else:
-                run.cancel()
-            run.add_done_callback(lambda done: done.cancelled() or done.exception())  # nobody awaits it now
-            raise
-
-    async def _run_logged(self, sid: str, key: str | None, fingerprint: str,
-                          work: Callable[[Session], Awaitable[Receipt]],
-                          future: "asyncio.Future[tuple[str, dict[str, Any]]] | None",
-                          request: Any = None, parent: "Context | None" = None) -> dict[str, Any]:
-        with telemetry.invocation_span(parent, sid, request) as span:
-            return await self._run_logged_in(span, sid, key, fingerprint, work, future, request)
-
-    async def _run_logged_in(self, span: Any, sid: str, key: str | None, fingerprint: str,
-                             work: Callable[[Session], Awaitable[Receipt]],
-                             future: "asyncio.Future[tuple[str, dict[str, Any]]] | None",
-                             request: Any = None) -> dict[str, Any]:
-        assert self.store is not None
-        try:
-            stored = None if key is None else await asyncio.to_thread(self.store.first_receipt, key)
-            if stored is not None:
-                assert future is not None and key is not None
-                future.set_result(stored)
-                return self._same(stored, fingerprint, key)
-            session = self.sessions.get(sid)
-            # Whatever an agent or a page sent, what is stored and answered encodes (a lone surrogate -> U+FFFD).
-            answered = await work(session)
-            receipt, request, coded = wellformed(answered.as_json()), wellformed(request), wellformed(answered.coded)
-            # The way out (core/outbound.py): the operator's secrets and the session's earlier values too.
-            receipt, coded = session.outbound.data(receipt), session.outbound.data(coded)
-            seq = await asyncio.to_thread(self.store.append, sid, receipt, key, fingerprint, request, coded)
-            telemetry.record_receipt(span, receipt, seq)
-            self.metrics.observe(receipt)
-            self.events.publish("receipt", session=sid, receipt_seq=seq, receipt=receipt)
-            if future is not None:
-                future.set_result((fingerprint, receipt))
-            return receipt
-        except BaseException as error:
-            if future is not None and not future.done():
-                future.set_exception(error)
-                future.exception()  # retrieved: a duplicate may or may not be waiting for it
-            raise
+            return await resume(session, state, settings=self.settings, evidence=evidence, caller=caller,
+                                **self.lifecycle_options())
         finally:
-            if key is not None:
-                self._inflight.pop(key, None)
+            session.mark_title_stale()
 
-    @staticmethod
-    def _same(kept: tuple[str, dict[str, Any]], fingerprint: str, key: str) -> dict[str, Any]:
-        if kept[0] != fingerprint:
-            raise IdempotencyMismatch(f"Idempotency-Key {key[:80]!r} was used for a different request")
-        return kept[1]
+    async def run(self, command: AnyCommand) -> dict[str, Any]:
+        """Run a command (runtime/commands.py) through the one pipeline (runtime/pipeline.py):
+        idempotency, the session's turn, the lifecycle, the store, publishing. Its receipt, as stored."""
+        return await self.pipeline.run(command)
 
-    def _lifecycle_options(self) -> dict[str, Any]:
+    def lifecycle_options(self) -> dict[str, Any]:
         return {"confirmer": self.confirmer, "pending_requests": self.pending_requests, "resumes": self.resumes,
                 "operator_secrets": self.operator_secrets}
 

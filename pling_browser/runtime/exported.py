@@ -26,7 +26,8 @@ from typing import Any
 from ..core.bridge import Bridge
 from ..core.sessions import Session
 from ..errors import PlingError
-from ..lifecycle import LogEvent, invoke
+from ..lifecycle import LogEvent
+from .commands import Invoke
 
 log = logging.getLogger("pling_browser.runtime")
 
@@ -63,8 +64,7 @@ async def _run(runtime: Any, session: Session, tab: str | None, bridge: Bridge, 
                 f"Another invocation holds session {session.id}: an exported tool runs only between invocations, "
                 "or during one of this page's own actions")}}
         else:
-            receipt = await runtime.run_keyed(session.id, None, ["invoke", {"action": action, "args": args, "via": CALLER}],
-                                              lambda s: runtime.invoke(s, action, args, tab=tab))
+            receipt = await runtime.run(Invoke(session=session.id, action=action, args=args, tab=tab, via=CALLER))
     except PlingError as error:
         receipt = {"ok": False, "error": {"code": error.code, "message": error.message}}
     except Exception as error:  # never leave the page's promise unanswered
@@ -80,9 +80,8 @@ async def _nested(runtime: Any, session: Session, tab: str | None, bridge: Bridg
                   outer: Any) -> dict[str, Any]:
     """The call as part of the invocation running now (the session's lock is that invocation's)."""
     view = dataclasses.replace(session.on_tab(tab), bridge=bridge.nested_view())
-    receipt: dict[str, Any] = await runtime.run_keyed(
-        session.id, None, ["invoke", {"action": action, "args": args, "via": NESTED}],
-        lambda s: invoke(view, action, args, settings=runtime.settings, evidence=False, **runtime._lifecycle_options()))
+    receipt: dict[str, Any] = await runtime.run(Invoke(session=session.id, action=action, args=args, evidence=False,
+                                                       via=NESTED, within=view))
     outcome = "ok" if receipt.get("ok") else (receipt.get("error") or {}).get("code", "failed")
     outer.note(LogEvent.EXPORT_CALLED, action=action[:120], outcome=outcome)
     return receipt

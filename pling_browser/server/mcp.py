@@ -39,16 +39,16 @@ from mcp.types import CallToolResult, ToolAnnotations
 from mcp.types import Tool as MCPTool
 from pydantic import Field, ValidationError
 
-from ..callers import OPERATOR, caller_key, named
+from ..callers import OPERATOR
 from ..errors import BadRequest, InvalidArgs, PlingError, ToolNotFound
 from ..lifecycle.decode import parse_args
 from ..models import PageModel, Receipt
 from ..plain import malformed
+from ..runtime.commands import Invoke, Resume
 from ..bodies import PROFILE_NAME, ProfileList, SessionClosed, SessionOpened
 from .mcp_pages import _CALLER, PageTools, compact, result
 
 if TYPE_CHECKING:
-    from ..core.sessions import Session
     from ..runtime import Runtime
 
 log = logging.getLogger("pling_browser.mcp")
@@ -246,26 +246,16 @@ def create_mcp(runtime: "Runtime") -> PlingMCP:
         """Run one declared action (ACTION, or ACTION@RECORD for a family) and answer its receipt. Its
         risk is the action's own (see the page tools' annotations)."""
         caller = _CALLER.get()
-
-        async def work(s: "Session") -> Receipt:
-            return named(await runtime.invoke(s, action, args, caller=caller), caller)
-
         runtime.session(session, caller)  # another agent's session is not found
-
-        return await _guard(runtime.run_keyed(session, caller_key(caller, idempotency_key),
-                                         ["invoke", {"action": action, "args": args, "evidence": True}], work))
+        return await _guard(runtime.run(Invoke(session=session, key=idempotency_key, caller=caller, action=action,
+                                               args=args)))
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=False))
     async def resume(session: str, handle: str) -> Annotated[CallToolResult, Receipt]:
         """Continue a failed flow from its failed step, with the `resume` handle of its STEP_FAILED receipt."""
         caller = _CALLER.get()
-
-        async def work(s: "Session") -> Receipt:
-            return named(await runtime.resume(s, handle, caller=caller), caller)
-
         runtime.session(session, caller)
-
-        return await _guard(runtime.run_keyed(session, None, ["resume", handle], work))
+        return await _guard(runtime.run(Resume(session=session, caller=caller, handle=handle)))
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=True))
     async def list_profiles() -> Annotated[CallToolResult, ProfileList]:

@@ -22,10 +22,10 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from mcp.types import Tool as MCPTool
 
-from ..agents.tools import NAME_LIMIT, refused_call, resolve_call, specs
-from ..callers import OPERATOR, Caller, named
-from ..errors import InvalidArgs, PlingError, ServiceError, SessionNotFound, ToolNotFound
-from ..models import Receipt
+from ..agents.tools import NAME_LIMIT, specs
+from ..callers import OPERATOR, Caller
+from ..errors import PlingError, ServiceError, SessionNotFound, ToolNotFound
+from ..runtime.commands import CallTool
 
 if TYPE_CHECKING:
     from ..core.sessions import Session
@@ -150,26 +150,13 @@ class PageTools:
             session = self.runtime.session(sid, caller)
         except SessionNotFound:  # another agent's page: its tools are not this caller's to know of
             raise ToolNotFound(f"No tool {name[:80]!r}") from None
-        model = await self.runtime.model(session)
         tool, limit = name.partition("_")[2], self.limit(self.tag(sid))
-        try:
-            call = resolve_call(model, tool, arguments, limit)
-        except InvalidArgs as error:  # JSON text that is not an object: a receipt, as for invoke
-            refused = named(refused_call(model, tool, error, limit), caller)
-
-            async def refuse(s: "Session") -> Receipt:
-                return refused
-
-            return result(await self.runtime.run_keyed(sid, None, ["tool", name, arguments], refuse))
-        if call is None:
+        try:  # JSON text that is not an object answers a receipt, as for invoke
+            receipt = await self.runtime.run(CallTool(session=sid, caller=caller, name=tool, arguments=arguments,
+                                                      limit=limit))
+        except ToolNotFound:
             names = [t.name for t in await self._build(session)]
-            raise ToolNotFound(f"No tool {name[:80]!r} on page {self.tag(sid)} now", available=names)
-        ref, args = call
-
-        async def work(s: "Session") -> Receipt:
-            return named(await self.runtime.invoke(s, ref, args, caller=caller), caller)
-
-        receipt = await self.runtime.run_keyed(sid, None, ["invoke", {"action": ref, "args": args, "evidence": True}], work)
+            raise ToolNotFound(f"No tool {name[:80]!r} on page {self.tag(sid)} now", available=names) from None
         return result(receipt)
 
     # -- announcing --

@@ -1,6 +1,7 @@
 """Actions: invoke one, resume a flow, and the page's actions as agent tools. Every call answers
 ``{"result": receipt}`` (without its log and timings for ``detail: "brief"``; the receipt log keeps them);
-a key in ``Idempotency-Key`` makes a retry answer the first receipt."""
+a key in ``Idempotency-Key`` makes a retry answer the first receipt. A route builds a command
+(runtime/commands.py) and the runtime runs it (``Runtime.run``); nothing here fingerprints a request."""
 
 from __future__ import annotations
 
@@ -9,13 +10,11 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Depends, Header, Request
 from fastapi.responses import JSONResponse
 
-from ...agents.tools import names, refused_call, resolve_call, tools
-from ...core.sessions import Session
-from ...errors import InvalidArgs, ToolNotFound
+from ...agents.tools import names, tools
 from ... import telemetry
-from ...models import Receipt, answered
+from ...models import answered
 from ...bodies import InvokeAnswer, InvokeRequest, ResumeRequest, ToolCall, ToolList
-from ...callers import caller_key, named
+from ...runtime.commands import CallTool, Invoke, Resume
 from . import CallerDep, GoneDep, RuntimeDep
 
 router = APIRouter()
@@ -36,24 +35,18 @@ ParentDep = Annotated[Any, Depends(_trace_parent)]
 @router.post("/sessions/{sid}/invoke", response_model=InvokeAnswer, tags=["actions"])
 async def invoke_action(sid: str, body: InvokeRequest, runtime: RuntimeDep, caller: CallerDep, gone: GoneDep,
                         parent: ParentDep, idempotency_key: str | None = IdempotencyKey) -> JSONResponse:
-    async def work(session: Session) -> Receipt:
-        return named(await runtime.invoke(session, body.action, body.args, evidence=body.evidence, gone=gone,
-                                          trace=body.trace, tab=body.tab, caller=caller), caller)
-
     # `detail` shapes only the answer: a retry asking for another detail is the same request.
-    receipt = await runtime.run_keyed(sid, caller_key(caller, idempotency_key), ["invoke", body.model_dump(exclude={"detail"})],
-                                      work, parent=parent)
+    receipt = await runtime.run(Invoke(session=sid, key=idempotency_key, caller=caller, gone=gone, parent=parent,
+                                       action=body.action, args=body.args, evidence=body.evidence, trace=body.trace,
+                                       tab=body.tab))
     return JSONResponse({"result": answered(receipt, body.detail)})
 
 
 @router.post("/sessions/{sid}/resume", response_model=InvokeAnswer, tags=["actions"])
 async def resume_flow(sid: str, body: ResumeRequest, runtime: RuntimeDep, caller: CallerDep,
                       gone: GoneDep, parent: ParentDep) -> JSONResponse:
-    async def work(session: Session) -> Receipt:
-        return named(await runtime.resume(session, body.handle, evidence=body.evidence,
-                                          repeat_started_step=body.repeat_started_step, gone=gone, caller=caller), caller)
-
-    receipt = await runtime.run_keyed(sid, None, ["resume", body.handle], work, parent=parent)
+    receipt = await runtime.run(Resume(session=sid, caller=caller, gone=gone, parent=parent, handle=body.handle,
+                                       evidence=body.evidence, repeat_started_step=body.repeat_started_step))
     return JSONResponse({"result": answered(receipt, body.detail)})
 
 
@@ -67,17 +60,6 @@ async def list_tools(sid: str, runtime: RuntimeDep,
 @router.post("/sessions/{sid}/tools/{name}", response_model=InvokeAnswer, tags=["agents"])
 async def call_tool(sid: str, name: str, body: ToolCall, runtime: RuntimeDep, caller: CallerDep, gone: GoneDep,
                     parent: ParentDep, idempotency_key: str | None = IdempotencyKey) -> JSONResponse:
-    async def work(session: Session) -> Receipt:
-        model = await runtime.model(session, {"limit": 0})
-        try:
-            call = resolve_call(model, name, body.arguments)
-        except InvalidArgs as error:
-            return named(refused_call(model, name, error), caller)
-        if call is None:
-            raise ToolNotFound(f"No tool {name!r} in this session's model")
-        return named(await runtime.invoke(session, call[0], call[1], evidence=body.evidence, gone=gone, caller=caller),
-                     caller)
-
-    receipt = await runtime.run_keyed(sid, caller_key(caller, idempotency_key), ["tool", name, body.model_dump(exclude={"detail"})],
-                                      work, parent=parent)
+    receipt = await runtime.run(CallTool(session=sid, key=idempotency_key, caller=caller, gone=gone, parent=parent,
+                                         name=name, arguments=body.arguments, evidence=body.evidence))
     return JSONResponse({"result": answered(receipt, body.detail)})
