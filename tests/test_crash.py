@@ -187,3 +187,32 @@ def test_a_killed_driver_leaves_no_playwright_folder_behind(fixtures: FixtureSer
     finally:
         kill_group(service)
         shutil.rmtree(private, ignore_errors=True)
+
+
+@pytest.mark.parametrize("victim", ["browser", "driver"])
+def test_the_first_open_after_a_death_not_yet_noticed_is_served(fixtures: FixtureServer, victim: str) -> None:
+    # Contexts prepared ahead (core/warm.py) look usable until the service hears the browser or its
+    # driver is gone. The kill and the open start in one turn of the service's loop, so the open comes
+    # before the loss can be noticed, however fast the machine: it must not be handed a dead context.
+    svc = ServiceThread(service_settings(warm_contexts=2)).start()
+    try:
+        controller = svc.app.state.runtime.controller
+        deadline = time.monotonic() + 60
+        while len(controller.warm) < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert len(controller.warm) == 2
+        url = fixtures.url("demo/todos.html")
+
+        async def kill_then_open(runtime: Any) -> str:
+            driver = controller.driver_pid
+            pid = driver if victim == "driver" else \
+                [pid for pid in processes.children(driver) if pid in controller.browser_pids()][0]
+            os.kill(pid, signal.SIGKILL)  # only a process of the service this test started
+            return (await runtime.open(url)).id
+
+        sid = svc.in_service(kill_then_open, timeout=120)
+        with httpx.Client(base_url=svc.url, timeout=60) as client:
+            added = client.post(f"/sessions/{sid}/invoke", json={"action": "add_todo", "args": {"text": "first"}})
+            assert added.json()["result"]["ok"] is True, added.text
+    finally:
+        svc.stop()

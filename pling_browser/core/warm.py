@@ -5,7 +5,9 @@ to one session and never back: a closed session's context is closed, never retur
 opened with a profile (cookies and storage in the context's options) never take one.
 
 Refilled in the background after an open has finished, so the refill does not compete with it for the
-CPU. A browser that is lost takes its prepared contexts with it: they are dropped when found."""
+CPU. A browser that is lost takes its prepared contexts with it: they are dropped when found, and one
+is handed out only after its page answered a round trip, so a browser or driver that died a moment
+before (not noticed yet) never fails the open that would have taken its context."""
 
 from __future__ import annotations
 
@@ -24,6 +26,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("pling_browser")
 
+PROBE_S = 5.0  # a prepared page that does not answer a round trip in this long is not handed out
+
 
 @dataclass
 class Prepared:
@@ -41,6 +45,17 @@ class Prepared:
     def usable(self) -> bool:
         return (self.endpoint.up and self.endpoint.generation == self.generation
                 and self.page is not None and not self.page.is_closed())
+
+    async def answers(self) -> bool:
+        """Its page still answers a round trip. A browser or driver that died a moment ago may not have
+        been noticed yet (`usable` still holds): a context of it would fail the open it was given to."""
+        if self.page is None:
+            return False
+        try:
+            await asyncio.wait_for(self.page.evaluate("0"), PROBE_S)
+        except Exception:
+            return False
+        return True
 
     async def discard(self) -> None:
         with contextlib.suppress(Exception):
@@ -82,12 +97,17 @@ class WarmContexts:
         """A prepared context on `endpoint`, taken out of the pool for good (the one being prepared,
         when none is ready); None when there is none."""
         for prepared in list(self._ready):
+            if prepared not in self._ready:
+                continue  # another open took it while this one checked another
             if not prepared.usable:
                 self._ready.remove(prepared)
                 asyncio.ensure_future(prepared.discard())
             elif prepared.endpoint is endpoint:
                 self._ready.remove(prepared)
-                return prepared
+                if await prepared.answers():
+                    return prepared
+                log.info("a prepared browser context did not answer: it is dropped, the open goes on without it")
+                asyncio.ensure_future(prepared.discard())
         making = self._making
         if making is None or making.claimed or making.endpoint is not endpoint:
             return None
@@ -100,7 +120,10 @@ class WarmContexts:
             raise
         except Exception:
             return None  # the open makes a fresh one, and says why if that fails too
-        return prepared if prepared.usable else None
+        if prepared.usable and await prepared.answers():
+            return prepared
+        asyncio.ensure_future(prepared.discard())
+        return None
 
     def refill(self, delay_s: float | None = None) -> None:
         """Prepare contexts in the background until the pool is full (nothing when one fill runs)."""
