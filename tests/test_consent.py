@@ -317,3 +317,82 @@ def test_over_mcp_an_agent_reaches_only_its_own_sessions_and_mcp_session_ids(
     mine = httpx.post(f"{consent.url}/mcp", json=listing, headers={
         **accept, "Authorization": f"Bearer {BOT}", "Mcp-Session-Id": mcp_id, "Mcp-Protocol-Version": "2025-06-18"})
     assert mine.status_code != 404, mine.text
+
+
+def test_a_grant_never_widens_caller_limits_nor_covers_a_re_described_action(
+        consent: ServiceThread, callers: dict[str, Any]) -> None:
+    """SPEC: a grant never covers anything past the caller's limits, nor an action the page re-described.
+    The limited agent may invoke read and write actions: its grant on `note` holds while `note` is a
+    write; made a danger by the page, `note` is refused by the caller policy before anyone is asked or
+    the grant is looked at; made a write again, the same grant covers it (it had not ended)."""
+    limited, bot, ada = callers["limited"], callers["bot"], callers["ada"]
+    sid = _open(callers, "limited")
+    waiting = Invoking(limited, sid, "note", {"text": "a"})
+    asked = _pending(ada, sid)
+    ada.post(f"/sessions/{sid}/confirmations/{asked['id']}", json={"approve": True, "grant": {"scope": "family", "for_s": 300}})
+    assert waiting.join()["approved_by"]["via"] == "person"
+    assert limited.post(f"/sessions/{sid}/invoke", json={"action": "note", "args": {"text": "b"}}).json()["result"]["approved_by"]["via"] == "grant"
+    _in_page(consent, sid, "raise('note', 'danger')")
+    refused = limited.post(f"/sessions/{sid}/invoke", json={"action": "note", "args": {"text": "c"}}).json()["result"]
+    error = refused["error"]
+    assert error["code"] == "PERMISSION_DENIED" and error["denied_by"] == "caller policy" and error["started"] is False, refused
+    assert "approved_by" not in refused and ada.get(f"/sessions/{sid}/pending").json()["pending"] == []
+    _in_page(consent, sid, "raise('note', 'write')")
+    again = limited.post(f"/sessions/{sid}/invoke", json={"action": "note", "args": {"text": "d"}}).json()["result"]
+    assert again["ok"] is True and again["approved_by"]["via"] == "grant", again
+    assert _ran(ada, sid) == ["note a", "note b", "note d"]
+    # Re-described: the agent's grant on "Transfer $1" does not cover "Transfer $5"; the person is asked.
+    other = _open(callers, "bot")
+    waiting = Invoking(bot, other, "transfer", {"to": "bob"})
+    asked = _pending(ada, other)
+    ada.post(f"/sessions/{other}/confirmations/{asked['id']}", json={"approve": True, "grant": {"scope": "action", "for_s": 300}})
+    assert waiting.join()["ok"] is True
+    covered = bot.post(f"/sessions/{other}/invoke", json={"action": "transfer", "args": {"to": "carol"}}).json()["result"]
+    assert covered["approved_by"]["via"] == "grant"  # any arguments the page accepts, as SECURITY.md says
+    _in_page(consent, other, "redeclare(5)")
+    waiting = Invoking(bot, other, "transfer", {"to": "dave"})
+    asked_again = _pending(ada, other, {asked["id"]})
+    assert asked_again["description"] == "Transfer $5"
+    ada.post(f"/sessions/{other}/confirmations/{asked_again['id']}", json={"approve": False})
+    assert waiting.join()["error"]["code"] == "PERMISSION_DENIED"
+    assert _ran(ada, other) == ["transfer 1 to bob", "transfer 1 to carol"]
+
+
+def test_over_mcp_receipts_and_the_receipt_log_say_who_approved(consent: ServiceThread, callers: dict[str, Any]) -> None:
+    """`approved_by` where an agent reads it over MCP (the `invoke` tool and a page tool), with the
+    operator answering as a person does: the answer, then the grant it made, each in the MCP result and
+    in the receipt log the person reads."""
+    import httpx2
+    from mcp import Client
+    from mcp.client.streamable_http import streamable_http_client
+
+    ops, ada = callers["ops"], callers["ada"]
+    sid = _open(callers, "bot")
+
+    def approve_with_grant() -> None:
+        asked = _pending(ops, sid)
+        answer = ops.post(f"/sessions/{sid}/confirmations/{asked['id']}",
+                          json={"approve": True, "grant": {"scope": "action", "for_s": 300}})
+        assert answer.status_code == 200, answer.text
+
+    async def scenario() -> tuple[Any, Any, Any]:
+        client = httpx2.AsyncClient(headers={"Authorization": f"Bearer {BOT}"}, timeout=90)
+        async with client, Client(streamable_http_client(f"{consent.url}/mcp", http_client=client)) as mcp:
+            call = asyncio.ensure_future(mcp.call_tool("invoke", {"session": sid, "action": "note", "args": {"text": "m1"}}))
+            await asyncio.to_thread(approve_with_grant)
+            first = await call
+            second = await mcp.call_tool("invoke", {"session": sid, "action": "note", "args": {"text": "m2"}})
+            names = [tool.name for tool in (await mcp.list_tools()).tools]
+            note = next(name for name in names if name.endswith("_note"))
+            third = await mcp.call_tool(note, {"text": "m3"})
+            return first, second, third
+
+    first, second, third = asyncio.run(asyncio.wait_for(scenario(), 120))
+    receipts = [result.structured_content for result in (first, second, third)]
+    assert all(r["ok"] is True and r["caller"] == "bot" for r in receipts), receipts
+    assert receipts[0]["approved_by"]["via"] == "person" and receipts[0]["approved_by"]["caller"] == "ops"
+    for r in receipts[1:]:
+        assert r["approved_by"]["via"] == "grant" and r["approved_by"]["caller"] == "ops" and r["approved_by"]["until"]
+    logged = [entry["receipt"] for entry in ada.get(f"/sessions/{sid}/receipts").json()["receipts"]]
+    assert [r["approved_by"] for r in logged] == [r["approved_by"] for r in receipts]
+    assert _ran(ada, sid) == ["note m1", "note m2", "note m3"]
