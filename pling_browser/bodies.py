@@ -7,6 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from .brief import BriefModel
 from .models import PageModel, Receipt, Risk
 from .plain import malformed
 
@@ -41,8 +42,16 @@ def _detail() -> Any:
 PROFILE_NAME = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
 
 
+# How much of the model an answer carries (pling_browser/brief.py says what brief leaves out).
+ModelDetail = Literal["full", "brief"]
+MODEL_DETAIL = ("`brief` answers the model with ids, labels, fields, actions (with params and availability), state "
+                "values and feedback, without descriptions, regions or empty counts (every omission that could "
+                "change a decision still counted); `full` (default) the whole model.")
+
+
 class CreateSession(Checked):
     url: str | None = Field(default=None, description="The page to open; the service's own demo when omitted.")
+    detail: ModelDetail = Field(default="full", description=MODEL_DETAIL)
     timeout_ms: int | None = Field(default=None, ge=100, le=120_000, description="Navigation timeout.")
     profile: str | None = Field(default=None, pattern=PROFILE_NAME, description=(
         "A saved profile (GET /profiles): the session opens with its sign-in (cookies, local and session "
@@ -199,7 +208,7 @@ class SessionInfo(BaseModel):
 
 class SessionOpened(BaseModel):
     session: SessionInfo
-    model: PageModel
+    model: PageModel | BriefModel
 
 
 class SessionClosed(BaseModel):

@@ -194,3 +194,22 @@ def test_the_table_shows_pass_and_miss_and_the_bare_floors() -> None:
     assert "16 Pling/bare" in text and "1.4x" in text  # the concurrency table's ratio row
     capacity = next(line for line in text.splitlines() if line.startswith("sessions one service holds"))
     assert "96" in capacity and "reported" in capacity
+
+
+def test_miniwob_bytes_per_task_goal_holds_pling_against_playwright_mcp() -> None:
+    """issue 31: bytes per task through Pling <= Playwright MCP's on the same tasks, PASS at or under, MISS over."""
+    from bench.miniwob.report import goals
+
+    def side(bytes_per_task: float) -> dict[str, Any]:
+        return {"raw_reward": 1.0, "solved": 2, "calls_per_task": 2.0, "silent_noops": 0,
+                "bytes_per_step": {"median": bytes_per_task / 2, "p95": bytes_per_task}, "bytes_per_task": bytes_per_task}
+
+    def goal(pling: float, mcp: float) -> dict[str, Any]:
+        table = {"tasks": {"click-button": {"pling": side(pling), "mcp": side(mcp)}},
+                 "total": {"pling": side(pling), "mcp": side(mcp)}}
+        return next(g for g in goals(table) if g["goal"].startswith("bytes per task"))
+
+    assert goal(2368, 2368)["status"] == "PASS"
+    assert goal(1800, 2368) == {"goal": "bytes per task <= Playwright MCP's on the same tasks (issue 31)",
+                                "value": "1800 B against 2368 B: 0.76x", "status": "PASS"}
+    assert goal(3304, 2368)["status"] == "MISS"

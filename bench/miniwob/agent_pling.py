@@ -1,6 +1,7 @@
 """The agent's side of Pling: its HTTP API only (open a session, read the model, invoke, read the
 receipt, asked for brief: without its log and timings). Every call is one step: its answer's bytes (what
-the agent reads) and its wall time."""
+the agent reads) and its wall time. `detail="brief"` also asks for the brief model (issue 31: ids,
+labels, fields, actions, state values; docs/model.md), at the open and on every model read."""
 
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ class PlingAgent:
     after_step: Callable[[Step], None] = lambda step: None
     steps: list[Step] = field(default_factory=list)
     sid: str | None = None
+    detail: str = "full"            # of the model: "brief" for the brief model
 
     def _step(self, call: str, answer: httpx.Response, start: float, ok: bool | None = None) -> None:
         step = Step(call, len(answer.content), (time.perf_counter() - start) * 1000, ok)
@@ -36,7 +38,7 @@ class PlingAgent:
 
     async def open(self, url: str) -> dict[str, Any]:
         start = time.perf_counter()
-        answer = await self.client.post("/sessions", json={"url": url})
+        answer = await self.client.post("/sessions", json={"url": url, "detail": self.detail})
         if answer.status_code != 201:
             raise RuntimeError(f"POST /sessions answered {answer.status_code}: {answer.text[:300]}")
         body = answer.json()
@@ -46,7 +48,7 @@ class PlingAgent:
 
     async def model(self) -> dict[str, Any]:
         start = time.perf_counter()
-        answer = await self.client.get(f"/sessions/{self.sid}/model")
+        answer = await self.client.get(f"/sessions/{self.sid}/model", params={"detail": self.detail})
         answer.raise_for_status()
         self._step("model", answer, start)
         return answer.json()

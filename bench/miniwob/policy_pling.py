@@ -1,5 +1,6 @@
-"""Deterministic policies through Pling: read the task from the model's state, find the records it
-names, invoke the declared actions; read what changed from the receipts. No DOM, no page script."""
+"""Deterministic policies through Pling (the suite reads brief models): read the task from the model's
+state, find the records it names, invoke the declared actions; read what changed from the receipts. No
+DOM, no page script."""
 
 from __future__ import annotations
 
@@ -17,6 +18,16 @@ def _items(model: dict[str, Any], kind: str) -> list[dict[str, Any]]:
     return (model.get("records", {}).get(kind) or {}).get("items", [])
 
 
+def _state(model: dict[str, Any], key: str) -> Any:
+    """A state value, from the brief model (`{key: value}`) or the whole one (`{key: {value, description}}`)."""
+    entry = model.get("state", {}).get(key)
+    return entry if model.get("detail") == "brief" else (entry or {}).get("value")
+
+
+def _fields(item: dict[str, Any]) -> dict[str, Any]:
+    return item.get("fields") or {}  # the brief model leaves out empty fields
+
+
 def _by_label(model: dict[str, Any], kind: str, label: str) -> str:
     for item in _items(model, kind):
         if item["label"] == label or item["id"] == label:
@@ -32,7 +43,7 @@ def _check(result: dict[str, Any]) -> dict[str, Any]:
 
 
 async def solve(task: str, agent: PlingAgent, model: dict[str, Any]) -> None:
-    goal = read(task, model["state"]["task"]["value"])
+    goal = read(task, _state(model, "task"))
     if goal.kind == "click":
         if goal.names:                                  # a sequence of buttons
             for name in goal.names:
@@ -42,7 +53,7 @@ async def solve(task: str, agent: PlingAgent, model: dict[str, Any]) -> None:
                         "click-tab": ("tab", "open")}.get(task, ("dialog_button", "press"))
         _check(await agent.invoke(f"{action}@{_by_label(model, kind, goal.target)}"))
     elif goal.kind == "expand":
-        if not (model["state"].get("section", {}).get("value") or {}).get("expanded"):
+        if not (_state(model, "section") or {}).get("expanded"):
             _check(await agent.invoke("toggle_section"))
         _check(await agent.invoke("submit"))
     elif goal.kind == "type":
@@ -61,7 +72,7 @@ async def solve(task: str, agent: PlingAgent, model: dict[str, Any]) -> None:
         _check(await agent.invoke("tick_and_submit", {"ticked": ticked}))
     elif goal.kind == "post":
         action = POST_BUTTONS[goal.button]
-        posts = [p for p in _items(model, "post") if p["fields"].get("user") == goal.target]
+        posts = [p for p in _items(model, "post") if _fields(p).get("user") == goal.target]
         if not posts:
             raise PolicyError(f"no post by {goal.target} in the model")
         for post in posts[: goal.amount] if goal.amount is not None else posts:
@@ -69,7 +80,7 @@ async def solve(task: str, agent: PlingAgent, model: dict[str, Any]) -> None:
         if task != "social-media":
             _check(await agent.invoke("submit"))
     elif goal.kind == "email":
-        email = next((e["id"] for e in _items(model, "email") if e["fields"].get("from") == goal.target), None)
+        email = next((e["id"] for e in _items(model, "email") if _fields(e).get("from") == goal.target), None)
         if email is None:
             raise PolicyError(f"no email from {goal.target} in the model")
         if goal.button == "reply":

@@ -68,6 +68,10 @@ def goals(table: dict[str, Any]) -> list[dict[str, Any]]:
         ratio = _r(m / p, 2) if p else None
         add(">= 10x fewer bytes per step than Playwright MCP (medians)", f"{p:.0f} B against {m:.0f} B: {ratio}x",
             ratio is not None and ratio >= 10)
+        pt, mt = pling["bytes_per_task"], mcp["bytes_per_task"]
+        add("bytes per task <= Playwright MCP's on the same tasks (issue 31)",
+            f"{pt:.0f} B against {mt:.0f} B: {pt / mt:.2f}x" if pt and mt else None,
+            None if not pt or not mt else pt <= mt)
         both = [t for t, s in tasks.items() if s.get("mcp") and s["mcp"]["solved"] and s["pling"]["solved"]]
         more = [t for t in both if tasks[t]["pling"]["calls_per_task"] > tasks[t]["mcp"]["calls_per_task"]]
         add("no more calls per task than Playwright MCP (tasks both solve)",

@@ -90,7 +90,7 @@ async def pling_episodes(client: httpx.AsyncClient, tasks: TaskServer, cases: li
         progress(f"  Pling: {task} (seed {seed})")
 
         async def play(url: str, after: Callable[[Step], None], task: str = task) -> list[Step]:
-            agent = PlingAgent(client, after)
+            agent = PlingAgent(client, after, detail="brief")  # brief models and brief receipts
             try:
                 model = await agent.open(url)
                 await policy_pling.solve(task, agent, model)

@@ -18,6 +18,7 @@ from .confirmations import PendingRequests, HttpConfirmer
 from ..callers import OPERATOR, Caller
 from ..errors import Forbidden, ResumeNotFound
 from ..lifecycle import Resumes, invoke, resume
+from ..brief import BRIEF, BriefModel, brief
 from ..models import PageModel, Receipt
 from ..core.egress import Policy
 from ..core.outbound import mask_logs
@@ -161,8 +162,10 @@ class Runtime:
         await self.sessions.close(sid)
         self.events.publish("closed", session=sid)
 
-    async def model_json(self, session: Session, window: dict[str, Any] | None = None, tab: str | None = None) -> str:
-        """The model as the bridge wrote it (with its tab first), checked against PageModel."""
+    async def model_json(self, session: Session, window: dict[str, Any] | None = None, tab: str | None = None,
+                         detail: str = "full") -> str:
+        """The model as the bridge wrote it (with its tab first), checked against PageModel; with
+        `detail="brief"`, its brief form (pling_browser/brief.py), checked against BriefModel."""
         session.follow_active()
         target = session.on_tab(tab)
         text = await reading.model_text(target, window, self.policy, self.controller.adapters.adapters)
@@ -171,7 +174,12 @@ class Runtime:
         PageModel.model_validate_json(text)
         # The bridge masks the values it was given; the operator's secrets (never sent to a page that
         # did not receive them) and values of earlier documents are masked here.
-        return session.outbound.json_text(text)
+        text = session.outbound.json_text(text)
+        if detail == BRIEF:  # made from the masked model: it only leaves out and reshapes
+            short = brief(json.loads(text))
+            BriefModel.model_validate(short)
+            text = json.dumps(short, ensure_ascii=False, separators=(",", ":"))
+        return text
 
     async def model(self, session: Session, window: dict[str, Any] | None = None, tab: str | None = None) -> PageModel:
         return PageModel.model_validate_json(await self.model_json(session, window, tab))

@@ -1,7 +1,7 @@
 """The MCP server at /mcp (streamable HTTP, the official SDK 2.x).
 
 Tools: `open_page`, `read_model`, `invoke`, `resume`, `close_page` and `list_profiles`, each typed by an
-`outputSchema` derived from the pydantic models (`SessionOpened`, `PageModel`, `Receipt`,
+`outputSchema` derived from the pydantic models (`SessionOpened`, `ModelView`: the whole or the brief model, `Receipt`,
 `SessionClosed`, `ProfileList`), answering the structured content and the same JSON as compact text. A
 receipt with `ok: false` is an `isError` result whose structured content is the receipt. A failure of
 the call itself is the SDK's `ToolError` whose text is the problem details REST answers (RFC 9457:
@@ -42,10 +42,11 @@ from pydantic import Field, ValidationError
 from ..callers import OPERATOR
 from ..errors import BadRequest, InvalidArgs, PlingError, ToolNotFound
 from ..lifecycle.decode import parse_args
-from ..models import PageModel, Receipt
+from ..brief import ModelView
+from ..models import Receipt
 from ..plain import malformed
 from ..runtime.commands import Invoke, Resume
-from ..bodies import PROFILE_NAME, ProfileList, SessionClosed, SessionOpened
+from ..bodies import MODEL_DETAIL, PROFILE_NAME, ModelDetail, ProfileList, SessionClosed, SessionOpened
 from .mcp_pages import _CALLER, PageTools, compact, result
 
 if TYPE_CHECKING:
@@ -213,30 +214,37 @@ def create_mcp(runtime: "Runtime") -> PlingMCP:
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=False, open_world_hint=True))
     async def open_page(url: str | None = None,
-                        profile: Annotated[str | None, Field(pattern=PROFILE_NAME)] = None) -> Annotated[CallToolResult, SessionOpened]:
-        """Open a page in a new browser session; answers the session and the page's model. Without a
-        url, the service's own demo todo app; with a profile (a saved sign-in), signed in as it was
-        saved. The page's actions then appear as tools (p1_…)."""
+                        profile: Annotated[str | None, Field(pattern=PROFILE_NAME)] = None,
+                        detail: Annotated[ModelDetail, Field(description=MODEL_DETAIL)] = "full",
+                        ) -> Annotated[CallToolResult, SessionOpened]:
+        """Open a page in a new browser session; answers the session and the page's model (`detail:
+        "brief"`: ids, labels, actions and state values only). Without a url, the service's own demo todo
+        app; with a profile (a saved sign-in), signed in as it was saved. The page's actions then appear
+        as tools (p1_…)."""
 
         async def work() -> dict[str, Any]:
             session = await runtime.open(url or f"{runtime.own_origin}/demo/todos.html", profile=profile,
                                          caller=_CALLER.get())
-            return {"session": (await session.current_info()).model_dump(mode="json"), "model": json.loads(await runtime.model_json(session))}
+            return {"session": (await session.current_info()).model_dump(mode="json"),
+                    "model": json.loads(await runtime.model_json(session, detail=detail))}
 
         return await _guard(work())
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=True))
     async def read_model(session: str, offset: Annotated[int, Field(ge=0)] = 0,
                          limit: Annotated[int, Field(ge=0, le=1000)] = 50, type: str | None = None,
-                         ids: list[str] | None = None) -> Annotated[CallToolResult, PageModel]:
+                         ids: list[str] | None = None,
+                         detail: Annotated[ModelDetail, Field(description=MODEL_DETAIL)] = "full",
+                         ) -> Annotated[CallToolResult, ModelView]:
         """The bounded model of the session's page: actions (with availability and reasons), records
         (ids, and fields for the window offset..offset+limit, of every type or of `type` only, or for
-        exactly `ids`), regions, state, feedback. The same window as GET /sessions/{sid}/model."""
+        exactly `ids`), regions, state, feedback. The same window as GET /sessions/{sid}/model;
+        `detail: "brief"` leaves out descriptions, regions and empty counts."""
         from ..runtime import model_window
 
         async def work() -> dict[str, Any]:
             return json.loads(await runtime.model_json(runtime.session(session, _CALLER.get()),
-                                                       model_window(offset, limit, type, ids)))
+                                                       model_window(offset, limit, type, ids), detail=detail))
 
         return await _guard(work())
 

@@ -7,8 +7,9 @@ from typing import Any
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
+from ...brief import BriefModel
 from ...models import PageModel
-from ...bodies import CreateSession, SessionInfo, SessionOpened
+from ...bodies import MODEL_DETAIL, CreateSession, ModelDetail, SessionInfo, SessionOpened
 from ...pages import TabsAnswer, TabUpdate
 from ...runtime import tabs
 from . import CallerDep, RuntimeDep, own_origin
@@ -21,7 +22,7 @@ router = APIRouter()
 async def open_session(body: CreateSession, request: Request, runtime: RuntimeDep, caller: CallerDep) -> Response:
     session = await runtime.open(body.url or own_origin(request) + DEMO_PAGE, timeout_ms=body.timeout_ms,
                                  profile=body.profile, caller=caller)
-    model = await runtime.model_json(session)
+    model = await runtime.model_json(session, detail=body.detail)
     text = '{"session":' + session.info().model_dump_json() + ',"model":' + model + "}"
     return Response(text, status_code=201, media_type="application/json")
 
@@ -44,7 +45,7 @@ async def close_session(sid: str, runtime: RuntimeDep) -> dict[str, str]:
     return {"closed": sid}
 
 
-@router.get("/sessions/{sid}/model", response_model=PageModel, tags=["model"])
+@router.get("/sessions/{sid}/model", response_model=PageModel | BriefModel, tags=["model"])
 async def read_model(
     sid: str,
     runtime: RuntimeDep,
@@ -53,10 +54,11 @@ async def read_model(
     type: str | None = Query(None, description="Apply the window to this record type only."),
     ids: str | None = Query(None, description="Comma-separated record ids: items for exactly these."),
     tab: str | None = Query(None, description="The tab to read (`t1`, `t2`…); default the active tab."),
+    detail: ModelDetail = Query("full", description=MODEL_DETAIL),
 ) -> Response:
     from ...runtime import model_window
 
-    text = await runtime.model_json(runtime.sessions.get(sid), model_window(offset, limit, type, ids), tab)
+    text = await runtime.model_json(runtime.sessions.get(sid), model_window(offset, limit, type, ids), tab, detail)
     return Response(text, media_type="application/json")
 
 
