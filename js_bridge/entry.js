@@ -22,7 +22,7 @@ import { modelSnapshot } from './model.js';
 import { ranBefore, runThenExpect } from './ran.js';
 import { adoptCarry, begin, diffFrom, whoami, withLeaving } from './navigate.js';
 import { settle } from './observe.js';
-import { describe } from './resolve.js';
+import { describeThenReveal } from './revealed.js';
 import { currentTarget, diffAgainstBefore, inFlight, releaseTarget, reveal } from './reveal.js';
 import { syncDeclarativeTools } from './webmcp_forms.js';
 
@@ -31,7 +31,7 @@ import { syncDeclarativeTools } from './webmcp_forms.js';
 // the table says which answer a promise of the bridge's own.
 const handlers = {
   model: (arg) => modelSnapshot(arg),
-  describe: (arg) => describe(arg.ref),
+  describe: (arg) => describeThenReveal(arg),
   reveal: (arg) => reveal(arg),
   run: (arg) => runThenExpect(arg),
   ran: () => ranBefore(),

@@ -69,7 +69,19 @@ async def _model(b: Bridge) -> Answers:
 
 
 async def _describe(b: Bridge) -> Answers:
-    return [("describe", await b.raw("describe", {"ref": ref})) for ref in ("save", "toggle@a", "nope", "toggle")]
+    answers = [("describe", await b.raw("describe", {"ref": ref})) for ref in ("save", "toggle@a", "nope", "toggle")]
+    # Asked with `reveal`: a function action is revealed in the same call (its answer as reveal's);
+    # an element action is not (its reveal marks and aims at the target: the reveal stage's own call).
+    asked = {"capMs": 500, "evidence": True, "nested": False}
+    function = await b.raw("describe", {"ref": "save", "reveal": asked})
+    revealed = json.loads(function)["revealed"]
+    assert revealed["ok"] is True and revealed["control"] == "function" and revealed["evidence"] is True, function
+    await b.raw("diff", {})  # the before snapshot it took, dropped
+    element = await b.raw("describe", {"ref": "press", "reveal": asked})
+    assert "revealed" not in json.loads(element), element
+    closed = json.loads(await b.raw("describe", {"ref": "closed", "reveal": asked}))["revealed"]
+    assert closed["ok"] is False and closed["code"] == "unavailable", closed
+    return [*answers, ("describe", function), ("describe", element)]
 
 
 async def _reveal(b: Bridge) -> Answers:

@@ -8,7 +8,7 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
   var version = "1";
   var operations = {
     model: { answer: "PageModel", promise: false, does: "the bounded page model (model.js)" },
-    describe: { answer: "Described", promise: false, does: "stage 1: the action (and a family's record) as declared now (resolve.js)" },
+    describe: { answer: "Described", promise: true, does: "stage 1: the action (and a family's record) as declared now (resolve.js); asked with `reveal`, a function action's stage 5 in the same call (revealed.js)" },
     reveal: { answer: "Revealed", promise: true, does: "stage 5: availability, reveal, the target marked, the before snapshot (reveal.js)" },
     release: { answer: "Done", promise: false, does: "the target unmarked (reveal.js)" },
     landed: { answer: "Landed", promise: false, does: "where a direct click's events went (gesture.js)" },
@@ -3706,6 +3706,25 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
     return ran || answerOf({ ok: false, code: "gone", error: "no run() answer is kept" });
   }
 
+  // js_bridge/revealed.js
+  function plainFunction(action) {
+    return !!action && action.kind === "action" && !!action.run && !action.target && !action.steps;
+  }
+  async function describeThenReveal(arg) {
+    const described = describe(arg.ref);
+    const asked = arg.reveal;
+    if (!asked || described.ok !== true || !plainFunction(findAction(splitRef(arg.ref).id))) return described;
+    described.revealed = await reveal({
+      ref: arg.ref,
+      capMs: asked.capMs,
+      evidence: asked.evidence === true,
+      aim: false,
+      args: {},
+      nested: asked.nested === true
+    });
+    return described;
+  }
+
   // js_bridge/webmcp_forms.js
   var formQuery = uncurry(Document.prototype.querySelectorAll);
   var formElements = getterOf(HTMLFormElement.prototype, "elements");
@@ -3908,7 +3927,7 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
   // js_bridge/entry.js
   var handlers = {
     model: (arg) => modelSnapshot(arg),
-    describe: (arg) => describe(arg.ref),
+    describe: (arg) => describeThenReveal(arg),
     reveal: (arg) => reveal(arg),
     run: (arg) => runThenExpect(arg),
     ran: () => ranBefore(),

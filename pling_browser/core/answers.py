@@ -89,6 +89,9 @@ class Described(_Answer):
 
     action: ActionDecl
     record: RecordRef | None = None
+    # Asked with `reveal` (revealed.js): for a function action, the reveal's answer from the same call,
+    # Revealed or a Refusal as the reveal operation would have answered it.
+    revealed: dict[str, Any] | None = None
 
 
 Control = Literal["button", "link", "checkbox", "text", "select", "gesture", "synthetic", "function", "flow", "handoff"]

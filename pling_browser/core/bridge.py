@@ -273,8 +273,13 @@ class Bridge:
         """The page model as JSON text (validated by the caller, passed on without re-encoding)."""
         return await self.raw("model", window or {})
 
-    async def describe(self, ref: str) -> Described:
-        return await self._call("describe", {"ref": ref}, Described)
+    async def describe(self, ref: str, reveal: dict[str, Any] | None = None) -> Described:
+        """The action as declared now; with ``reveal`` ({capMs, evidence}), for a function action, the
+        reveal too, in the same call (revealed.js): its before snapshot is then taken already."""
+        if reveal is None:
+            return await self._call("describe", {"ref": ref}, Described)
+        arg = {"ref": ref, "reveal": {**reveal, "nested": self.nested}}
+        return await self._call("describe", arg, Described, budget_ms=reveal["capMs"] * 2 + 1_000)
 
     # ---- one invocation, in lifecycle order ------------------------------------------------------
 

@@ -1,22 +1,30 @@
 """Stage 1, resolve: find the action in the page as it is now. Families resolve ``ACTION@RECORD``
-by reading the record id at this moment, so a row that moved or scrolled away still resolves."""
+by reading the record id at this moment, so a row that moved or scrolled away still resolves. For a
+function action the same call also reveals it (stage 5: availability and the before snapshot, nothing
+touched on the page), one round trip less; reveal.py uses that answer once decode, validate and
+confirm passed without asking a person, and otherwise the snapshot is dropped and reveal asked again."""
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING
 
-from ..core.answers import BridgeCode, Described
-from ..core.bridge import BridgeError
+from pydantic import JsonValue, ValidationError
+
+from ..core.answers import BridgeCode, Described, Refusal, Revealed
+from ..core.bridge import BridgeBug, BridgeError
 from ..core.frames import Frames, declaring
-from ..errors import ActionNotFound
+from ..errors import ActionNotFound, PlingError
 from .confirm import by_caller, operator_risk
 from .codes import LogEvent
 from .context import Invocation
+from .diff import discard
 from .results import Resolved
 
 if TYPE_CHECKING:
     from ..core.sessions import Session
 
+SECRET_MARK = "<secret>"  # decode.py's references: <secret>NAME</secret>
 _WHY = {
     "not_found": "No action {id!r} is declared on this page now",
     "record_required": "{id!r} is an action family over {record} records: name one, as ACTION@RECORD",
@@ -40,14 +48,44 @@ async def resolve(inv: Invocation) -> Resolved:
             code=refusal.code.value)
         raise ActionNotFound(message, available=refusal.available) from None
     decl = operator_risk(answer.action, inv.settings)
+    revealed = _revealed(answer.revealed)
     # The caller's limits, as soon as the action is known: before its references are restored (decode
     # sends values to the page), so an action outside them gets nothing. Confirm checks again (a flow's
     # risk is its steps' too).
-    by_caller(inv, decl.risk, decl.id)
+    try:
+        by_caller(inv, decl.risk, decl.id)
+    except PlingError:
+        await drop_revealed(inv.session, revealed)
+        raise
     record = answer.record
     inv.note(LogEvent.RESOLVED, ref=ref, what=decl.description or decl.id,
              record_type=record.type if record is not None else None, label=record.label if record is not None else None)
-    return Resolved(decl=decl, record=record, session=session, frame=frame)
+    return Resolved(decl=decl, record=record, session=session, frame=frame, revealed=revealed)
+
+
+def _reveal_asked(inv: Invocation) -> dict[str, JsonValue] | None:
+    """What the describe call asks of a function action's reveal, as the reveal stage would ask it
+    (revealed.js); nothing when the arguments name a secret (decode restores it and has the page mask
+    it before any snapshot is taken)."""
+    raw = inv.request.raw_args
+    if raw is not None and SECRET_MARK in (raw if isinstance(raw, str) else json.dumps(raw, default=str)):
+        return None
+    return {"capMs": inv.settings.settle_cap_ms, "evidence": inv.request.evidence}
+
+
+def _revealed(raw: dict[str, JsonValue] | None) -> Revealed | Refusal | None:
+    if raw is None:
+        return None
+    try:
+        return Revealed.model_validate(raw) if raw.get("ok") is True else Refusal.model_validate(raw)
+    except ValidationError:
+        raise BridgeBug("The bridge's describe answer carried a reveal answer of the wrong shape") from None
+
+
+async def drop_revealed(session: "Session", revealed: Revealed | Refusal | None) -> None:
+    """A reveal taken in the describe call that will not be used: its before snapshot dropped."""
+    if isinstance(revealed, Revealed) and revealed.evidence:
+        await discard(session)
 
 
 async def _describe(inv: Invocation, ref: str) -> tuple[Described, "Session", str | None]:
@@ -56,7 +94,7 @@ async def _describe(inv: Invocation, ref: str) -> tuple[Described, "Session", st
     document, on that frame's bridge (core/frames.py), with the frame's own risk. With it, the session
     it runs on and the frame's origin."""
     try:
-        return await inv.session.bridge.describe(ref), inv.session, None
+        return await inv.session.bridge.describe(ref, reveal=_reveal_asked(inv)), inv.session, None
     except BridgeError as error:
         bridge = inv.session.bridge
         if error.code is not BridgeCode.NOT_FOUND or bridge.frame_hosted or not Frames.of(bridge).any():

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import JsonValue
 
-from ..core.answers import Aim, Expected, Gesture, Refusal
+from ..core.answers import Aim, Expected, Gesture, Refusal, Revealed
 from ..models import ActionDecl, Changed, RecordRef
 
 if TYPE_CHECKING:
@@ -30,6 +30,9 @@ class Resolved:
     record: RecordRef | None
     session: "Session"
     frame: str | None = None
+    # A function action revealed in the describe call (revealed.js): the reveal stage's answer, used
+    # when every pre-check in between passed without a person (reveal.py), else its snapshot dropped.
+    revealed: Revealed | Refusal | None = None
 
 
 @dataclass(frozen=True)

@@ -1,18 +1,21 @@
 """Stage 5, reveal: make the target available. Declared availability first (a reason when it says
 no), then the target element: when it is missing or hidden and a ``reveal`` is declared (the
 action's, else the record type's), call it, let the page settle and look again. When everything
-passed, the bridge takes the before snapshot in the same call: only now, after every pre-check."""
+passed, the bridge takes the before snapshot in the same call: only now, after every pre-check (for a
+function action, already in the describe call when nothing in between asked a person: resolve.py)."""
 
 from __future__ import annotations
 
 from pydantic import JsonValue
 
+from ..core.answers import Refusal, Revealed
 from ..core.bridge import BridgeError
 from ..core.gestures import value_need
 from ..errors import ActionUnavailable, InvalidParams
 from .codes import LogEvent
 from .context import Invocation
 from .diff import discard
+from .resolve import drop_revealed
 from .results import Ready
 
 _VALUE_KEYS = ("value", "text")
@@ -28,11 +31,25 @@ def fill_value(args: dict[str, JsonValue]) -> JsonValue:
     return None
 
 
+async def _revealed(inv: Invocation) -> Revealed:
+    """The reveal the describe call took for a function action (resolve.py), when nobody was asked
+    in between (a person's answer takes time: the page is revealed again, now); else the call."""
+    early = inv.resolved.revealed if inv.resolved is not None else None
+    if early is not None and inv.cleared is not None and inv.cleared.described_again:
+        await drop_revealed(inv.session, early)
+        early = None
+    if isinstance(early, Refusal):
+        raise BridgeError(early)
+    if early is not None:
+        return early
+    return await inv.session.bridge.reveal(inv.ref, inv.settings.settle_cap_ms, inv.request.evidence,
+                                           aim=inv.settings.direct_input, args=inv.args)
+
+
 async def reveal(inv: Invocation) -> Ready:
     assert inv.decl is not None
     try:
-        answer = await inv.session.bridge.reveal(inv.ref, inv.settings.settle_cap_ms, inv.request.evidence,
-                                                 aim=inv.settings.direct_input, args=inv.args)
+        answer = await _revealed(inv)
     except BridgeError as error:
         for line in error.refusal.log:
             inv.note(LogEvent.BRIDGE, text=line)

@@ -20,7 +20,7 @@ from .decode import decode_args
 from .diff import diff, discard
 from .execute import execute
 from .expect import expect
-from .resolve import resolve
+from .resolve import drop_revealed, resolve
 from .reveal import reveal
 from .results import RESULTS
 from .validate import validate
@@ -71,6 +71,8 @@ async def _conclude(inv: Invocation) -> None:
     try:
         if inv.evidence_begun and not inv.started:
             await discard(inv.session)  # a pre-check failed after the snapshot: nothing ran, nothing to diff
+        elif inv.ready is None and inv.resolved is not None:
+            await drop_revealed(inv.session, inv.resolved.revealed)  # revealed in the describe call, unused
         elif inv.evidence_begun:
             with inv.stage("diff"):
                 compared = await diff(inv)

@@ -1,0 +1,68 @@
+"""Bridge calls per invocation (issue 31): each is a round trip through the service, Playwright's
+driver and Chromium. A function action is described and revealed in one call (revealed.js) and run
+and checked in another (ran.js); an element action reveals and checks in calls of their own. Counted
+on the real bridge of a session in the service (Bridge.raw, through which every call goes)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from pling_browser.core.bridge import Bridge
+
+from ..conftest import Pages, ServiceThread
+
+PAGE = "bench/list.html?n=12"
+
+
+@pytest.fixture
+def calls(service: ServiceThread, monkeypatch: pytest.MonkeyPatch) -> list[tuple[Bridge, str]]:
+    """The bridge operations called while the test runs (on the service's loop), with the bridge
+    that made each (the warm pool prepares other sessions' bridges meanwhile)."""
+    names: list[tuple[Bridge, str]] = []
+    raw = Bridge.raw
+
+    async def counted(self: Bridge, name: str, *args: Any, **kwargs: Any) -> str:
+        names.append((self, name))
+        return await raw(self, name, *args, **kwargs)
+
+    monkeypatch.setattr(Bridge, "raw", counted)
+    return names
+
+
+def _invoke(page: Any, calls: list[tuple[Bridge, str]], action: str, args: Any = None) -> tuple[dict[str, Any], list[str]]:
+    """The receipt, and the calls the invocation's bridge (the one it described the action on) made."""
+    calls.clear()
+    receipt = page.invoke(action, args)
+    own = next(bridge for bridge, name in calls if name == "describe")
+    return receipt, [name for bridge, name in calls if bridge is own]
+
+
+def test_a_function_action_takes_two_bridge_calls(pages: Pages, calls: list[tuple[Bridge, str]]) -> None:
+    page = pages.open(PAGE)
+    receipt, made = _invoke(page, calls, "add", {"text": "two calls"})
+    assert receipt["ok"] is True and receipt["changed"]["records"]["item"]["added"] == ["t13"], receipt
+    assert receipt["verified"] is True
+    assert made == ["describe", "run"]
+    receipt, made = _invoke(page, calls, "summary")
+    assert receipt["ok"] is True and receipt["data"]["total"] == 13, receipt
+    assert made == ["describe", "run"]
+
+
+def test_a_pre_check_failing_after_the_early_reveal_drops_its_snapshot(pages: Pages, calls: list[tuple[Bridge, str]]) -> None:
+    page = pages.open(PAGE)
+    receipt, made = _invoke(page, calls, "add", {"text": ""})
+    assert receipt["ok"] is False and receipt["error"]["code"] == "INVALID_PARAMS", receipt
+    assert receipt["error"]["started"] is False and "changed" not in receipt
+    assert made == ["describe", "diff"]  # revealed with the describe call, its before snapshot dropped
+    # The next invocation diffs against its own before snapshot, not the dropped one.
+    receipt, _ = _invoke(page, calls, "add", {"text": "after"})
+    assert receipt["changed"]["records"]["item"]["added"] == ["t13"], receipt
+
+
+def test_an_element_action_reveals_in_a_call_of_its_own(pages: Pages, calls: list[tuple[Bridge, str]]) -> None:
+    page = pages.open(PAGE)
+    receipt, made = _invoke(page, calls, "remove@t9")
+    assert receipt["ok"] is True and receipt["changed"]["records"]["item"]["removed"] == ["t9"], receipt
+    assert made[:2] == ["describe", "reveal"] and "expect" in made and "run" not in made
