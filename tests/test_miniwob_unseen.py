@@ -123,3 +123,42 @@ def test_an_edited_draft_solves_what_its_unedited_draft_could_not(tmp_path: Path
     with TaskServer() as tasks, unseen_service(tmp_path / "service.log", folder) as service:
         done = _run(service.url, lambda client: generic_episodes(client, tasks, [("unicode-test", 2)], lambda _: None))
     assert done[0]["raw"] == 1 and done[0]["lies"] == [], done[0]
+
+
+# Tasks whose value is not quoted but shown: an equation beside its field (in an inline-block that also
+# holds the field), a paragraph with no id of its own, a table's row, a text area to copy, a text to retype.
+READ_CASES = [("simple-arithmetic", 1), ("simple-algebra", 1), ("find-word", 1), ("read-table", 1), ("copy-paste", 1),
+              ("text-transform", 1)]
+
+
+def test_values_the_page_shows_are_read_off_the_model_and_typed(tmp_path: Path) -> None:
+    folder = tmp_path / "drafts"
+    folder.mkdir()
+    with TaskServer() as tasks:
+        written = asyncio.run(write_drafts(tasks, [t for t, _ in READ_CASES], folder, lambda _: None))
+        assert all("error" not in w for w in written.values()), written
+        # The draft reads the problem beside the field and the paragraph under #area as state, live.
+        assert 'P.textOf({"css": "#math-problem"})' in (folder / "simple-arithmetic.js").read_text()
+        assert 'P.textOf({"css": "#area > p"})' in (folder / "find-word.js").read_text()
+        with unseen_service(tmp_path / "service.log", folder) as service:
+            episodes = _run(service.url, lambda client: generic_episodes(client, tasks, READ_CASES, lambda _: None))
+    for ep in episodes:
+        assert ep["error"] is None and ep["raw"] == 1.0 and ep["lies"] == [], ep
+
+
+def test_the_generic_policy_solves_an_equation_and_finds_a_row_or_a_word() -> None:
+    solve = policy_generic.solve_equation
+    assert [solve("3 x 4 ="), solve("x + 2 = 9"), solve("5 - x = 2"), solve("x - 3 = 4"), solve("8 / x = 2")] == ["12", "7", "3", "7", "4"]
+    assert solve("1 + 1 = 2") is None and solve("x + x = 2") is None and solve("Submit") is None
+    model = {"state": {"instructions": {"value": "Enter the value of Year of Birth into the text field and press Submit."}},
+             "records": {"row": {"items": [{"id": "a", "label": "Year 2000"}, {"id": "b", "label": "Year of Birth 1987"}]}}}
+    ins = policy_generic.read_instruction(policy_generic.instruction_of(model))
+    assert [v for _, v, _ in policy_generic.read_values(model, ins)] == ["1987"]
+    model["state"] = {"instructions": {"value": 'Find the last word in the paragraph, type it and press "Submit".'},
+                      "p": {"value": "Lorem ipsum. Dolor sit amet."}, "cut": {"value": "Lorem…(+900 chars)"}}
+    ins = policy_generic.read_instruction(policy_generic.instruction_of(model))
+    ins.names = {"submit"}
+    assert policy_generic.read_values(model, ins) == [(2, "amet", "p")]
+    # A quoted value is the instruction's own: nothing is read off the page then.
+    ins = policy_generic.read_instruction('Type "amet" below and press Submit.')
+    assert policy_generic.read_values(model, ins) == []

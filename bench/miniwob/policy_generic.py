@@ -58,6 +58,7 @@ class Instruction:
     times: list[tuple[int, str]] = field(default_factory=list)     # (word position, HH:MM)
     numbers: list[tuple[int, float | int]] = field(default_factory=list)
     names: set[str] = field(default_factory=set)     # what the model names things (a button's “Search”): not values
+    read: list[tuple[int, str, str]] = field(default_factory=list)   # (word position, value, state key): read off the page
 
 
 def _position(text: str, index: int) -> int:
@@ -138,6 +139,8 @@ def _value_for(schema: dict[str, Any], ins: Instruction, after: int, used: set[s
         return (ins.numbers[0][1], ins.numbers[0][0]) if ins.numbers else (None, -1)
     free = [(pos, q) for pos, q in ins.quoted if q not in used and q.strip().lower() not in ins.names]
     later = [(pos, q) for pos, q in free if pos >= after] or free
+    if not later and ins.read:
+        return ins.read[0][1], ins.read[0][0]
     return (later[0][1], later[0][0]) if later else (None, -1)
 
 
@@ -171,7 +174,11 @@ def candidates(model: dict[str, Any], ins: Instruction) -> list[Candidate]:
     out: list[Candidate] = []
     records = model.get("records") or {}
     ins.names = {n.strip().lower() for a in model.get("actions") or [] for n in re.findall(r"“([^”]+)”", a.get("description") or "")}
+    ins.read = read_values(model, ins)
+    sources = {key for _, _, key in ins.read if key}
     for action in model.get("actions") or []:
+        if not action.get("record") and any(action["id"].endswith("_" + key) for key in sources):
+            continue     # the field a value is read from is not where it goes
         if action.get("record"):
             items = (records.get(action["record"]) or {}).get("items") or []
             for n, item in enumerate(items):
@@ -263,6 +270,101 @@ def _valued(c: Candidate, ins: Instruction) -> Candidate:
         if said:
             c.score, c.start, c.end, c.weak = 0.3, said[0], said[0] + 1, True
     return c
+
+
+# ---- values a person reads off the page when the instruction quotes none ("type the answer", "the 3rd word")
+NUMBER = r"-?\d+(?:\.\d+)?"
+EQUATION = re.compile(rf"^\s*({NUMBER}|x)\s*([-+x×*/÷])\s*({NUMBER}|x)\s*=\s*({NUMBER}|x)?\s*$", re.I)
+READ_WORDS = {"solve", "answer", "copy", "paste", "word", "value", "below", "above", "shown", "displayed"}
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(round(value, 6))
+
+
+def solve_equation(text: str) -> str | None:
+    """The unknown of `a op b = c` where one of a, b, c is x or c is missing ("3 x 4 =", "x + 2 = 9")."""
+    m = EQUATION.match(text)
+    if not m:
+        return None
+    a, op, b, c = m[1].lower(), m[2].lower().replace("×", "x").replace("*", "x").replace("÷", "/"), m[3].lower(), (m[4] or "x").lower()
+    if [a, b, c].count("x") != 1:
+        return None
+    apply = {"+": lambda p, q: p + q, "-": lambda p, q: p - q, "x": lambda p, q: p * q, "/": lambda p, q: p / q if q else None}
+    undo = {"+": "-", "-": "+", "x": "/", "/": "x"}
+    if c == "x":
+        value = apply[op](float(a), float(b))
+    elif a == "x":
+        value = apply[undo[op]](float(c), float(b))
+    elif op in "+x":
+        value = apply[undo[op]](float(c), float(a))
+    else:
+        value = apply[op](float(a), float(c))
+    return None if value is None else _number(value)
+
+
+def _shown(model: dict[str, Any], ins: Instruction) -> list[tuple[str, str]]:
+    """Texts the page shows now (state that is a string), but the instruction itself: (key, text as shown,
+    spaces included: a text to copy is copied as it is). A text the model cut ("…(+N chars)") is not whole."""
+    return [(k, v["value"]) for k, v in (model.get("state") or {}).items()
+            if isinstance(v, dict) and isinstance(v.get("value"), str) and v["value"].strip() and v["value"].strip() != ins.text.strip()
+            and not re.search(r"…\(\+\d+ chars\)$", v["value"])]
+
+
+def _word_at(ins: Instruction) -> tuple[int, int] | None:
+    """"the 3rd word", "the last word": (which, where the instruction says it)."""
+    for i, word in enumerate(ins.words[:-1]):
+        if ins.words[i + 1] != "word":
+            continue
+        m = re.fullmatch(r"(\d+)(st|nd|rd|th)", word)
+        if m or word in ORDINALS:
+            return (int(m[1]) if m else ORDINALS[word]), i
+    return None
+
+
+def _value_of_row(model: dict[str, Any], ins: Instruction) -> tuple[int, str] | None:
+    """"the value of Year of Birth": the record whose label begins with the most of the words after "of"
+    says the value after them ("Year of Birth 1987")."""
+    best: tuple[int, int, str] | None = None
+    for i, word in enumerate(ins.words[:-2]):
+        if word != "value" or ins.words[i + 1] != "of":
+            continue
+        for kind in (model.get("records") or {}).values():
+            for item in kind.get("items") or []:
+                said = str(item.get("label") or "").split()
+                n = 0
+                while n < len(said) - 1 and tokens(said[n]) == ins.words[i + 2 + n:i + 3 + n]:
+                    n += 1
+                if n and (best is None or n > best[0]):
+                    best = (n, i, " ".join(said[n:]))
+    return (best[1], best[2]) if best else None
+
+
+def read_values(model: dict[str, Any], ins: Instruction) -> list[tuple[int, str, str]]:
+    """What the instruction asks to type when it quotes nothing: an equation's answer, a word at a place
+    in a text, a row's value, a text to copy. Each with where the instruction asks for it and the state
+    it was read from (a field the value is read from is not the field it goes to)."""
+    if ins.quoted and any(q.strip().lower() not in ins.names for _, q in ins.quoted) or not READ_WORDS & set(ins.words):
+        return []
+    at = min(i for i, w in enumerate(ins.words) if w in READ_WORDS)
+    shown = _shown(model, ins)
+    for key, text in shown:
+        answer = solve_equation(text)
+        if answer is not None:
+            return [(at, answer, key)]
+    which = _word_at(ins)
+    if which and shown:
+        key, text = max(shown, key=lambda s: len(s[1].split()))
+        words = [re.sub(r"[^\w'-]", "", w) for w in text.split()]
+        words = [w for w in words if w]
+        if words and abs(which[0]) <= len(words):
+            return [(which[1], words[which[0] - 1 if which[0] > 0 else -1], key)]
+    row = _value_of_row(model, ins)
+    if row:
+        return [(row[0], row[1], "")]
+    if {"copy", "paste", "below", "above", "shown", "displayed"} & set(ins.words) and len(shown) == 1:
+        return [(at, shown[0][1], shown[0][0])]
+    return []
 
 
 def plan(model: dict[str, Any], ins: Instruction, done: dict[str, list[tuple[int, int]]]) -> list[Candidate]:

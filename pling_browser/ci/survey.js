@@ -294,18 +294,34 @@
     return true;
   };
   const inItem = (el) => out.some((g) => g.items.some((it) => document.querySelector('[' + MARK + '="' + it.n + '"]').contains(el)));
+  const ownBox = (el, outer) => {
+    let box = null;
+    for (let up = el; up && up !== outer && !up.querySelector(CONTROL_CSS) && !up.matches(CONTROL_CSS); up = up.parentElement) box = up;
+    return box;
+  };
+  // A text block with no stable attribute of its own but the only one of its tag under an element that has
+  // one (`#area > p`): that path names no position, so it is not a guess.
+  const locateText = (el) => {
+    const loc = locate(el);
+    if (!loc.guess) return loc;
+    const css = place(el);
+    return css.startsWith('#') && !css.includes(':nth-of-type') && only(css) ? { css, how: 'its path under the id attribute ' + css.split(' ')[0] } : loc;
+  };
   const walker = document.body ? document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT) : null;
   for (let node = walker && walker.nextNode(); node && texts.length < limits.texts; node = walker.nextNode()) {
     if (!P.text(node.nodeValue)) continue;
     let block = node.parentElement;
     while (block && block !== document.body && getComputedStyle(block).display.startsWith('inline')) block = block.parentElement;
+    // A text in a box that also holds a control ("3 + 4 =" in an inline-block beside its field): the
+    // largest element around the text that holds no control is the block.
+    if (block && block !== document.body && block.querySelector(CONTROL_CSS)) block = ownBox(node.parentElement, block);
     if (!block || block === document.body || seenBlocks.has(block) || skipped(block) || !P.visible(block)) continue;
     seenBlocks.add(block);
     if (block.closest('label, button, a, select, option, textarea, [role=button], [role=option], [role=tab], [role=menuitem], [role=treeitem], [role=status], [role=alert], [role=log], [aria-live], output, table')) continue;
     if (block.querySelector(CONTROL_CSS) || inItem(block) || holdsItem(block)) continue;
     const heading = /^H[1-6]$/.test(block.tagName) || block.getAttribute('role') === 'heading';
     const before = firstEl ? !!(block.compareDocumentPosition(firstEl) & Node.DOCUMENT_POSITION_FOLLOWING) : true;
-    texts.push({ n: mark(block), loc: locate(block), text: cut(block.innerText, 300), heading, level: heading ? Number(block.tagName[1] || block.getAttribute('aria-level') || 2) : 0, before });
+    texts.push({ n: mark(block), loc: locateText(block), text: cut(block.innerText, 300), heading, level: heading ? Number(block.tagName[1] || block.getAttribute('aria-level') || 2) : 0, before });
   }
   const live = [];
   for (const el of document.querySelectorAll('[role=status], [role=alert], [role=log], [aria-live]:not([aria-live=off]), output')) {
