@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from .measure import BARE_FLOORS, FLOORS, NAVIGATING, NAVIGATING_FLOOR, OPS, STAGES
@@ -263,3 +264,83 @@ def render(results: dict[str, Any]) -> str:
                         [[t["name"], t["target"], t["value"] or "-", t["status"], t["note"]] for t in results["targets"]],
                         right={1, 2}))
     return "\n".join(parts)
+
+
+# ---- the picture
+
+PICTURE_OPS = (("remove", "remove@t9", "floor.click"), ("add", "add", "floor.add"), ("fill", "type_new (fill)", "floor.fill"),
+               ("summary", "summary (read)", "floor.read"))
+
+
+def _operations_panel(ax: Any, results: dict[str, Any]) -> None:
+    sizes = [key for key in ("12", "1000") if key in results.get("sizes", {})]
+    labels, pling, bare = [], [], []
+    for key in sizes:
+        ops = results["sizes"][key]["ops"]
+        for op, label, floor in PICTURE_OPS:
+            labels.append(f"{label}, {int(key):,}")
+            pling.append(_med(ops.get(f"pling.{op}.ev")) or 0.0)
+            bare.append(_med(ops.get(floor)) or 0.0)
+    ys = range(len(labels))
+    ax.barh([y + 0.2 for y in ys], pling, height=0.38, color="#2a7ab0", label="Pling (HTTP, evidence on)")
+    ax.barh([y - 0.2 for y in ys], bare, height=0.38, color="#999999", label="bare Playwright (until rendered)")
+    ax.set_yticks(list(ys))
+    ax.set_yticklabels(labels, fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xlabel("ms per call, median (records after the name)")
+    ax.grid(axis="x", alpha=0.3)
+    ax.legend(loc="lower right", fontsize=8)
+
+
+def _concurrency_panel(ax: Any, results: dict[str, Any]) -> None:
+    levels = {k: v for k, v in ((results.get("concurrency") or {}).get("levels") or {}).items() if "pling" in v}
+    names = list(levels)
+    xs = range(len(names))
+    ax.bar([x - 0.2 for x in xs], [levels[k]["pling"]["throughput_per_s"] for k in names], width=0.38,
+           color="#2a7ab0", label="Pling")
+    ax.bar([x + 0.2 for x in xs], [levels[k]["bare"]["throughput_per_s"] for k in names], width=0.38,
+           color="#999999", label="bare Playwright")
+    for x, k in zip(xs, names):
+        top = max(levels[k]["pling"]["throughput_per_s"], levels[k]["bare"]["throughput_per_s"])
+        ax.annotate(f"p95 {levels[k]['pling']['latency_ms']['p95']:.0f} ms (Pling) / "
+                    f"{levels[k]['bare']['latency_ms']['p95']:.0f} ms (bare)", (x, top), xytext=(0, 4),
+                    textcoords="offset points", ha="center", fontsize=8)
+    ax.set_xticks(list(xs))
+    ax.set_xticklabels([f"{k} sessions" for k in names])
+    ax.set_ylabel("add invocations per second, all sessions at once")
+    ax.grid(axis="y", alpha=0.3)
+    ax.set_ylim(0, ax.get_ylim()[1] * 1.12)
+    ax.legend(loc="lower right", fontsize=8)
+
+
+def draw(results: dict[str, Any], path: Path) -> str | None:
+    """Pling against bare Playwright, per operation and at 16 and 64 sessions; None when drawn, else why not."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return "matplotlib is not installed (pip install -e '.[bench]')"
+    fig, axes = plt.subplots(1, 2, figsize=(13, 5), gridspec_kw={"width_ratios": [3, 2]})
+    _operations_panel(axes[0], results)
+    _concurrency_panel(axes[1], results)
+    meta = results.get("meta", {})
+    passed = sum(1 for t in results.get("targets", []) if t["status"] == "PASS")
+    missed = sum(1 for t in results.get("targets", []) if t["status"] == "MISS")
+    fig.suptitle(f"python -m bench, {meta.get('date')}, commit {meta.get('commit')}, {meta.get('cpus')} CPUs: "
+                 f"{passed} targets PASS, {missed} MISS", fontsize=10)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return None
+
+
+if __name__ == "__main__":  # python -m bench.report RESULTS.json PICTURE.png: the table and the picture again
+    import json
+    import sys
+
+    run = json.loads(Path(sys.argv[1]).read_text(encoding="utf-8"))
+    print(render(run))
+    if len(sys.argv) > 2:
+        print(draw(run, Path(sys.argv[2])) or f"drawn: {sys.argv[2]}")

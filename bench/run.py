@@ -36,7 +36,7 @@ from .mcp_bench import measure_mcp
 from .measure import measure_size
 from .pling_api import PlingApi
 from .opening import measure_opening
-from .report import render
+from .report import draw, render
 from .targets import targets
 from .service import ServiceProcess
 
@@ -234,4 +234,6 @@ def main(argv: list[str] | None = None) -> int:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"\nwritten: {args.out.relative_to(BENCH.parent) if args.out.is_relative_to(BENCH.parent) else args.out}")
+    picture = args.out.with_suffix(".png")
+    print(draw(results, picture) or f"drawn: {picture.name} (python -m bench.report {args.out.name} PNG draws it again)")
     return 0
