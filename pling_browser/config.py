@@ -172,6 +172,9 @@ class Settings(BaseSettings):
     max_connections: int = _env("PLING_MAX_CONNECTIONS", 1000)
     header_timeout_s: float = 10.0
     body_timeout_s: float = 30.0
+    # Connections through all the egress proxies at once (each context's own cap is 64); never more
+    # than a quarter of the open-file limit (core/browsers.py).
+    max_egress_connections: int = 1024
     # A console sign-in ends after this long unused, and after console_lifetime_s in any case.
     console_idle_s: float = 3600.0
     console_lifetime_s: float = 12 * 3600.0

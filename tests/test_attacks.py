@@ -301,3 +301,62 @@ def test_a_body_that_trickles_after_its_headers_is_cut_off(caplog: pytest.LogCap
         svc.stop()
     refused = [line for line in _lines(caplog) if line.startswith("refused POST /sessions (408)")]
     assert len(refused) == 2, _lines(caplog)
+
+
+def _tunnel(proxy: object, target: str) -> tuple[socket.socket, bytes]:
+    """A CONNECT through a context's egress proxy, with that context's own credential."""
+    credential = base64.b64encode(f"{proxy.username}:{proxy.password}".encode()).decode()  # type: ignore[attr-defined]
+    sock = socket.create_connection(("127.0.0.1", proxy.port), timeout=10)  # type: ignore[attr-defined]
+    sock.sendall(f"CONNECT {target} HTTP/1.1\r\nHost: {target}\r\nProxy-Authorization: Basic {credential}\r\n\r\n".encode())
+    return sock, sock.recv(4096)
+
+
+def test_all_egress_proxies_together_hold_a_bounded_number_of_connections(fixtures: FixtureServer) -> None:
+    """Issue 27: each context's proxy held at most 64 connections, but nothing bounded them all: pages
+    in many sessions could hold 64 each and use up the service's file descriptors. Two sessions here,
+    a cap of 10 across all proxies: 12 tunnels to a loopback canary that holds them, 6 through each
+    context's own proxy; those past the cap are answered 503 and reach nothing, and a tunnel closed
+    gives its place back."""
+    from .test_security import HoldingCanary
+
+    svc = ServiceThread(service_settings(max_egress_connections=10)).start()
+    canary = HoldingCanary()
+    tunnels: list[socket.socket] = []
+    try:
+        with httpx.Client(base_url=svc.url, timeout=60) as client:
+            sids = [client.post("/sessions", json={"url": fixtures.url("pages/security/consent.html")}).json()["session"]["id"]
+                    for _ in range(2)]
+
+            async def proxies(runtime: object) -> list[object]:
+                return [runtime.sessions.get(sid).proxy for sid in sids]  # type: ignore[attr-defined]
+
+            first, second = svc.in_service(proxies)
+            target = f"127.0.0.1:{canary.port}"
+            answers = []
+            for proxy in (first, second) * 6:
+                sock, answer = _tunnel(proxy, target)
+                tunnels.append(sock)
+                answers.append(answer)
+            opened = [a for a in answers if a.startswith(b"HTTP/1.1 200")]
+            refused = [a for a in answers if a.startswith(b"HTTP/1.1 503")]
+            assert len(opened) + len(refused) == 12 and 2 <= len(refused) and len(opened) <= 10, answers
+            assert any(b"connections open already" in a for a in refused)
+            assert _until(lambda: canary.connections == len(opened)) and canary.connections == len(opened)
+            for sock in tunnels:
+                sock.close()
+            canary.close()  # both ends gone: the tunnels end and give their places back
+            again = HoldingCanary()
+            try:
+                def reopened() -> bool:
+                    sock, answer = _tunnel(first, f"127.0.0.1:{again.port}")
+                    tunnels.append(sock)
+                    return answer.startswith(b"HTTP/1.1 200")
+
+                assert _until(reopened)
+            finally:
+                again.close()
+    finally:
+        for sock in tunnels:
+            sock.close()
+        canary.close()
+        svc.stop()

@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import resource
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, AsyncIterator, Callable
@@ -16,7 +17,7 @@ from ..adapters import load_adapters
 from .adapting import AdapterScripts
 from .bridge import Bridge, document_script
 from ..config import Settings
-from .egress import EgressProxy, Policy
+from .egress import Budget, EgressProxy, Policy
 from .playwright import said, translate_playwright_errors
 from .remote import WEBRTC_POLICY, endpoint_problem, require_webrtc_policy
 from .warm import Prepared, WarmContexts
@@ -54,6 +55,13 @@ WEBMCP_FEATURE = "--enable-features=WebMCP"
 
 def chromium_args(webmcp: bool = True) -> list[str]:
     return list(CHROMIUM_ARGS) + ([WEBMCP_FEATURE] if webmcp else []) + (["--no-sandbox"] if os.geteuid() == 0 else [])
+
+
+def egress_cap(wanted: int) -> int:
+    """Connections all egress proxies may hold at once: `wanted`, never more than a quarter of the
+    open-file limit (each holds two descriptors; the HTTP face may hold half) unless that is under 64."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    return wanted if soft == resource.RLIM_INFINITY else min(wanted, max(64, soft // 4))
 
 
 @dataclass
@@ -99,6 +107,7 @@ class Controller:
     def __init__(self, settings: Settings, policy: Policy | None = None) -> None:
         self.settings = settings
         self.policy = policy or Policy(settings.allow_hosts)
+        self.egress = Budget(egress_cap(settings.max_egress_connections))
         self._playwright: "Playwright | None" = None
         self._driver_lock = asyncio.Lock()
         self.driver_pid: int | None = None
@@ -321,7 +330,7 @@ class Controller:
         (about:blank, its renderer started) and that page's bridge, as the pool prepares them."""
         browser = await self._ensure(endpoint)
         generation = endpoint.generation
-        proxy = await EgressProxy(self.policy, bind=self.settings.egress_bind).start()
+        proxy = await EgressProxy(self.policy, bind=self.settings.egress_bind, budget=self.egress).start()
         context: "BrowserContext | None" = None
         try:
             async with translate_playwright_errors():

@@ -111,6 +111,27 @@ class Refusal:
 
 
 @dataclass
+class Budget:
+    """Connections open through every egress proxy of the service at once: each context holds at most
+    its own cap, and all of them together at most `limit`, so many sessions' pages cannot use up the
+    service's file descriptors between them (each connection holds two: the browser's and upstream)."""
+
+    limit: int
+    open: int = 0
+    refused: int = 0
+
+    def take(self) -> bool:
+        if self.open >= self.limit:
+            self.refused += 1
+            return False
+        self.open += 1
+        return True
+
+    def give_back(self) -> None:
+        self.open = max(0, self.open - 1)
+
+
+@dataclass
 class EgressProxy:
     """An HTTP proxy for one browser context: CONNECT tunnels and plain HTTP requests, each checked.
     It serves only its own context: every request must carry the proxy credential made for it (given
@@ -130,6 +151,7 @@ class EgressProxy:
     max_connections: int = 64
     idle_s: float = 300.0
     over_cap: int = 0
+    budget: Budget | None = None  # shared by every proxy of the service
     _tasks: set[asyncio.Task[None]] = field(default_factory=set)
     _server: asyncio.base_events.Server | None = None
 
@@ -168,16 +190,22 @@ class EgressProxy:
 
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         task = asyncio.current_task()
-        if len(self._tasks) >= self.max_connections:
+        full = (f"This context has {self.max_connections} connections open already"
+                if len(self._tasks) >= self.max_connections else None)
+        if full is None and task is not None and self.budget is not None and not self.budget.take():
+            full = f"The service's browsers have {self.budget.limit} connections open already"
+        if full is not None:
             self.over_cap += 1
-            log.info("egress proxy at its cap of %d connections; one more refused", self.max_connections)
+            log.info("egress proxy refused a connection: %s", full)
             with contextlib.suppress(Exception):
-                await self._answer(writer, 503, f"This context has {self.max_connections} connections open already")
+                await self._answer(writer, 503, full)
             writer.close()
             return
         if task is not None:
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
+            if self.budget is not None:
+                task.add_done_callback(lambda _: self.budget.give_back())  # type: ignore[union-attr]
         try:
             head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 30)
         except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, asyncio.TimeoutError, ConnectionError,
