@@ -126,9 +126,10 @@ def test_an_edited_draft_solves_what_its_unedited_draft_could_not(tmp_path: Path
 
 
 # Tasks whose value is not quoted but shown: an equation beside its field (in an inline-block that also
-# holds the field), a paragraph with no id of its own, a table's row, a text area to copy, a text to retype.
+# holds the field), a paragraph with no id of its own, a table's row, a text area to copy, a text to retype,
+# fields labelled like a table's keys.
 READ_CASES = [("simple-arithmetic", 1), ("simple-algebra", 1), ("find-word", 1), ("read-table", 1), ("copy-paste", 1),
-              ("text-transform", 1)]
+              ("text-transform", 1), ("read-table-2", 2)]
 
 
 def test_values_the_page_shows_are_read_off_the_model_and_typed(tmp_path: Path) -> None:
@@ -162,3 +163,16 @@ def test_the_generic_policy_solves_an_equation_and_finds_a_row_or_a_word() -> No
     # A quoted value is the instruction's own: nothing is read off the page then.
     ins = policy_generic.read_instruction('Type "amet" below and press Submit.')
     assert policy_generic.read_values(model, ins) == []
+
+
+def test_a_field_labelled_like_a_key_gets_the_value_a_row_says_after_that_key() -> None:
+    model = {"state": {"instructions": {"value": "Enter the value that corresponds with each label into the form and submit."}},
+             "records": {"row": {"items": [{"id": "r1", "label": "Year of Birth 1955"}, {"id": "r2", "label": "Gender Female"}]},
+                         "item": {"items": [{"id": "Gender:", "label": "Gender:"}, {"id": "Year of Birth:", "label": "Year of Birth:"},
+                                            {"id": "Language:", "label": "Language:"}]}},
+             "actions": [{"id": "fill", "record": "item", "description": "Type into the textbox of the item",
+                          "params": {"type": "object", "properties": {"value": {"type": "string"}}, "required": ["value"]}}]}
+    ins = policy_generic.read_instruction(policy_generic.instruction_of(model))
+    chosen = {c.ref: c.args for c in policy_generic.plan(model, ins, {})}
+    # No row says a language: that field gets nothing rather than a guess.
+    assert chosen == {"fill@Gender:": {"value": "Female"}, "fill@Year of Birth:": {"value": "1955"}}

@@ -59,6 +59,7 @@ class Instruction:
     numbers: list[tuple[int, float | int]] = field(default_factory=list)
     names: set[str] = field(default_factory=set)     # what the model names things (a button's “Search”): not values
     read: list[tuple[int, str, str]] = field(default_factory=list)   # (word position, value, state key): read off the page
+    labels: list[tuple[str, str]] = field(default_factory=list)      # (record type, label) of every record listed
 
 
 def _position(text: str, index: int) -> int:
@@ -175,6 +176,7 @@ def candidates(model: dict[str, Any], ins: Instruction) -> list[Candidate]:
     records = model.get("records") or {}
     ins.names = {n.strip().lower() for a in model.get("actions") or [] for n in re.findall(r"“([^”]+)”", a.get("description") or "")}
     ins.read = read_values(model, ins)
+    ins.labels = [(kind, str(item.get("label") or "")) for kind, listed in records.items() for item in listed.get("items") or []]
     sources = {key for _, _, key in ins.read if key}
     for action in model.get("actions") or []:
         if not action.get("record") and any(action["id"].endswith("_" + key) for key in sources):
@@ -224,6 +226,8 @@ def _mention(c: Candidate, ins: Instruction, index: int = 0, count: int = 0) -> 
             c.start -= 1     # "the group "Reviewers"": the word naming its kind is part of the mention
         if c.score and verb in words:
             c.score += 0.5
+        if not c.score and "value" in words:
+            _looked_up(c, ins, label)
     else:
         named = [n.strip().lower() for n in re.findall(r"“([^”]+)”", action.get("description") or "")]
         for pos, q in ins.quoted:
@@ -241,13 +245,27 @@ def _mention(c: Candidate, ins: Instruction, index: int = 0, count: int = 0) -> 
     return _valued(c, ins)
 
 
+def _looked_up(c: Candidate, ins: Instruction, label: str) -> None:
+    """A field labelled like a key ("Gender:") when the instruction asks for values ("the value that corresponds
+    with each label"): its value is what a record of another type says after the same words ("Gender Female")."""
+    params = c.action.get("params") or {}
+    key, words = "value", tokens(label)
+    if not words or key not in (params.get("required") or []) or (params.get("properties") or {}).get(key, {}).get("type") != "string":
+        return
+    found = [" ".join(said.split()[len(words):]) for kind, said in ins.labels if kind != c.action["record"]
+             and tokens(" ".join(said.split()[:len(words)])) == words and len(said.split()) > len(words)]
+    if len(found) == 1:
+        at = ins.words.index("value")
+        c.score, c.start, c.end, c.args[key] = 1.0, at, at, found[0]
+
+
 def _valued(c: Candidate, ins: Instruction) -> Candidate:
     """The candidate's arguments from the instruction; one it cannot give a required value is dropped."""
     action = c.action
     params = action.get("params") or {}
     wanted = [k for k in params.get("required") or [] if k in (params.get("properties") or {})]
     used: set[str] = set()
-    for key in wanted:
+    for key in [k for k in wanted if k not in c.args]:
         value, at = _value_for(params["properties"][key], ins, c.start, used)
         if value is None:
             c.score = 0.0
