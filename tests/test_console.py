@@ -18,6 +18,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
+from pling_browser.server.console import recording as console_recording
 from pling_browser.server.console import streams as console_streams
 from pling_browser.server.access import AccessGuard, cookie_name
 from pling_browser.config import find_chromium
@@ -43,6 +44,15 @@ def gated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServiceThread]:
                                          secrets_file=str(secrets), profiles_key=PROFILES_KEY)).start()
     yield svc
     svc.stop()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def patient_expect() -> Iterator[None]:
+    """What the person sees is awaited with a generous ceiling (30 s), never Playwright's 5 s: the
+    other worker takes half the machine, and a live view drawn late is no failure."""
+    expect.set_options(timeout=30_000)
+    yield
+    expect.set_options(timeout=5_000)  # Playwright's default, for whatever runs next in this process
 
 
 @pytest.fixture(scope="module")
@@ -504,11 +514,16 @@ def test_a_receipt_with_a_trace_links_to_it(browser: Browser, fixtures: FixtureS
 
 
 def test_a_person_records_a_draft_in_the_live_view(person: Page, agent: Pages, gated: ServiceThread,
-                                                   fixtures: FixtureServer, tmp_path: Path) -> None:
+                                                   fixtures: FixtureServer, tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """Record, the task done once through the live view (pointer and keys on the picture), Stop: the
     steps and the draft are shown, the download is that draft, and the draft works unedited
     (tests/test_demonstration.py runs `check` on it and its actions through Pling)."""
     from .test_demonstration import ORDER, assert_draft_works
+
+    # The page's 2 s to say what an input reached is the product's; here a loaded machine gets a
+    # generous ceiling, so a step is never "unread" for want of speed.
+    monkeypatch.setattr(console_recording, "ASK_S", 30.0)
 
     page = agent.open(ORDER)
     _choose(person, page.id)

@@ -316,9 +316,19 @@ def _dispatched(message: str) -> bool:
 
 
 def _why_not_operable(message: str) -> str:
-    """The last actionability line of Playwright's call log ("element is not enabled", …)."""
+    """The last check that failed in Playwright's call log ("element is not enabled", "… intercepts
+    pointer events"), whichever attempt the deadline fell in: a retry cut short after its checks
+    passed ("element is visible, enabled and stable") says nothing new. Without a failed check, the
+    last thing it waited for."""
     reasons = [line.strip(" -") for line in message.splitlines() if line.strip().startswith("-")]
-    for line in reversed(reasons):
-        if line.startswith(("element is", "waiting for element", "<")) or "intercepts pointer events" in line:
-            return line[:200]
+
+    def failed(line: str) -> bool:
+        if line.startswith("element is"):
+            return " not " in f" {line} " or "outside" in line
+        return line.startswith("<") or "intercepts pointer events" in line
+
+    for pick in (failed, lambda line: line.startswith(("element is", "waiting for element"))):
+        found = [line for line in reasons if pick(line)]
+        if found:
+            return found[-1][:200]
     return reasons[-1][:200] if reasons else "it never became operable"
