@@ -37,7 +37,7 @@ def consent(tmp_path_factory: pytest.TempPathFactory, fixtures: FixtureServer) -
         f'actions = ["look", "note", "transfer", "wipe"]\nhosts = ["127.0.0.1:{port}"]\n\n'
         f'[[caller]]\nname = "ada"\nrole = "person"\ntoken = "{ADA}"\n\n'
         f'[[caller]]\nname = "ops"\nrole = "operator"\ntoken = "{OPS}"\n')
-    svc = ServiceThread(service_settings(tokens_file=str(tokens), approve=("wipe",), confirm="http",
+    svc = ServiceThread(service_settings(tokens_file=str(tokens), approve=("wipe",), ask=("tag",), confirm="http",
                                          confirm_timeout_s=30.0)).start()
     yield svc
     svc.stop()
@@ -396,3 +396,22 @@ def test_over_mcp_receipts_and_the_receipt_log_say_who_approved(consent: Service
     logged = [entry["receipt"] for entry in ada.get(f"/sessions/{sid}/receipts").json()["receipts"]]
     assert [r["approved_by"] for r in logged] == [r["approved_by"] for r in receipts]
     assert _ran(ada, sid) == ["note m1", "note m2", "note m3"]
+
+
+def test_a_grant_never_answers_for_an_action_the_operator_asks_for_every_time(
+        consent: ServiceThread, callers: dict[str, Any]) -> None:
+    """PLING_ASK names `tag`: the person is asked each time it runs. A grant made with an answer about
+    it (the person may not know the operator's list) answers no later call."""
+    bot, ada = callers["bot"], callers["ada"]
+    sid = _open(callers, "bot")
+    waiting = Invoking(bot, sid, "tag")
+    asked = _pending(ada, sid)
+    ada.post(f"/sessions/{sid}/confirmations/{asked['id']}", json={"approve": True, "grant": {"scope": "action", "for_s": 300}})
+    assert waiting.join()["approved_by"]["via"] == "person"
+    waiting = Invoking(bot, sid, "tag")
+    again = _pending(ada, sid, {asked["id"]})  # asked again, the grant notwithstanding
+    ada.post(f"/sessions/{sid}/confirmations/{again['id']}", json={"approve": False})
+    denied = waiting.join()
+    assert denied["error"]["code"] == "PERMISSION_DENIED" and "approved_by" not in denied
+    assert coded(ada, sid).events(LogEvent.APPROVED_BY_GRANT) == []
+    assert _ran(ada, sid) == ["tag"]

@@ -191,12 +191,15 @@ def _cleared(clearance: Clearance, again: bool, about: Subject) -> Cleared:
 
 
 def _approved_without_asking(inv: Invocation, about: Subject, risk: str) -> bool:
-    """PLING_APPROVE, then a person's grant; True (and who approved kept) when one approves."""
+    """PLING_APPROVE, then a person's grant (never for an action named in PLING_ASK); True (and who
+    approved kept) when one approves."""
     policy = approved_by_policy(inv.settings.approve, risk, about.decl.id, inv.ref)
     if policy:
         inv.note(LogEvent.APPROVED_BY_POLICY, entry=policy)
         inv.journal.approved(ApprovedBy(caller="operator", via="policy", at=time.time(), policy=f"PLING_APPROVE={policy}"))
         return True
+    if about.decl.id in inv.settings.ask:
+        return False  # the operator asks for it every time: a person's earlier grant does not answer now
     grant = grants.covering(inv.session.grants, about, risk)
     if grant is None:
         return False
