@@ -263,85 +263,108 @@ def main(argv: list[str] | None = None) -> int:
     for warning in near_misses():
         print(f"pling-browser: warning: {warning}", file=sys.stderr)
     if options.command == "serve":
-        if not settings.token and not settings.tokens_file and not _is_loopback(options.host):
-            print(f"pling-browser: refusing to listen on {options.host} without PLING_TOKEN or PLING_TOKENS; "
-                  "set a token or bind 127.0.0.1", file=sys.stderr)
-            return 2
-        import uvicorn
-
-        from .server.api import create_app
-
-        from .server.limits import limit_repeated_logs, raise_open_file_limit, uvicorn_options
-
-        raise_open_file_limit()
-        app = create_app(settings.with_(headless=not options.headed))
-        from . import telemetry
-
-        if telemetry.configure_from_env():
-            telemetry.instrument_app(app)
-        config = uvicorn.Config(app, host=options.host, port=options.port, log_level="info", **uvicorn_options(settings))
-        limit_repeated_logs()  # after uvicorn has set up its log handlers
-        return _serve(config, app)
+        return _serve_command(options, settings)
     if options.command == "run":
-        from .ci.scenarios import ScenarioFileError
-
-        try:
-            return asyncio.run(_run(settings, options.scenarios, options.junit, options.base_url))
-        except ScenarioFileError as error:
-            print(f"pling-browser run: {error}", file=sys.stderr)
-            return 2
-        except PlingError as error:
-            print(json.dumps({"error": error.to_dict()}, indent=2), file=sys.stderr)
-            return 2
+        return _run_command(options, settings)
     settings = _with_url_allowed(settings, options.url)
     try:
-        if options.command == "check":
-            if options.adapter is not None and not Path(options.adapter).is_file():
-                print(f"pling-browser check: {options.adapter} is not an adapter file", file=sys.stderr)
-                return 2
-            return asyncio.run(_check(settings, options.url, options.strict, options.json, options.junit, options.adapter,
-                                      options.profile))
-        if options.command == "draft":
-            if options.out and Path(options.out).exists():
-                print(f"pling-browser draft: {options.out} exists; choose another file", file=sys.stderr)
-                return 2
-            draft_text = asyncio.run(_draft(settings, options.url, options.do))
-            if options.out:
-                Path(options.out).write_text(draft_text, encoding="utf-8")
-                print(f"pling-browser draft: wrote {options.out}; finish its TODOs, then "
-                      f"pling-browser check {options.url} --adapter {options.out}", file=sys.stderr)
-            else:
-                print(draft_text, end="")
-            return 0
-        if options.command == "record":
-            steps = options.steps or [line for line in sys.stdin.read().splitlines() if line.strip()]
-            if not steps:
-                print("pling-browser record: no steps given (as arguments or one per line on standard input)", file=sys.stderr)
-                return 2
-            from .ci.record import StepError, parse_step
-
-            try:
-                for step in steps:
-                    parse_step(step)  # every step is read before the browser starts
-            except StepError as error:
-                print(f"pling-browser record: {error}", file=sys.stderr)
-                return 2
-            code, text = asyncio.run(_record(settings, options.url, steps, options.name))
-            if options.output:
-                with open(options.output, "w", encoding="utf-8") as out:
-                    out.write(text + "\n")
-                print(f"pling-browser record: {len(steps)} step(s) written to {options.output}", file=sys.stderr)
-                return code
-        elif options.command == "model":
-            code, text = asyncio.run(_one_shot(settings, options.url, None, None, True, options.limit))
-        else:
-            code, text = asyncio.run(_one_shot(settings, options.url, options.action, options.args,
-                                               not options.no_evidence, 50))
+        return _page_command(options, settings)
     except ServiceError as error:
         print(json.dumps({"error": {**error.to_dict(), "status": error.status}}, indent=2), file=sys.stderr)
         return 2
     except PlingError as error:
         print(json.dumps({"error": error.to_dict()}, indent=2), file=sys.stderr)
         return 2
+
+
+def _serve_command(options: argparse.Namespace, settings: Settings) -> int:
+    if not settings.token and not settings.tokens_file and not _is_loopback(options.host):
+        print(f"pling-browser: refusing to listen on {options.host} without PLING_TOKEN or PLING_TOKENS; "
+              "set a token or bind 127.0.0.1", file=sys.stderr)
+        return 2
+    import uvicorn
+
+    from .server.api import create_app
+
+    from .server.limits import limit_repeated_logs, raise_open_file_limit, uvicorn_options
+
+    raise_open_file_limit()
+    app = create_app(settings.with_(headless=not options.headed))
+    from . import telemetry
+
+    if telemetry.configure_from_env():
+        telemetry.instrument_app(app)
+    config = uvicorn.Config(app, host=options.host, port=options.port, log_level="info", **uvicorn_options(settings))
+    limit_repeated_logs()  # after uvicorn has set up its log handlers
+    return _serve(config, app)
+
+
+def _run_command(options: argparse.Namespace, settings: Settings) -> int:
+    from .ci.scenarios import ScenarioFileError
+
+    try:
+        return asyncio.run(_run(settings, options.scenarios, options.junit, options.base_url))
+    except ScenarioFileError as error:
+        print(f"pling-browser run: {error}", file=sys.stderr)
+        return 2
+    except PlingError as error:
+        print(json.dumps({"error": error.to_dict()}, indent=2), file=sys.stderr)
+        return 2
+
+
+def _page_command(options: argparse.Namespace, settings: Settings) -> int:
+    """check, draft, record, model and invoke: commands on one page's address."""
+    if options.command == "check":
+        if options.adapter is not None and not Path(options.adapter).is_file():
+            print(f"pling-browser check: {options.adapter} is not an adapter file", file=sys.stderr)
+            return 2
+        return asyncio.run(_check(settings, options.url, options.strict, options.json, options.junit, options.adapter,
+                                  options.profile))
+    if options.command == "draft":
+        return _draft_command(options, settings)
+    if options.command == "record":
+        return _record_command(options, settings)
+    if options.command == "model":
+        code, text = asyncio.run(_one_shot(settings, options.url, None, None, True, options.limit))
+    else:
+        code, text = asyncio.run(_one_shot(settings, options.url, options.action, options.args,
+                                           not options.no_evidence, 50))
+    print(text)
+    return code
+
+
+def _draft_command(options: argparse.Namespace, settings: Settings) -> int:
+    if options.out and Path(options.out).exists():
+        print(f"pling-browser draft: {options.out} exists; choose another file", file=sys.stderr)
+        return 2
+    draft_text = asyncio.run(_draft(settings, options.url, options.do))
+    if options.out:
+        Path(options.out).write_text(draft_text, encoding="utf-8")
+        print(f"pling-browser draft: wrote {options.out}; finish its TODOs, then "
+              f"pling-browser check {options.url} --adapter {options.out}", file=sys.stderr)
+    else:
+        print(draft_text, end="")
+    return 0
+
+
+def _record_command(options: argparse.Namespace, settings: Settings) -> int:
+    steps = options.steps or [line for line in sys.stdin.read().splitlines() if line.strip()]
+    if not steps:
+        print("pling-browser record: no steps given (as arguments or one per line on standard input)", file=sys.stderr)
+        return 2
+    from .ci.record import StepError, parse_step
+
+    try:
+        for step in steps:
+            parse_step(step)  # every step is read before the browser starts
+    except StepError as error:
+        print(f"pling-browser record: {error}", file=sys.stderr)
+        return 2
+    code, text = asyncio.run(_record(settings, options.url, steps, options.name))
+    if options.output:
+        with open(options.output, "w", encoding="utf-8") as out:
+            out.write(text + "\n")
+        print(f"pling-browser record: {len(steps)} step(s) written to {options.output}", file=sys.stderr)
+        return code
     print(text)
     return code

@@ -17,6 +17,7 @@ The rules (docs/adapters.md, "How the draft reads a page"):
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -43,32 +44,7 @@ def _control_action(c: Control, names: Names, regions: dict[int, str]) -> list[A
     words = handle(c)
     out: list[ActionPlan] = []
     if c.tag != "select" and (role in TEXT_ROLES or role == "slider" and c.tag == "input"):
-        if c.readonly:
-            # Nobody can type here; such a field opens a picker (a calendar, a list) when it gets the focus.
-            out.append(ActionPlan(names.take(f"focus_{words}"), f"Focus the read-only {described(c)} {label} (it may open a picker)".strip(),
-                                  "write", found, loc, None, "focus", region=region, todos=list(todos) + [
-                                      "TODO: read-only: a person cannot type here; declare what focusing it opens (a calendar's days, a list)"]))
-        else:
-            gesture = None
-            if role == "combobox" or c.autocomplete:
-                gesture = {"commit": "none"}   # suggestions open while the field keeps focus
-                todos.append("TODO: a field with suggestions: the fill keeps focus so they open; choose one with its own action")
-            schema = value_schema(c)
-            out.append(ActionPlan(names.take(f"fill_{words}"), f"Type into the {described(c)} {label}".strip(),
-                                  "write", found, loc, {"type": "object", "properties": {"value": schema}, "required": ["value"]},
-                                  gesture, region=region, todos=todos))
-            if c.alone and c.tag == "input" and gesture is None and c.type in ("", "text", "search", "email", "url", "tel", "number"):
-                # No form and no button beside it: a person commits it with Enter (a new todo, a search).
-                out.append(ActionPlan(names.take(f"enter_{words}"), f"Type into the {described(c)} {label} and press Enter".strip(),
-                                      "write", found, loc, {"type": "object", "properties": {"value": schema}, "required": ["value"]},
-                                      {"commit": "enter"}, region=region, todos=list(todos) + [
-                                          "TODO: a guess: nothing beside this field submits it, so Enter is its way to commit"]))
-            if c.tag == "input" and c.type not in ("date", "time", "datetime-local", "month", "week", "color", "range"):
-                out.append(ActionPlan(names.take(f"focus_{words}"), f"Focus the {described(c)} {label} (put the cursor in it)".strip(),
-                                      "write", found, loc, None, "focus", region=region, todos=list(todos)))
-            if c.type not in ("password",) and gesture is None and c.tag != "select":
-                expr = "String(P.valueOf(P.one(%s))) === String(args.value)" if c.type != "number" else "Number(P.valueOf(P.one(%s))) === Number(args.value)"
-                out[0].expect = ("The field holds the value", expr)
+        out += _field_actions(c, names, OnControl(found, label, loc, region), words, todos)
     elif role in ("listbox",) and c.tag == "select" or c.tag == "select":
         # A list's options may be data (people, products) rather than structure: the action is declared
         # again whenever they change, so its enum is always what the list offers now.
@@ -110,6 +86,51 @@ def _control_action(c: Control, names: Names, regions: dict[int, str]) -> list[A
     for plan in out:
         if plan.risk != "read":
             plan.todos.append(f"TODO: risk {plan.risk!r} is guessed from the words ({'danger: ' if plan.risk == 'danger' else ''}read, write or danger?)")
+    return out
+
+
+@dataclass(frozen=True)
+class OnControl:
+    """What every action drafted on one control says of it: how it was found, its label, its locator,
+    the dialog (region) it is in."""
+
+    found: str
+    label: str
+    loc: str
+    region: str | None
+
+
+def _field_actions(c: Control, names: Names, at: OnControl, words: str, todos: list[str]) -> list[ActionPlan]:
+    """A field a person types into (or a read-only one that opens a picker): fill it, commit it with
+    Enter when nothing else does, focus it; what the fill is expected to leave."""
+    found, label, loc, region, role = at.found, at.label, at.loc, at.region, role_of(c)
+    out: list[ActionPlan] = []
+    if c.readonly:
+        # Nobody can type here; such a field opens a picker (a calendar, a list) when it gets the focus.
+        out.append(ActionPlan(names.take(f"focus_{words}"), f"Focus the read-only {described(c)} {label} (it may open a picker)".strip(),
+                              "write", found, loc, None, "focus", region=region, todos=list(todos) + [
+                                  "TODO: read-only: a person cannot type here; declare what focusing it opens (a calendar's days, a list)"]))
+    else:
+        gesture = None
+        if role == "combobox" or c.autocomplete:
+            gesture = {"commit": "none"}   # suggestions open while the field keeps focus
+            todos.append("TODO: a field with suggestions: the fill keeps focus so they open; choose one with its own action")
+        schema = value_schema(c)
+        out.append(ActionPlan(names.take(f"fill_{words}"), f"Type into the {described(c)} {label}".strip(),
+                              "write", found, loc, {"type": "object", "properties": {"value": schema}, "required": ["value"]},
+                              gesture, region=region, todos=todos))
+        if c.alone and c.tag == "input" and gesture is None and c.type in ("", "text", "search", "email", "url", "tel", "number"):
+            # No form and no button beside it: a person commits it with Enter (a new todo, a search).
+            out.append(ActionPlan(names.take(f"enter_{words}"), f"Type into the {described(c)} {label} and press Enter".strip(),
+                                  "write", found, loc, {"type": "object", "properties": {"value": schema}, "required": ["value"]},
+                                  {"commit": "enter"}, region=region, todos=list(todos) + [
+                                      "TODO: a guess: nothing beside this field submits it, so Enter is its way to commit"]))
+        if c.tag == "input" and c.type not in ("date", "time", "datetime-local", "month", "week", "color", "range"):
+            out.append(ActionPlan(names.take(f"focus_{words}"), f"Focus the {described(c)} {label} (put the cursor in it)".strip(),
+                                  "write", found, loc, None, "focus", region=region, todos=list(todos)))
+        if c.type not in ("password",) and gesture is None and c.tag != "select":
+            expr = "String(P.valueOf(P.one(%s))) === String(args.value)" if c.type != "number" else "Number(P.valueOf(P.one(%s))) === Number(args.value)"
+            out[0].expect = ("The field holds the value", expr)
     return out
 
 

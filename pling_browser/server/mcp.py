@@ -205,12 +205,21 @@ def create_mcp(runtime: "Runtime") -> PlingMCP:
 
     server = PlingMCP(runtime, name="pling-browser", version=__version__, instructions=INSTRUCTIONS,
                       log_level="WARNING")
+    _page_tools(server, runtime)  # registered in FIXED's order
+    _action_tools(server, runtime)
+    _service_tools(server, runtime)
+    return server
 
-    async def _guard(work: Any) -> CallToolResult:
-        try:
-            return result(await work)
-        except PlingError as error:
-            raise Problem(error) from error
+
+async def _guard(work: Any) -> CallToolResult:
+    try:
+        return result(await work)
+    except PlingError as error:
+        raise Problem(error) from error
+
+
+def _page_tools(server: PlingMCP, runtime: "Runtime") -> None:
+    """open_page and read_model."""
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=False, open_world_hint=True))
     async def open_page(url: str | None = None,
@@ -248,6 +257,10 @@ def create_mcp(runtime: "Runtime") -> PlingMCP:
 
         return await _guard(work())
 
+
+def _action_tools(server: PlingMCP, runtime: "Runtime") -> None:
+    """invoke and resume: commands the runtime runs (runtime/commands.py)."""
+
     @server.tool(annotations=ToolAnnotations(read_only_hint=False))
     async def invoke(session: str, action: str, args: dict[str, Any] | str | None = None,
                      idempotency_key: str | None = None) -> Annotated[CallToolResult, Receipt]:
@@ -264,6 +277,10 @@ def create_mcp(runtime: "Runtime") -> PlingMCP:
         caller = _CALLER.get()
         runtime.session(session, caller)
         return await _guard(runtime.run(Resume(session=session, caller=caller, handle=handle)))
+
+
+def _service_tools(server: PlingMCP, runtime: "Runtime") -> None:
+    """list_profiles and close_page."""
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=True))
     async def list_profiles() -> Annotated[CallToolResult, ProfileList]:
@@ -285,5 +302,3 @@ def create_mcp(runtime: "Runtime") -> PlingMCP:
             return {"closed": session}
 
         return await _guard(work())
-
-    return server

@@ -64,9 +64,14 @@ PAGE_HEADERS = {
 def console_router(runtime: "Runtime", sessions: ConsoleSessions | None = None) -> APIRouter:
     router = APIRouter(include_in_schema=False)
     background = Background()
-    feed = Feed(runtime, background)
-    live = LiveView(runtime, background)
-    recordings = Recordings(runtime)
+    _page_routes(router, runtime, sessions)
+    _feed_routes(router, runtime, Feed(runtime, background))
+    _session_routes(router, runtime, LiveView(runtime, background), Recordings(runtime))
+    return router
+
+
+def _page_routes(router: APIRouter, runtime: "Runtime", sessions: ConsoleSessions | None) -> None:
+    """The page, signing in and out, its static files."""
 
     @router.get("/console")
     async def page(request: Request) -> Response:
@@ -101,6 +106,10 @@ def console_router(runtime: "Runtime", sessions: ConsoleSessions | None = None) 
             raise NotFound(f"No console file {name[:100]!r}")
         return Response((STATIC / name).read_bytes(), media_type=FILES[name], headers=HEADERS)
 
+
+def _feed_routes(router: APIRouter, runtime: "Runtime", feed: Feed) -> None:
+    """The state, its event stream, a session's latest receipts."""
+
     @router.get("/console/state")
     async def state() -> JSONResponse:
         return JSONResponse(feed.state(), headers=HEADERS)
@@ -114,6 +123,10 @@ def console_router(runtime: "Runtime", sessions: ConsoleSessions | None = None) 
         assert runtime.store is not None
         entries = await asyncio.to_thread(runtime.store.latest, sid, limit)
         return JSONResponse({"session": sid, "receipts": entries}, headers=HEADERS)
+
+
+def _session_routes(router: APIRouter, runtime: "Runtime", live: LiveView, recordings: Recordings) -> None:
+    """A session's live view, the person's input into it, and a draft recorded from that input."""
 
     @router.get("/console/sessions/{sid}/view")
     async def view(sid: str, request: Request) -> StreamingResponse:
@@ -152,5 +165,3 @@ def console_router(runtime: "Runtime", sessions: ConsoleSessions | None = None) 
         disposition = f'attachment; filename="{recordings.filename(sid)}"'
         return Response(recording.draft, media_type="text/javascript; charset=utf-8",
                         headers={**HEADERS, "Content-Disposition": disposition})
-
-    return router
