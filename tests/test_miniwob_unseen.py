@@ -129,7 +129,7 @@ def test_an_edited_draft_solves_what_its_unedited_draft_could_not(tmp_path: Path
 # holds the field), a paragraph with no id of its own, a table's row, a text area to copy, a text to retype,
 # fields labelled like a table's keys.
 READ_CASES = [("simple-arithmetic", 1), ("simple-algebra", 1), ("find-word", 1), ("read-table", 1), ("copy-paste", 1),
-              ("text-transform", 1), ("read-table-2", 2)]
+              ("text-transform", 1), ("read-table-2", 2), ("scroll-text", 1)]
 
 
 def test_values_the_page_shows_are_read_off_the_model_and_typed(tmp_path: Path) -> None:
@@ -141,10 +141,14 @@ def test_values_the_page_shows_are_read_off_the_model_and_typed(tmp_path: Path) 
         # The draft reads the problem beside the field and the paragraph under #area as state, live.
         assert 'P.textOf({"css": "#math-problem"})' in (folder / "simple-arithmetic.js").read_text()
         assert 'P.textOf({"css": "#area > p"})' in (folder / "find-word.js").read_text()
+        # A text area's text is longer than the model's state shows: a read action answers it whole.
+        assert 'id: "read_text_area"' in (folder / "scroll-text.js").read_text()
         with unseen_service(tmp_path / "service.log", folder) as service:
             episodes = _run(service.url, lambda client: generic_episodes(client, tasks, READ_CASES, lambda _: None))
     for ep in episodes:
         assert ep["error"] is None and ep["raw"] == 1.0 and ep["lies"] == [], ep
+    # scroll-text's last word is past what the state shows: the policy read the text whole first.
+    assert [s["call"] for s in episodes[-1]["steps"]][1] == "invoke read_text_area"
 
 
 def test_the_generic_policy_solves_an_equation_and_finds_a_row_or_a_word() -> None:

@@ -179,8 +179,8 @@ def candidates(model: dict[str, Any], ins: Instruction) -> list[Candidate]:
     ins.labels = [(kind, str(item.get("label") or "")) for kind, listed in records.items() for item in listed.get("items") or []]
     sources = {key for _, _, key in ins.read if key}
     for action in model.get("actions") or []:
-        if not action.get("record") and any(action["id"].endswith("_" + key) for key in sources):
-            continue     # the field a value is read from is not where it goes
+        if not action.get("record") and any(action["id"].endswith("_" + key) for key in sources) or answers_text(action):
+            continue     # the field a value is read from is not where it goes; a text is read, not done
         if action.get("record"):
             items = (records.get(action["record"]) or {}).get("items") or []
             for n, item in enumerate(items):
@@ -326,7 +326,7 @@ def _shown(model: dict[str, Any], ins: Instruction) -> list[tuple[str, str]]:
     spaces included: a text to copy is copied as it is). A text the model cut ("…(+N chars)") is not whole."""
     return [(k, v["value"]) for k, v in (model.get("state") or {}).items()
             if isinstance(v, dict) and isinstance(v.get("value"), str) and v["value"].strip() and v["value"].strip() != ins.text.strip()
-            and not re.search(r"…\(\+\d+ chars\)$", v["value"])]
+            and not CUT.search(v["value"])]
 
 
 def _word_at(ins: Instruction) -> tuple[int, int] | None:
@@ -358,11 +358,37 @@ def _value_of_row(model: dict[str, Any], ins: Instruction) -> tuple[int, str] | 
     return (best[1], best[2]) if best else None
 
 
+CUT = re.compile(r"…\(\+\d+ chars\)$")
+
+
+def answers_text(action: dict[str, Any]) -> bool:
+    """A read action that answers a text the model's state shows cut (`read_KEY`: “the whole of …”)."""
+    return action.get("risk") == "read" and str(action.get("description", "")).startswith("Answer the whole of")
+
+
+def _asks_reading(ins: Instruction) -> bool:
+    return bool(READ_WORDS & set(ins.words)) and not any(q.strip().lower() not in ins.names for _, q in ins.quoted)
+
+
+async def whole_texts(agent: PlingAgent, model: dict[str, Any], ins: Instruction) -> dict[str, Any]:
+    """When the instruction asks for something read off the page, each state text the model shows cut is
+    read whole through the read action the model offers for it (its receipt's data)."""
+    if not _asks_reading(ins):
+        return model
+    readers = {a["id"]: a for a in model.get("actions") or [] if answers_text(a)}
+    for key, entry in (model.get("state") or {}).items():
+        if isinstance(entry, dict) and isinstance(entry.get("value"), str) and CUT.search(entry["value"]) and f"read_{key}" in readers:
+            result = await agent.invoke(f"read_{key}", {})
+            if result.get("ok") and isinstance(result.get("data"), str) and not CUT.search(result["data"]):
+                entry["value"] = result["data"]
+    return model
+
+
 def read_values(model: dict[str, Any], ins: Instruction) -> list[tuple[int, str, str]]:
     """What the instruction asks to type when it quotes nothing: an equation's answer, a word at a place
     in a text, a row's value, a text to copy. Each with where the instruction asks for it and the state
     it was read from (a field the value is read from is not the field it goes to)."""
-    if ins.quoted and any(q.strip().lower() not in ins.names for _, q in ins.quoted) or not READ_WORDS & set(ins.words):
+    if not _asks_reading(ins):
         return []
     at = min(i for i, w in enumerate(ins.words) if w in READ_WORDS)
     shown = _shown(model, ins)
@@ -444,7 +470,7 @@ def explorations(model: dict[str, Any], tried: set[str]) -> list[str]:
     out = []
     records = model.get("records") or {}
     for action in model.get("actions") or []:
-        if action.get("risk") != "read" or str(action.get("description", "")).startswith("Follow") or action.get("params"):
+        if action.get("risk") != "read" or str(action.get("description", "")).startswith("Follow") or action.get("params") or answers_text(action):
             continue
         if action.get("record"):
             for item in (records.get(action["record"]) or {}).get("items") or []:
@@ -463,6 +489,8 @@ async def solve(agent: PlingAgent, model: dict[str, Any], steps: int = 8, explor
     a time, reading the model again after each, up to `explore` times. `instruction`: the task in words,
     when the page itself does not say it (an app, not a benchmark page)."""
     ins = read_instruction(instruction if instruction is not None else instruction_of(model))
+    ins.names = {n.strip().lower() for a in model.get("actions") or [] for n in re.findall(r"“([^”]+)”", a.get("description") or "")}
+    model = await whole_texts(agent, model, ins)
     done: dict[str, list[tuple[int, int]]] = {}
     tried: set[str] = set()
     invoked: list[str] = []
@@ -477,7 +505,7 @@ async def solve(agent: PlingAgent, model: dict[str, Any], steps: int = 8, explor
                 result = await agent.invoke(options[0], {})
                 invoked.append(options[0])
                 if result.get("ok"):
-                    model = await agent.model()
+                    model = await whole_texts(agent, await agent.model(), ins)
                 continue
         if not todo:
             break
@@ -492,7 +520,7 @@ async def solve(agent: PlingAgent, model: dict[str, Any], steps: int = 8, explor
             error = result.get("error") or {}
             raise PolicyError(f"{step.ref}: {error.get('code')} {str(error.get('message', ''))[:200]}")
         if _moved(result):
-            model = await agent.model()
+            model = await whole_texts(agent, await agent.model(), ins)
     if not invoked:
         raise PolicyError(f"nothing in the model matches the instruction {ins.text[:120]!r}")
     return invoked

@@ -109,6 +109,8 @@ def _action(plan: ActionPlan, out: list[str]) -> None:
     if plan.form is not None:
         with_button = f", P.one({js(plan.submitter)})" if plan.submitter else ""
         parts.append(f"run: (args) => submitForm(P.one({js(plan.form)}), args{with_button})")
+    elif plan.run is not None:
+        parts.append(f"run: () => {plan.run}")
     elif plan.loc is not None:
         loc = js(plan.loc)
         parts.append(f"target: () => P.one({loc})")

@@ -71,6 +71,7 @@ class ActionPlan:
     choice: bool | None = None              # choosing in a list: its options are read live (True: several at once)
     region: str | None = None
     todos: list[str] = field(default_factory=list)
+    run: str | None = None                  # a read action: the JS expression it answers (a text in full)
 
 
 @dataclass

@@ -165,6 +165,9 @@ def read_survey(survey: Survey) -> Reading:
             secret = c.type == "password"
             reading.states.append(StatePlan(key, f"What the {described(c) or c.tag} “{control_name(c) or key}” holds now",
                                             f"P.valueOf(P.one({js(c.loc.js())}))", f"the value of the control found by {where(c.loc)}", secret))
+            if c.tag == "textarea" and c.form not in forms:
+                reading.actions.append(_read_whole(names, key, f"the {described(c) or c.tag} “{control_name(c) or key}”",
+                                                   f"P.valueOf(P.one({js(c.loc.js())}))", where(c.loc)))
     _texts(survey, reading, names)
     return reading
 
@@ -221,6 +224,15 @@ def reading_id(names: Names, words: str, fallback: str) -> str:
     return names.take(slug(words, fallback))
 
 
+STATE_CHARS = 200    # the model shows a state's text up to this many characters (js_bridge/bound.js, LIMITS.field)
+
+
+def _read_whole(names: Names, key: str, what: str, expr: str, how: str) -> ActionPlan:
+    """A text longer than the model shows in state (a text area, a long paragraph): a read action answers it whole."""
+    return ActionPlan(names.take(f"read_{key}"), f"Answer the whole of {what} (state “{key}” shows at most {STATE_CHARS} characters)",
+                      "read", f"{what}, found by {how}; its text in full (up to 2,000 characters, the receipt's limit)", run=expr)
+
+
 def _texts(survey: Survey, reading: Reading, names: Names) -> None:
     instructions = (next((t for t in survey.texts if t.before and not t.heading), None)
                     or next((t for t in survey.texts if not t.heading and not t.loc.guess), None))
@@ -241,6 +253,9 @@ def _texts(survey: Survey, reading: Reading, names: Names) -> None:
         key = names.take(slug(text.loc.css.lstrip("#") if text.loc.css and text.loc.css.startswith("#") else text.text[:30], "text"))
         reading.states.append(StatePlan(key, f"The text shown at {text.loc.css or text.loc.name}", "P.textOf(%s)" % js(text.loc.js()),
                                         f"the text “{text.text[:80]}”, found by {text.loc.how}"))
+        if len(text.text) > STATE_CHARS:
+            reading.actions.append(_read_whole(names, key, f"the text shown at {text.loc.css or text.loc.name}",
+                                               "P.textOf(%s)" % js(text.loc.js()), text.loc.how))
     for live in survey.live:
         kind = "warning" if live.role == "alert" else "info"
         reading.feedback.append((live.loc.js(), kind, f"the {live.role} region found by {where(live.loc)}"))
