@@ -46,7 +46,9 @@ function carryBefore() {
   if (!inFlight.before || inFlight.carried || !carry) return;
   inFlight.carried = true;
   try {
-    ReflectApply(carry, G, [toJSON({ doc: DOC_ID, before: inFlight.before })]);
+    // "carry:DOC\n" and diffFrom's argument as JSON: the controller keeps the text as it came and
+    // hands it to the next document without parsing it (core/bridge.py).
+    ReflectApply(carry, G, ['carry:' + DOC_ID + '\n' + toJSON({ before: inFlight.before })]);
   } catch (e) { /* the controller will say what changed is not known */ }
 }
 

@@ -182,7 +182,7 @@ async def _diff_from(b: Bridge) -> Answers:
             return False
 
     await _until(new_document, "the new document")
-    return [("diffFrom", await b.raw("diffFrom", carried)), ("diffFrom", await b.raw("diffFrom", {}))]
+    return [("diffFrom", await b.raw("diffFrom", text=carried)), ("diffFrom", await b.raw("diffFrom", {}))]
 
 
 async def _handoff(b: Bridge) -> Answers:

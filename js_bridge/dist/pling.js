@@ -2953,7 +2953,7 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
     if (!inFlight.before || inFlight.carried || !carry) return;
     inFlight.carried = true;
     try {
-      ReflectApply(carry, G, [toJSON({ doc: DOC_ID, before: inFlight.before })]);
+      ReflectApply(carry, G, ["carry:" + DOC_ID + "\n" + toJSON({ before: inFlight.before })]);
     } catch (e) {
     }
   }

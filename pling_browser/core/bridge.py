@@ -106,6 +106,7 @@ class Bridge:
 
     CARRY_BINDING = "__plingCarry"  # js_bridge/navigate.js takes it off the global before page scripts run
     CARRIED_KEPT = 4
+    CARRY_PREFIX = "carry:"  # navigate.js: "carry:DOC\n" and diffFrom's argument as JSON text
 
     frame_hosted = False  # a child frame's document (core/frames.py): its targets are found among the frames
     # A view for a call the page makes to one of its exported tools while one of its own actions runs
@@ -189,32 +190,38 @@ class Bridge:
                 route._on_binding({**event, "executionContextId": None})
             return
         text = event["payload"]
+        if text.startswith(self.CARRY_PREFIX):
+            # A leaving document's before snapshot: kept as the text it came in, never parsed here; it
+            # goes on as diffFrom's argument in the next document as it is (navigate.js).
+            doc, _, before = text[len(self.CARRY_PREFIX):].partition("\n")
+            self._carried[doc] = before
+            while len(self._carried) > self.CARRIED_KEPT:
+                del self._carried[next(iter(self._carried))]
+            return
         try:
             parsed = json.loads(text)
-            doc = parsed.get("doc")
-        except (ValueError, AttributeError):
+        except ValueError:
+            return
+        if not isinstance(parsed, dict):
             return
         for kind, listener in list(self.listeners.items()):  # js_bridge/interaction.js, export.js
             if isinstance(parsed.get(kind), dict):
                 listener(parsed[kind])
-        if isinstance(doc, str):
-            self._carried[doc] = text
-        while len(self._carried) > self.CARRIED_KEPT:
-            del self._carried[next(iter(self._carried))]
 
-    def carried(self, doc: str | None) -> dict[str, Any] | None:
-        """The before snapshot document ``doc`` handed over as it left (taken once), or None."""
-        text = self._carried.pop(doc, None) if doc else None
-        if text is None:
-            return None
-        value = json.loads(text)
-        return value if isinstance(value, dict) else None
+    def carried(self, doc: str | None) -> str | None:
+        """The before snapshot document ``doc`` handed over as it left (taken once), or None: diffFrom's
+        argument as JSON text, passed on without a parse and re-encode (issue 31)."""
+        return self._carried.pop(doc, None) if doc else None
 
-    async def raw(self, name: str, arg: Any = None, budget_ms: float | None = None, terminate: bool = True) -> str:
-        """The answer's JSON text as the bridge wrote it (the model is passed on without re-encoding)."""
+    async def raw(self, name: str, arg: Any = None, budget_ms: float | None = None, terminate: bool = True,
+                  text: str | None = None) -> str:
+        """The answer's JSON text as the bridge wrote it (the model is passed on without re-encoding).
+        ``text``: the argument already as JSON text (a carried snapshot), sent as it is."""
         if name not in operations():
             raise BridgeBug(f"No bridge operation {name!r} in js_bridge/operations.json (a bug in Pling)")
-        payload = json.dumps(json.dumps(arg, ensure_ascii=False, allow_nan=False), ensure_ascii=False)
+        if text is None:
+            text = json.dumps(arg, ensure_ascii=False, allow_nan=False)
+        payload = json.dumps(text, ensure_ascii=False)
         expression = f"window.__plingBridge.call({json.dumps(name)}, {payload})"
         timeout = (budget_ms or self.budget_ms) / 1000 + self.grace_s
         async with translate_playwright_errors():
@@ -248,10 +255,11 @@ class Bridge:
         return {}
 
     async def _call(self, name: str, arg: Any, answer_type: type[A], budget_ms: float | None = None,
-                    terminate: bool = True, adapt: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> A:
+                    terminate: bool = True, adapt: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
+                    arg_text: str | None = None) -> A:
         if operations().get(name) is not answer_type:
             raise BridgeBug(f"The bridge's {name} answers {operations().get(name)}, not {answer_type.__name__} (a bug in Pling)")
-        text = await self.raw(name, arg, budget_ms, terminate)
+        text = await self.raw(name, arg, budget_ms, terminate, text=arg_text)
         try:
             payload = json.loads(text)
             if not isinstance(payload, dict):
@@ -356,9 +364,10 @@ class Bridge:
         """A resumed flow starts here: the before snapshot (or the start mark), no action looked up."""
         return await self._call("begin", {"evidence": evidence}, Begun)
 
-    async def diff_from(self, before: dict[str, Any]) -> Diffed:
-        """What changed in this document against a before snapshot another document handed over."""
-        return await self._call("diffFrom", before, Diffed)
+    async def diff_from(self, carried: str) -> Diffed:
+        """What changed in this document against a before snapshot another document handed over (its
+        text as ``carried`` gives it)."""
+        return await self._call("diffFrom", None, Diffed, arg_text=carried)
 
     async def handoff_state(self, ref: str) -> HandoffState:
         return await self._call("handoff", {"ref": ref}, HandoffState)
