@@ -136,6 +136,8 @@ class Controller:
         }
 
     async def start(self) -> None:
+        # What a service killed before it could clean up left behind (its driver and browser are gone).
+        await processes.reap([], processes.left_by_the_dead())
         errors = []
         for endpoint in self.endpoints:
             try:

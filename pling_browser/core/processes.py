@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import shutil
 import signal
+import stat
 import tempfile
 from pathlib import Path
 
@@ -109,8 +111,30 @@ ARTIFACTS_PREFIX = "playwright-artifacts-"
 def artifacts_folder() -> str:
     """A folder for a browser's artifacts (Playwright's `artifactsDir`: downloads, traces in progress),
     made by this process. Playwright's own would be its driver's to remove, and a killed driver leaves
-    it behind; this one is reaped with the browser (the caller lists it beside its profile folders)."""
-    return tempfile.mkdtemp(prefix=ARTIFACTS_PREFIX)
+    it behind; this one is reaped with the browser (the caller lists it beside its profile folders).
+    Its name holds this process's id: if this process is killed (nothing then removes the folder), the
+    next service to start finds it by that id and removes it (`left_by_the_dead`)."""
+    return tempfile.mkdtemp(prefix=f"{ARTIFACTS_PREFIX}pling{os.getpid()}-")
+
+
+def left_by_the_dead() -> list[str]:
+    """Artifacts folders made by a service process that is gone (killed before it could remove them):
+    only folders of this user, named as `artifacts_folder` names them, whose process no longer runs."""
+    root, uid = tempfile.gettempdir(), os.getuid()
+    named = re.compile(rf"^{ARTIFACTS_PREFIX}pling(\d+)-")
+    found = []
+    for name in os.listdir(root):
+        match = named.match(name)
+        if match is None or alive(int(match.group(1))):
+            continue
+        path = os.path.join(root, name)
+        try:
+            info = os.lstat(path)
+        except OSError:
+            continue
+        if stat.S_ISDIR(info.st_mode) and info.st_uid == uid:
+            found.append(path)
+    return found
 
 
 async def reap(pids: list[int], folders: list[str]) -> None:
