@@ -16,7 +16,10 @@
   `csrf` query parameter for event streams, taken out of the query like the token), and a write
   with the cookie needs, besides, no foreign Origin. Sessions expire when idle and after a fixed
   lifetime, and end at `POST /console/sign-out`.
-- Size: request bodies over 1 MiB are refused with 413 before they are read.
+- Size: request bodies over 1 MiB are refused with 413 before the app sees them. A declared length up
+  to 4 MiB is read and dropped first, so the answer reaches a proxy that writes the whole body before it
+  reads (nginx: answered early, its write met a reset and it answered 502 instead; tests/test_router.py);
+  a larger one is refused at once and its connection closed.
 
 Refusals are raised as `Forbidden`, `Unauthorized` and `PayloadTooLarge`; `server/problems.py` renders them
 (the guard sits inside its `Problems` middleware).
@@ -42,6 +45,7 @@ Receive = Callable[[], Awaitable[dict[str, Any]]]
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
 MAX_BODY = 1024 * 1024
+DRAINED_BODY = 4 * MAX_BODY  # an oversized body up to this is read and dropped before the 413
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]", "::1")
 PUBLIC_PATHS = ("/healthz", "/errors", "/pling.js", "/js/", "/demo/")
 COOKIE = "pling_console"
@@ -169,6 +173,8 @@ class AccessGuard:
         scope.setdefault("state", {})["caller"] = caller
         length = headers.get("content-length")
         if length is not None and length.isdigit() and int(length) > MAX_BODY:
+            if int(length) <= DRAINED_BODY:
+                await _drain(receive)
             raise PayloadTooLarge(f"The body is {length} bytes; at most {MAX_BODY} are accepted")
         if length is None and scope.get("method") in ("POST", "PUT", "PATCH"):
             # No declared length (chunked): read the body first, so an oversized one is refused
@@ -281,3 +287,12 @@ def _take_query_token(scope: Scope) -> str | None:
     scope["query_string"] = urlencode([(key, value) for key, value in pairs if key != "token"]).encode("latin-1")
     scope.setdefault("state", {})["token_in_query"] = True
     return tokens[0]
+
+
+async def _drain(receive: Receive) -> None:
+    """Read a refused body to its end (its length was checked: at most DRAINED_BODY), dropping it, so the
+    refusal is not lost to a reset; the body deadline (server/limits.py) still bounds a slow sender."""
+    while True:
+        message = await receive()
+        if message["type"] != "http.request" or not message.get("more_body", False):
+            return
