@@ -180,3 +180,21 @@ def test_a_field_labelled_like_a_key_gets_the_value_a_row_says_after_that_key() 
     chosen = {c.ref: c.args for c in policy_generic.plan(model, ins, {})}
     # No row says a language: that field gets nothing rather than a guess.
     assert chosen == {"fill@Gender:": {"value": "Female"}, "fill@Year of Birth:": {"value": "1955"}}
+
+
+def test_an_operation_is_repeated_until_the_number_it_shows_is_the_one_asked_for(tmp_path: Path) -> None:
+    """generate-number, seed 2: the first number generated is not less than the bound (the policy without
+    the repetition submitted it: reward -1); Generate is pressed again until it is, then Submit."""
+    wanted = policy_generic.wanted_number
+    assert wanted("Generate a number less than 8, then press submit.")(7) and not wanted("a number less than 8")(8)
+    assert wanted("a number greater than 3")(4) and wanted("an odd number")(3) and not wanted("an even number")(3)
+    assert wanted("Click the button 3 times") is None
+    folder = tmp_path / "drafts"
+    folder.mkdir()
+    with TaskServer() as tasks:
+        asyncio.run(write_drafts(tasks, ["generate-number"], folder, lambda _: None))
+        with unseen_service(tmp_path / "service.log", folder) as service:
+            done = _run(service.url, lambda client: generic_episodes(client, tasks, [("generate-number", 2)], lambda _: None))
+    calls = [s["call"] for s in done[0]["steps"]]
+    assert done[0]["raw"] == 1 and done[0]["lies"] == [], done[0]
+    assert calls.count("invoke click@Generate") >= 2 and calls[-2:] == ["invoke click@Submit", "model"], calls

@@ -482,6 +482,39 @@ def explorations(model: dict[str, Any], tried: set[str]) -> list[str]:
     return out
 
 
+def wanted_number(text: str) -> Any:
+    """What the instruction asks of a number the page shows ("a number less than 8", "an odd number"): a test, or None."""
+    m = re.search(r"\b(less|smaller|lower|fewer|greater|more|larger|bigger|higher) than (-?\d+(?:\.\d+)?)", text, re.I)
+    if m:
+        bound = float(m[2])
+        return (lambda v: v < bound) if m[1].lower() in ("less", "smaller", "lower", "fewer") else (lambda v: v > bound)
+    m = re.search(r"\b(odd|even) number", text, re.I)
+    if m:
+        return (lambda v: v % 2 == 1) if m[1].lower() == "odd" else (lambda v: v % 2 == 0)
+    return None
+
+
+async def _until_wanted(agent: PlingAgent, step: Candidate, ins: Instruction, invoked: list[str], most: int = 12) -> dict[str, Any] | None:
+    """After an operation without values, when the instruction asks for a number with some property and the
+    page now shows a number (a state that is one): the operation again until that number has it. Answers
+    the model last read, or None when the instruction asks no such thing."""
+    wanted = wanted_number(ins.text)
+    if wanted is None or step.args:
+        return None
+    model = await agent.model()
+    for _ in range(most):
+        shown = [float(v["value"]) for v in (model.get("state") or {}).values()
+                 if isinstance(v, dict) and isinstance(v.get("value"), str) and re.fullmatch(NUMBER, v["value"].strip())]
+        if not shown or any(wanted(n) for n in shown):
+            break
+        result = await agent.invoke(step.ref, {})
+        invoked.append(step.ref)
+        if not result.get("ok"):
+            break
+        model = await agent.model()
+    return model
+
+
 async def solve(agent: PlingAgent, model: dict[str, Any], steps: int = 8, explore: int = 6,
                 instruction: str | None = None) -> list[str]:
     """Act on the model until the instruction's operations are done; answers the refs invoked. When the
@@ -519,8 +552,9 @@ async def solve(agent: PlingAgent, model: dict[str, Any], steps: int = 8, explor
         if not result.get("ok"):
             error = result.get("error") or {}
             raise PolicyError(f"{step.ref}: {error.get('code')} {str(error.get('message', ''))[:200]}")
-        if _moved(result):
-            model = await whole_texts(agent, await agent.model(), ins)
+        repeated = await _until_wanted(agent, step, ins, invoked)
+        if repeated is not None or _moved(result):
+            model = repeated or await whole_texts(agent, await agent.model(), ins)
     if not invoked:
         raise PolicyError(f"nothing in the model matches the instruction {ins.text[:120]!r}")
     return invoked
