@@ -10,11 +10,12 @@ polled, so it costs nothing while measuring):
 from __future__ import annotations
 
 import threading
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from http.server import SimpleHTTPRequestHandler
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 from pling_browser.core.bridge import bridge_source
+from pling_browser.server.threaded import HTTPServerThread
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 PAGE = "/bench/list.html"
@@ -136,12 +137,9 @@ class _Handler(SimpleHTTPRequestHandler):
         self._send(303, location=f"{SSR}?n={n}")
 
 
-class FixtureServer(ThreadingHTTPServer):
-    daemon_threads = True
-
+class FixtureServer(HTTPServerThread):
     def __init__(self) -> None:
-        super().__init__(("127.0.0.1", 0), _Handler)
-        self._thread = threading.Thread(target=self.serve_forever, daemon=True)
+        super().__init__(_Handler)
         self._lock = threading.Lock()
         self._deleted: dict[int, set[str]] = {}
 
@@ -164,11 +162,3 @@ class FixtureServer(ThreadingHTTPServer):
     def reset(self, n: int) -> None:
         with self._lock:
             self._deleted.pop(n, None)
-
-    def __enter__(self) -> "FixtureServer":
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.shutdown()
-        self.server_close()

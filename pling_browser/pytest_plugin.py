@@ -21,9 +21,6 @@ gets fresh sessions, closed when it ends.
 from __future__ import annotations
 
 import os
-import socket
-import threading
-import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterator
 
@@ -74,36 +71,25 @@ class _LocalService:
     """The HTTP service in a thread of this process, on a free loopback port."""
 
     def __init__(self, data_dir: Path) -> None:
-        import uvicorn
-
         from .server.api import create_app
+        from .server.threaded import UvicornThread
         from .config import Settings
 
         settings = Settings.from_env()
         settings = settings.with_(allow_hosts=settings.allow_hosts + _LOOPBACK, data_dir=data_dir)
-        with socket.socket() as sock:
-            sock.bind(("127.0.0.1", 0))
-            self.port = sock.getsockname()[1]
-        config = uvicorn.Config(create_app(settings), host="127.0.0.1", port=self.port, log_level="warning", lifespan="on")
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, name="pling-service", daemon=True)
+        self.served = UvicornThread(create_app(settings), lifespan="on",
+                                    name="the Pling service (is Chromium installed? see PLING_CHROMIUM)")
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        return self.served.url
 
     def start(self) -> "_LocalService":
-        self.thread.start()
-        deadline = time.monotonic() + 60
-        while not self.server.started:
-            if not self.thread.is_alive() or time.monotonic() > deadline:
-                raise RuntimeError("the Pling service did not start (is Chromium installed? see PLING_CHROMIUM)")
-            time.sleep(0.05)
+        self.served.start()
         return self
 
     def stop(self) -> None:
-        self.server.should_exit = True
-        self.thread.join(30)
+        self.served.stop()
 
 
 @pytest.fixture(scope="session")

@@ -5,21 +5,19 @@ from __future__ import annotations
 
 import asyncio
 import os
-import socket
 import tempfile
-import threading
-import time
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Awaitable, Callable, Iterator
 
 import httpx
 import pytest
-import uvicorn
 
 from pling_browser.server.api import create_app
 from pling_browser.config import Settings
 from pling_browser.lifecycle import LogEvent, ReceiptWarning
 from pling_browser.server.limits import uvicorn_options
+from pling_browser.server.threaded import UvicornThread
 
 from .server import FixtureServer
 
@@ -31,42 +29,38 @@ APPROVED = ("remove", "clear_done", "approved_danger")
 SERVICES: dict[str, "ServiceThread"] = {}
 
 
-class ServiceThread:
+class ServiceThread(UvicornThread):
+    """The Pling service of `settings` under uvicorn in a thread, with the limits `pling-browser serve`
+    runs with. Prefer `serving(**changes)` (or a fixture built on it), which stops it for you."""
+
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        sock = socket.socket()
-        sock.bind(("127.0.0.1", 0))
-        self.port = sock.getsockname()[1]
-        sock.close()
-        self.app = create_app(settings)
-        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning", lifespan="on",
-                                **uvicorn_options(settings))  # the limits `pling-browser serve` runs with
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        super().__init__(create_app(settings), name="the Pling service", lifespan="on", **uvicorn_options(settings))
 
     def start(self) -> "ServiceThread":
-        self.thread.start()
-        deadline = time.time() + 60
-        while not self.server.started:
-            if not self.thread.is_alive() or time.time() > deadline:
-                raise RuntimeError("the Pling service did not start")
-            time.sleep(0.05)
+        super().start()
         SERVICES[self.url] = self
         return self
 
-    def stop(self) -> None:
+    def stop(self, timeout_s: float = 30) -> None:
         SERVICES.pop(self.url, None)
-        self.server.should_exit = True
-        self.thread.join(30)
+        super().stop(timeout_s)
 
     def in_service(self, work: Callable[[Any], Awaitable[Any]], timeout: float = 30) -> Any:
         """Run `work(runtime)` on the service's own event loop, e.g. to play the person in a page."""
         runtime = self.app.state.runtime
         return asyncio.run_coroutine_threadsafe(work(runtime), runtime.loop).result(timeout)
+
+
+@contextmanager
+def serving(settings: Settings | None = None, **changes: Any) -> Iterator[ServiceThread]:
+    """A service of its own for a test or a module: `settings`, else `service_settings(**changes)`;
+    started on entry, stopped on exit (even when the test fails)."""
+    svc = ServiceThread(settings if settings is not None else service_settings(**changes)).start()
+    try:
+        yield svc
+    finally:
+        svc.stop()
 
 
 def service_settings(**changes: Any) -> Settings:
@@ -89,18 +83,16 @@ def fixtures() -> Iterator[FixtureServer]:
 
 @pytest.fixture(scope="session")
 def service() -> Iterator[ServiceThread]:
-    svc = ServiceThread(service_settings()).start()
-    yield svc
-    svc.stop()
+    with serving() as svc:
+        yield svc
 
 
 @pytest.fixture(scope="session")
 def shim_service() -> Iterator[ServiceThread]:
     """The service with the bridge's WebMCP shim (PLING_BROWSER_WEBMCP=0) instead of the browser's own:
     one for the run, as `service` is (tests/webmcp_fixtures.py's `where` takes either)."""
-    svc = ServiceThread(service_settings(browser_webmcp=False)).start()
-    yield svc
-    svc.stop()
+    with serving(browser_webmcp=False) as svc:
+        yield svc
 
 
 @pytest.fixture(scope="session")

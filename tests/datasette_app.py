@@ -5,11 +5,9 @@ from __future__ import annotations
 
 import sqlite3
 import tempfile
-import threading
-import time
 from pathlib import Path
 
-import uvicorn
+from pling_browser.server.threaded import UvicornThread
 
 BOOKS = [(1, "Dune", "Frank Herbert", 1965), (2, "Emma", "Jane Austen", 1815), (3, "Kindred", "Octavia E. Butler", 1979)]
 
@@ -26,22 +24,15 @@ class DatasetteApp:
         db.commit()
         db.close()
         app = Datasette([str(path)]).app()
-        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="off"))
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.served = UvicornThread(app, name="Datasette", lifespan="off")
+        self.port = self.served.port
 
     def start(self) -> "DatasetteApp":
-        self.thread.start()
-        deadline = time.time() + 30
-        while not self.server.started:
-            if not self.thread.is_alive() or time.time() > deadline:
-                raise RuntimeError("Datasette did not start")
-            time.sleep(0.05)
-        self.port = self.server.servers[0].sockets[0].getsockname()[1]
+        self.served.start()
         return self
 
     def url(self, path: str) -> str:
         return f"http://127.0.0.1:{self.port}{path}"
 
     def stop(self) -> None:
-        self.server.should_exit = True
-        self.thread.join(10)
+        self.served.stop(10)

@@ -9,12 +9,10 @@ from __future__ import annotations
 
 import sys
 import tempfile
-import threading
-import time
 import types
 from pathlib import Path
 
-import uvicorn
+from pling_browser.server.threaded import UvicornThread
 
 GROUPS = ("Editors", "Reviewers", "Authors")
 USER, PASSWORD = "admin", "pling-admin-pw"
@@ -66,8 +64,8 @@ class DjangoAdmin:
         from django.core.asgi import get_asgi_application
 
         app = ASGIStaticFilesHandler(get_asgi_application())
-        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="off"))
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.served = UvicornThread(app, name="Django", lifespan="off")
+        self.port = self.served.port
         self.Group = Group
 
     def reset(self) -> None:
@@ -90,18 +88,11 @@ class DjangoAdmin:
         self.Group.objects.filter(pk=pk).delete()
 
     def start(self) -> "DjangoAdmin":
-        self.thread.start()
-        deadline = time.time() + 30
-        while not self.server.started:
-            if not self.thread.is_alive() or time.time() > deadline:
-                raise RuntimeError("Django did not start")
-            time.sleep(0.05)
-        self.port = self.server.servers[0].sockets[0].getsockname()[1]
+        self.served.start()
         return self
 
     def url(self, path: str) -> str:
         return f"http://127.0.0.1:{self.port}{path}"
 
     def stop(self) -> None:
-        self.server.should_exit = True
-        self.thread.join(10)
+        self.served.stop(10)

@@ -16,12 +16,13 @@ from __future__ import annotations
 import json
 import threading
 import time
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from http.server import SimpleHTTPRequestHandler
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 from pling_browser.core.bridge import bridge_source
 from pling_browser.server.routes.static import package_files
+from pling_browser.server.threaded import HTTPServerThread
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 
@@ -87,19 +88,16 @@ class _Handler(SimpleHTTPRequestHandler):
         self.wfile.write(body)
 
 
-class FixtureServer(ThreadingHTTPServer):
-    daemon_threads = True
-
+class FixtureServer(HTTPServerThread):
     def __init__(self, host: str = "127.0.0.1") -> None:
         # Loopback only (127.0.0.0/8): a second address (127.0.0.2) is another site to the browser.
         if not host.startswith("127."):
             raise ValueError("the fixture server binds loopback addresses only")
-        super().__init__((host, 0), _Handler)
+        super().__init__(_Handler, host)
         self.stopping = threading.Event()
         self.hits = 0
         self.requests: list[tuple[str, str]] = []  # (method, path with query), in arrival order
         self._requests_changed = threading.Condition()
-        self._thread = threading.Thread(target=self.serve_forever, daemon=True)
 
     def _record(self, method: str, path: str) -> None:
         with self._requests_changed:
@@ -127,18 +125,9 @@ class FixtureServer(ThreadingHTTPServer):
                     raise TimeoutError(f"no {method or 'request'} to {path} within {timeout} s")
                 self._requests_changed.wait(left)
 
-    @property
-    def origin(self) -> str:
-        return f"http://{self.server_address[0]}:{self.server_address[1]}"
-
     def url(self, path: str) -> str:
         return self.origin + "/" + path.lstrip("/")
 
-    def start(self) -> "FixtureServer":
-        self._thread.start()
-        return self
-
     def stop(self) -> None:
-        self.stopping.set()
-        self.shutdown()
-        self.server_close()
+        self.stopping.set()  # /hang and delayed echoes answer now
+        super().stop()

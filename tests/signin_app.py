@@ -14,14 +14,15 @@ from __future__ import annotations
 
 import json
 import secrets
-import threading
 import time
 from http.cookies import SimpleCookie
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 from urllib.parse import parse_qs
 
 import httpx
+
+from pling_browser.server.threaded import HTTPServerThread
 
 SIGNIN = """<!doctype html>
 <html><head><meta charset="utf-8"><title>Sign in</title></head>
@@ -130,18 +131,15 @@ class _Handler(BaseHTTPRequestHandler):
                           {"Set-Cookie": f"sid={app.cookie}; HttpOnly; Path=/; SameSite=Lax"})
 
 
-class SignInApp(ThreadingHTTPServer):
-    daemon_threads = True
-
+class SignInApp(HTTPServerThread):
     def __init__(self) -> None:
-        super().__init__(("127.0.0.1", 0), _Handler)
+        super().__init__(_Handler)
         # The values a profile must keep and never show: long and random, so finding one is no accident.
         self.cookie = "cookie-" + secrets.token_hex(16)
         self.local = "local-" + secrets.token_hex(16)
         self.session = "session-" + secrets.token_hex(16)
         self.idb = "idb-" + secrets.token_hex(16)
         self.users: dict[str, str] = {}
-        self._thread = threading.Thread(target=self.serve_forever, daemon=True)
 
     @property
     def values(self) -> tuple[str, ...]:
@@ -149,14 +147,6 @@ class SignInApp(ThreadingHTTPServer):
 
     def url(self, path: str) -> str:
         return f"http://127.0.0.1:{self.server_address[1]}{path}"
-
-    def start(self) -> "SignInApp":
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        self.shutdown()
-        self.server_close()
 
 
 def signed_in(client: httpx.Client, opened: dict[str, Any]) -> dict[str, Any]:

@@ -10,9 +10,11 @@ import importlib.util
 import itertools
 import json
 import threading
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from http.server import SimpleHTTPRequestHandler
 from pathlib import Path
 from typing import Any
+
+from pling_browser.server.threaded import HTTPServerThread
 
 HARNESS = (Path(__file__).resolve().parent / "harness.js").read_text(encoding="utf-8")
 
@@ -83,17 +85,14 @@ class _Handler(SimpleHTTPRequestHandler):
         self.wfile.write(body)
 
 
-class TaskServer(ThreadingHTTPServer):
-    daemon_threads = True
-
+class TaskServer(HTTPServerThread):
     def __init__(self) -> None:
         self.root = miniwob_html()
         self.rewards: dict[str, dict[str, Any]] = {}
         self.events: dict[str, list[dict[str, Any]]] = {}   # run -> the trusted input events its page saw
         self.lock = threading.Lock()
         self._runs = itertools.count(1)
-        super().__init__(("127.0.0.1", 0), _Handler)
-        self._thread = threading.Thread(target=self.serve_forever, daemon=True)
+        super().__init__(_Handler)
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         pass  # a page closed while a file was being sent to it: nothing to report
@@ -112,11 +111,3 @@ class TaskServer(ThreadingHTTPServer):
         """The input events the episode's page reported so far (harness.js), in the order they came."""
         with self.lock:
             return list(self.events.get(run, []))
-
-    def __enter__(self) -> "TaskServer":
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.shutdown()
-        self.server_close()
