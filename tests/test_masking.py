@@ -14,7 +14,7 @@ from urllib.parse import quote
 import httpx
 import pytest
 
-from .conftest import Pages, ServiceThread, service_settings
+from .conftest import Pages, ServiceThread, problem, service_settings
 from .server import FixtureServer
 from .test_console import _read_stream
 
@@ -239,3 +239,16 @@ def test_a_confirmation_a_person_is_asked_shows_no_operator_secret(fixtures: Fix
             opened.close_all()
     finally:
         svc.stop()
+
+
+def test_a_problem_about_a_session_leaves_through_its_way_out(spages: Pages) -> None:
+    """A problem's detail may repeat what an agent or a page wrote (here an operator secret sent as a
+    tab id): it is masked with the session's values, as the session's other answers are, and is
+    otherwise the same problem."""
+    page = spages.open("pages/security/echo_secret.html")
+    answer = spages.client.get(f"/sessions/{page.id}/model", params={"tab": API_KEY})
+    body = problem(answer)
+    assert body["code"] == "TAB_NOT_FOUND" and "<secret>restored</secret>" in body["detail"], body
+    assert API_KEY not in answer.text
+    unmasked = spages.client.get(f"/sessions/{page.id}/model", params={"tab": "t99"})
+    assert "'t99'" in problem(unmasked)["detail"]

@@ -17,6 +17,9 @@ Three ways in, one renderer (``problem``):
 - anything that escapes the routes or the middlewares (``Problems``, the outermost middleware): a
   ``ServiceError`` raised by a middleware such as ``AccessGuard`` with its own status, and any other
   exception as 500 ``INTERNAL_ERROR``, logged with its traceback, never a plain-text 500.
+
+A problem raised by a route leaves through the way out of the session it is about (core/outbound.py):
+its detail may repeat what a page or an agent wrote, and the session's values are masked in it.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from starlette.routing import Match, Mount, Route
 
 from ..errors import (INVOCATION_CODES, SERVICE_CODES, BadRequest, InternalError, MethodNotAllowed, NotFound, PlingError,
                       ServiceError, Unauthorized)
+from ..core.outbound import NOTHING, Outbound
 from ..runtime import CallerGone
 
 log = logging.getLogger("pling_browser.api")
@@ -80,14 +84,15 @@ class ProblemResponse(JSONResponse):
     media_type = MEDIA_TYPE
 
 
-def problem(error: ServiceError, headers: Mapping[str, str] | None = None) -> ProblemResponse:
-    """The one rendering of a service error: its body, its status and the headers its kind needs."""
+def problem(error: ServiceError, headers: Mapping[str, str] | None = None, outbound: Outbound = NOTHING) -> ProblemResponse:
+    """The one rendering of a service error: its body (through `outbound`, the way out of the session it
+    is about), its status and the headers its kind needs."""
     out = dict(headers or {})
     if "retry_after" in error.details:
         out["Retry-After"] = str(error.details["retry_after"])
     if isinstance(error, Unauthorized):
         out["WWW-Authenticate"] = "Bearer"
-    return ProblemResponse(problem_body(error), status_code=error.status, headers=out)
+    return ProblemResponse(outbound.data(problem_body(error)), status_code=error.status, headers=out)
 
 
 def allowed_methods(request: Request, also: str = "") -> str:
@@ -110,7 +115,9 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(ServiceError)
     async def service_error(request: Request, error: ServiceError) -> Response:
-        return problem(error)
+        runtime = getattr(request.app.state, "runtime", None)
+        sid = request.path_params.get("sid")
+        return problem(error, outbound=runtime.sessions.outbound(sid) if runtime is not None else NOTHING)
 
     @app.exception_handler(CallerGone)
     async def caller_gone(request: Request, error: CallerGone) -> Response:
