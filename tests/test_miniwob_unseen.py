@@ -198,3 +198,28 @@ def test_an_operation_is_repeated_until_the_number_it_shows_is_the_one_asked_for
     calls = [s["call"] for s in done[0]["steps"]]
     assert done[0]["raw"] == 1 and done[0]["lies"] == [], done[0]
     assert calls.count("invoke click@Generate") >= 2 and calls[-2:] == ["invoke click@Submit", "model"], calls
+
+
+def test_the_values_an_instruction_stresses_go_to_the_fields_its_words_name_then_the_one_submit(tmp_path: Path) -> None:
+    """multi-orderings (seed 1): fields labelled Genre, Year, Director; the instruction's bold words are a list
+    the page shows ("horror", "Booth", "2016"); "directed by" names Director, "year" Year, the one value left
+    goes to the one field left, and the one submit button, which the instruction calls "Search", is pressed last."""
+    model = {"state": {"instructions": {"value": "Search for horror movies directed by Booth from year 2016."},
+                       "query": {"value": ["horror", "Booth", "2016"]}},
+             "records": {"row": {"items": [{"id": n, "label": n} for n in ("Genre", "Year", "Director")]}},
+             "actions": [{"id": "fill", "record": "row", "description": "Type into the textbox of the row",
+                          "params": {"type": "object", "properties": {"value": {"type": "string"}}, "required": ["value"]}}]}
+    ins = policy_generic.read_instruction(policy_generic.instruction_of(model))
+    assert {c.ref: c.args["value"] for c in policy_generic.plan(model, ins, {})} == {
+        "fill@Genre": "horror", "fill@Director": "Booth", "fill@Year": "2016"}
+    model["state"]["query"]["value"] = ["horror", "Smith"]        # not the instruction's words: nothing is stressed
+    ins = policy_generic.read_instruction(policy_generic.instruction_of(model))
+    assert policy_generic.plan(model, ins, {}) == []
+    folder = tmp_path / "drafts"
+    folder.mkdir()
+    with TaskServer() as tasks:
+        asyncio.run(write_drafts(tasks, ["multi-orderings"], folder, lambda _: None))
+        with unseen_service(tmp_path / "service.log", folder) as service:
+            done = _run(service.url, lambda client: generic_episodes(client, tasks, [("multi-orderings", 1)], lambda _: None))
+    assert done[0]["raw"] == 1 and done[0]["lies"] == [], done[0]
+    assert [s["call"] for s in done[0]["steps"]][-1] == "invoke click_submit"

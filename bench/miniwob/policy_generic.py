@@ -60,6 +60,7 @@ class Instruction:
     names: set[str] = field(default_factory=set)     # what the model names things (a button's “Search”): not values
     read: list[tuple[int, str, str]] = field(default_factory=list)   # (word position, value, state key): read off the page
     labels: list[tuple[str, str]] = field(default_factory=list)      # (record type, label) of every record listed
+    stressed: dict[str, tuple[int, str]] = field(default_factory=dict)   # a field's label -> (position, value)
 
 
 def _position(text: str, index: int) -> int:
@@ -177,6 +178,7 @@ def candidates(model: dict[str, Any], ins: Instruction) -> list[Candidate]:
     ins.names = {n.strip().lower() for a in model.get("actions") or [] for n in re.findall(r"“([^”]+)”", a.get("description") or "")}
     ins.read = read_values(model, ins)
     ins.labels = [(kind, str(item.get("label") or "")) for kind, listed in records.items() for item in listed.get("items") or []]
+    ins.stressed = stressed_values(model, ins)
     sources = {key for _, _, key in ins.read if key}
     for action in model.get("actions") or []:
         if not action.get("record") and any(action["id"].endswith("_" + key) for key in sources) or answers_text(action):
@@ -228,6 +230,11 @@ def _mention(c: Candidate, ins: Instruction, index: int = 0, count: int = 0) -> 
             c.score += 0.5
         if not c.score and "value" in words:
             _looked_up(c, ins, label)
+        if label.strip().lower() in ins.stressed and _takes_text(action):
+            at, c.args["value"] = ins.stressed[label.strip().lower()]
+            c.values.append((at, at + max(1, len(tokens(c.args["value"])))))
+            if not c.score:
+                c.score, c.start, c.end = 1.0, at, at
     else:
         named = [n.strip().lower() for n in re.findall(r"“([^”]+)”", action.get("description") or "")]
         for pos, q in ins.quoted:
@@ -243,6 +250,39 @@ def _mention(c: Candidate, ins: Instruction, index: int = 0, count: int = 0) -> 
             if not c.score and verb not in ("fill", "click", "open", "choose"):
                 c.score, c.start, c.end = 0.8, words.index(verb), words.index(verb) + 1
     return _valued(c, ins)
+
+
+def _takes_text(action: dict[str, Any]) -> bool:
+    params = action.get("params") or {}
+    return "value" in (params.get("required") or []) and (params.get("properties") or {}).get("value", {}).get("type") == "string"
+
+
+def _stem(word: str) -> str:
+    return word[:5]
+
+
+def stressed_values(model: dict[str, Any], ins: Instruction) -> dict[str, tuple[int, str]]:
+    """The values an instruction stresses (a list the page shows whose every item is a phrase of the
+    instruction: its bold words), each to the field of a record type labelled by a word the instruction says
+    just before it ("directed by Booth": Director; "year 2016": Year); the one value left to the one field left."""
+    stressed = next((v["value"] for v in (model.get("state") or {}).values() if isinstance(v, dict) and isinstance(v.get("value"), list)
+                     and len(v["value"]) >= 2 and all(isinstance(x, str) and x.strip() and _phrase_at(ins.words, tokens(x)) >= 0 for x in v["value"])), None)
+    if not stressed:
+        return {}
+    free = sorted((_phrase_at(ins.words, tokens(x)), x) for x in stressed)
+    kinds = {a["record"] for a in model.get("actions") or [] if a.get("record") and _takes_text(a)}
+    labels = [label.strip().lower() for kind, label in ins.labels if kind in kinds and tokens(label)]
+    out: dict[str, tuple[int, str]] = {}
+    for label in labels:
+        said = [i for i, w in enumerate(ins.words) if len(w) > 2 and _stem(w) == _stem(tokens(label)[0])]
+        after = [f for f in free if said and f[0] > said[0]]
+        if after:
+            out[label] = after[0]
+            free.remove(after[0])
+    left = [label for label in labels if label not in out]
+    if len(left) == 1 and len(free) == 1:
+        out[left[0]] = free[0]
+    return out
 
 
 def _looked_up(c: Candidate, ins: Instruction, label: str) -> None:
@@ -482,6 +522,19 @@ def explorations(model: dict[str, Any], tried: set[str]) -> list[str]:
     return out
 
 
+SUBMITS = {"submit", "search", "go", "ok", "send", "done"}
+
+
+def _submit_left(model: dict[str, Any], ins: Instruction, done: dict[str, list[tuple[int, int]]]) -> list[Candidate]:
+    """Fields filled with the values the instruction stresses, and the page's one submit button ("Submit",
+    "Search") not pressed: pressing it is what a person does last."""
+    if not ins.stressed or not done:
+        return []
+    left = [a for a in model.get("actions") or [] if not a.get("record") and a.get("available", True) and not a.get("params")
+            and a["id"] not in done and a["id"].split("_")[0] in ("click", "press") and set(_name_words(a)) & SUBMITS]
+    return [Candidate(left[0]["id"], left[0], score=0.1, start=len(ins.words), end=len(ins.words))] if len(left) == 1 else []
+
+
 def wanted_number(text: str) -> Any:
     """What the instruction asks of a number the page shows ("a number less than 8", "an odd number"): a test, or None."""
     m = re.search(r"\b(less|smaller|lower|fewer|greater|more|larger|bigger|higher) than (-?\d+(?:\.\d+)?)", text, re.I)
@@ -541,7 +594,9 @@ async def solve(agent: PlingAgent, model: dict[str, Any], steps: int = 8, explor
                     model = await whole_texts(agent, await agent.model(), ins)
                 continue
         if not todo:
-            break
+            todo = _submit_left(model, ins, done)
+            if not todo:
+                break
         step = todo[0]
         pause = _wait_before(ins, step, done)
         if pause:
