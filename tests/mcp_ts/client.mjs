@@ -61,6 +61,7 @@ try {
   out.tag = tag;
   out.refreshesBeforeAdd = refreshed.length;
 
+  out.step = 'calling add_todo';
   const added = await client.callTool({ name: `${tag}_add_todo`, arguments: { text: 'Seen by the TypeScript SDK' } });
   out.added = { isError: added.isError ?? false, receipt: added.structuredContent };
   const newId = added.structuredContent.changed.records.task.added[0];
