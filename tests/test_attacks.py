@@ -243,6 +243,10 @@ def test_characters_nobody_sees_are_refused_in_ids_and_shown_to_the_person(askin
         asked = client.get(f"/sessions/{page.id}/pending").json()["pending"][0]
         assert asked["description"] == "Refund [U+202E]005,1€[U+202C] to [U+2066]you[U+2069][U+200B]", asked
         assert asked["args"] == {"note": "a[U+200B]b[U+202E]c"}
+        # The console shows the person the same marks (its state, from which its page draws the request).
+        console = client.get("/console/state").json()["pending"]
+        assert [(p["description"], p["args"]) for p in console if p["id"] == asked["id"]] == \
+            [(asked["description"], asked["args"])], console
         client.post(f"/sessions/{page.id}/confirmations/{asked['id']}", json={"approve": False})
         worker.join(30)
         assert result["r"]["error"]["code"] == "PERMISSION_DENIED"
@@ -360,3 +364,28 @@ def test_all_egress_proxies_together_hold_a_bounded_number_of_connections(fixtur
             sock.close()
         canary.close()
         svc.stop()
+
+
+def test_over_mcp_a_lone_surrogate_is_refused_logged_and_nothing_runs(client: httpx.Client, pages: Pages,
+                                                                    caplog: pytest.LogCaptureFixture) -> None:
+    """Finding 3 over MCP: a tool call whose JSON holds a lone surrogate (an action id, an args key) is
+    refused (400: the MCP server's parser takes no such JSON) and nothing runs; the refusal was not
+    logged (the SDK answers by itself), now it is, as REST's are. The session goes on."""
+    caplog.set_level(logging.INFO, logger="pling_browser")
+    page = pages.open("pages/security/consent.html")
+    accept = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+    start = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+             "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
+    began = client.post("/mcp", json=start, headers=accept)
+    headers = {**accept, "Mcp-Session-Id": began.headers["mcp-session-id"], "Mcp-Protocol-Version": "2025-06-18"}
+    client.post("/mcp", json={"jsonrpc": "2.0", "method": "notifications/initialized"}, headers=headers)
+    for n, arguments in enumerate(({"session": page.id, "action": "note\ud800", "args": {"text": "x"}},
+                                   {"session": page.id, "action": "note", "args": {"t\udc00": "x"}}), 2):
+        call = {"jsonrpc": "2.0", "id": n, "method": "tools/call", "params": {"name": "invoke", "arguments": arguments}}
+        answer = client.post("/mcp", content=json.dumps(call), headers=headers)  # \ud800 travels escaped in JSON
+        assert answer.status_code == 400 and answer.json()["error"]["code"] == -32700, answer.text
+    refused = [line for line in _lines(caplog) if line.startswith("refused POST /mcp (400)")]
+    assert len(refused) == 2 and all("Parse error" in line and "escape" in line for line in refused), refused
+    assert page.model()["state"]["ran"]["value"] == []
+    assert client.get(f"/sessions/{page.id}/receipts").json()["receipts"] == []
+    assert page.invoke("look")["ok"] is True

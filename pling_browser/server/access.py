@@ -30,6 +30,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import ipaddress
+import logging
 import re
 import secrets
 import time
@@ -39,6 +40,8 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from ..callers import OPERATOR, Caller, find_caller, forbidden_for
 from ..errors import Forbidden, PayloadTooLarge, Unauthorized
+
+log = logging.getLogger("pling_browser.api")
 
 Scope = dict[str, Any]
 Receive = Callable[[], Awaitable[dict[str, Any]]]
@@ -171,6 +174,8 @@ class AccessGuard:
         query_csrf = _take_query_param(scope, "csrf")
         caller = self._check(path, host, headers, scope.get("method", ""), query_token, query_csrf)
         scope.setdefault("state", {})["caller"] = caller
+        if path == "/mcp" or path.startswith("/mcp/"):
+            send = _logging_refusals(scope, send)
         length = headers.get("content-length")
         if length is not None and length.isdigit() and int(length) > MAX_BODY:
             if int(length) <= DRAINED_BODY:
@@ -259,6 +264,25 @@ class AccessGuard:
         origin = headers.get("origin")
         own = origin is None or origin.lower() in (f"http://{host}".lower(), f"https://{host}".lower())
         return session.caller if method in ("GET", "HEAD") or own else None
+
+
+def _logging_refusals(scope: Scope, send: Send) -> Send:
+    """`send`, logging a 400 the MCP server answered by itself (a body its JSON parser refuses, such as
+    one holding a lone surrogate), as REST's refusals are logged: what the SDK said, escaped as all
+    log text is."""
+    status = 0
+
+    async def logged(message: dict[str, Any]) -> None:
+        nonlocal status
+        if message["type"] == "http.response.start":
+            status = message.get("status", 0)
+        elif message["type"] == "http.response.body" and status == 400:
+            status = 0  # once per answer
+            said = bytes(message.get("body", b""))[:300].decode("utf-8", "replace")
+            log.info("refused %s %s (400): %s", scope.get("method"), scope.get("path"), said)
+        await send(message)
+
+    return logged
 
 
 def _take_query_param(scope: Scope, name: str) -> str | None:
