@@ -415,3 +415,28 @@ def test_a_grant_never_answers_for_an_action_the_operator_asks_for_every_time(
     assert denied["error"]["code"] == "PERMISSION_DENIED" and "approved_by" not in denied
     assert coded(ada, sid).events(LogEvent.APPROVED_BY_GRANT) == []
     assert _ran(ada, sid) == ["tag"]
+
+
+def test_a_limited_agent_does_not_act_on_a_document_of_another_host(consent: ServiceThread, callers: dict[str, Any]) -> None:
+    """The limited agent's hosts name the fixture server's host and port. Its page sends itself to the
+    same page on another port (another host entry): the agent's invocations there are refused by the
+    caller policy before anything runs, a read too; back on its own host, it acts again."""
+    limited, ada = callers["limited"], callers["ada"]
+    other = FixtureServer().start()
+    try:
+        sid = _open(callers, "limited")
+        elsewhere = other.url(PAGE)
+        _in_page(consent, sid, f"location.href = {elsewhere!r}")
+        _until(lambda: limited.get(f"/sessions/{sid}").json().get("url") == elsewhere)
+        for action, args in (("look", None), ("note", {"text": "x"})):
+            receipt = limited.post(f"/sessions/{sid}/invoke", json={"action": action, **({"args": args} if args else {})}).json()["result"]
+            error = receipt["error"]
+            assert error["code"] == "PERMISSION_DENIED" and error["denied_by"] == "caller policy", receipt
+            assert error["started"] is False and "may not act on" in error["message"], error
+        assert ada.get(f"/sessions/{sid}/pending").json()["pending"] == [] and _ran(ada, sid) == []
+        home = callers["fixtures"].url(PAGE)
+        _in_page(consent, sid, f"location.href = {home!r}")
+        _until(lambda: limited.get(f"/sessions/{sid}").json().get("url") == home)
+        assert limited.post(f"/sessions/{sid}/invoke", json={"action": "look"}).json()["result"]["ok"] is True
+    finally:
+        other.stop()
