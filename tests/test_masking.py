@@ -252,3 +252,27 @@ def test_a_problem_about_a_session_leaves_through_its_way_out(spages: Pages) -> 
     assert API_KEY not in answer.text
     unmasked = spages.client.get(f"/sessions/{page.id}/model", params={"tab": "t99"})
     assert "'t99'" in problem(unmasked)["detail"]
+
+
+def test_an_mcp_problem_leaves_through_the_way_out_of_the_session_it_names(
+        secured: ServiceThread, fixtures: FixtureServer) -> None:
+    """MCP's problems as REST's: an operator secret sent as a resume handle comes back masked in the
+    RESUME_NOT_FOUND problem about that session, which is otherwise whole."""
+    import httpx2
+    from mcp import Client
+    from mcp.client.streamable_http import streamable_http_client
+
+    async def scenario() -> tuple[bool, str]:
+        client = httpx2.AsyncClient(timeout=60)
+        async with client, Client(streamable_http_client(f"{secured.url}/mcp", http_client=client)) as mcp:
+            opened = await mcp.call_tool("open_page", {"url": fixtures.url("pages/security/echo_secret.html")})
+            sid = (opened.structured_content or {})["session"]["id"]
+            resumed = await mcp.call_tool("resume", {"session": sid, "handle": API_KEY})
+            await mcp.call_tool("close_page", {"session": sid})
+            return bool(resumed.is_error), resumed.content[0].text
+
+    is_error, text = asyncio.run(asyncio.wait_for(scenario(), 90))
+    details = json.loads(text)
+    assert is_error and details["code"] == "RESUME_NOT_FOUND", details
+    assert "<secret>restored</secret>" in details["detail"] and API_KEY not in text, details
+

@@ -45,6 +45,7 @@ from ..lifecycle.decode import parse_args
 from ..brief import ModelView
 from ..models import Receipt
 from ..plain import malformed
+from ..core.outbound import NOTHING, Outbound
 from ..runtime.commands import Invoke, Resume
 from ..bodies import MODEL_DETAIL, PROFILE_NAME, ModelDetail, ProfileList, SessionClosed, SessionOpened
 from .mcp_pages import _CALLER, PageTools, compact, result
@@ -71,10 +72,11 @@ def problem(error: PlingError) -> dict[str, Any]:
 
 
 class Problem(ToolError):
-    """A Pling error as the SDK's ToolError: its text is the JSON problem."""
+    """A Pling error (or its problem details) as the SDK's ToolError: its text is the JSON problem, through
+    `outbound`, the way out of the session the call is about (core/outbound.py)."""
 
-    def __init__(self, error: PlingError) -> None:
-        self.problem = problem(error)
+    def __init__(self, error: PlingError | dict[str, Any], outbound: Outbound = NOTHING) -> None:
+        self.problem = outbound.data(problem(error) if isinstance(error, PlingError) else error)
         super().__init__(compact(self.problem))
 
 
@@ -170,7 +172,19 @@ class PlingMCP(MCPServer):
             log.info("refused the MCP tool call %.80s: %s", name, found)
             raise BadRequest(f"The tool's arguments cannot be taken: {found}")
 
+    def _outbound(self, name: str, arguments: dict[str, Any] | str) -> Outbound:
+        """The way out of the session a call is about: a page tool's, or the one a fixed tool names."""
+        sid = self.pages.owner(name) if name not in FIXED else None
+        named = arguments.get("session") if isinstance(arguments, dict) else None
+        return self.pages.runtime.sessions.outbound(sid or (named if isinstance(named, str) else None))
+
     async def call_tool(self, name: str, arguments: dict[str, Any] | str, context: Any = None) -> Any:
+        try:
+            return await self._call_tool(name, arguments, context)
+        except Problem as found:  # a problem leaves masked with the values of the session it is about
+            raise Problem(found.problem, self._outbound(name, arguments)) from found.__cause__
+
+    async def _call_tool(self, name: str, arguments: dict[str, Any] | str, context: Any = None) -> Any:
         try:
             self._refuse_malformed(name, arguments)
             if name not in FIXED and self.pages.owner(name) is not None:
