@@ -223,3 +223,30 @@ def test_the_values_an_instruction_stresses_go_to_the_fields_its_words_name_then
             done = _run(service.url, lambda client: generic_episodes(client, tasks, [("multi-orderings", 1)], lambda _: None))
     assert done[0]["raw"] == 1 and done[0]["lies"] == [], done[0]
     assert [s["call"] for s in done[0]["steps"]][-1] == "invoke click_submit"
+
+
+def test_a_wait_between_two_gestures_counts_the_calls_that_carry_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    """"Click ONE, wait 1 seconds, then click TWO": each click happens inside its call, so the policy sleeps the
+    wait less the last call's length and the time since it ended (a clock of its own here: no wall time)."""
+    clock = {"now": 100.0}
+    slept: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        slept.append(round(seconds, 3))
+        clock["now"] += seconds
+
+    class Agent:
+        async def invoke(self, action: str, args: dict[str, Any] | None = None) -> dict[str, Any]:
+            clock["now"] += 0.3              # each call takes 0.3 s on this clock
+            return {"ok": True, "changed": {}}
+
+        async def model(self) -> dict[str, Any]:
+            raise AssertionError("nothing changed: the model is not read again")
+
+    monkeypatch.setattr(policy_generic.time, "perf_counter", lambda: clock["now"])
+    monkeypatch.setattr(policy_generic.asyncio, "sleep", sleep)
+    model = {"state": {"instructions": {"value": "Click button ONE, wait 1 seconds, then click button TWO."}},
+             "actions": [{"id": "click_one", "description": "Press the button “ONE”"},
+                         {"id": "click_two", "description": "Press the button “TWO”"}]}
+    done = asyncio.run(policy_generic.solve(Agent(), model))   # type: ignore[arg-type]
+    assert done == ["click_one", "click_two"] and slept == [0.7]

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -580,6 +581,7 @@ async def solve(agent: PlingAgent, model: dict[str, Any], steps: int = 8, explor
     done: dict[str, list[tuple[int, int]]] = {}
     tried: set[str] = set()
     invoked: list[str] = []
+    took, ended = 0.0, time.perf_counter()     # the last call's duration, and when it ended
     for _ in range(steps + explore):
         todo = plan(model, ins, done)
         strong = [c for c in todo if c.score >= 2]
@@ -600,8 +602,13 @@ async def solve(agent: PlingAgent, model: dict[str, Any], steps: int = 8, explor
         step = todo[0]
         pause = _wait_before(ins, step, done)
         if pause:
-            await asyncio.sleep(pause)
+            # The wait is between two gestures, and each happens inside its call (about its middle): the rest
+            # of the last call, the time since it ended and the start of the next one count towards it.
+            await asyncio.sleep(max(0.0, pause - took - (time.perf_counter() - ended)))
+        began = time.perf_counter()
         result = await agent.invoke(step.ref, step.args)
+        ended = time.perf_counter()
+        took = ended - began
         invoked.append(step.ref)
         done[step.ref] = step.spans()
         if not result.get("ok"):
