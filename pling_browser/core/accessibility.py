@@ -63,7 +63,7 @@ async def read_page(session: "Session", script: str, arg: Any, timeout_s: float 
     _marks(document.get("root") or {}, marks)
     seen: dict[int, dict[str, Any]] = {}
     for node in tree.get("nodes") or []:
-        mark = marks.get(node.get("backendDOMNodeId"))  # type: ignore[arg-type]
+        mark = marks.get(node.get("backendDOMNodeId"))
         if mark is None:
             continue
         properties = {p.get("name"): _value(p.get("value")) for p in node.get("properties") or [] if isinstance(p, dict)}

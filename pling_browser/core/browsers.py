@@ -138,7 +138,7 @@ class Controller:
     async def start(self) -> None:
         # What a service killed before it could clean up left behind (its driver and browser are gone).
         await processes.reap([], processes.left_by_the_dead())
-        errors = []
+        errors: list[BrowserUnavailable] = []
         for endpoint in self.endpoints:
             try:
                 await self._ensure(endpoint)
@@ -148,8 +148,8 @@ class Controller:
         # A missing local Chromium is a setup problem to say at once; remote servers may come later.
         if errors and self.endpoints[0].url is None:
             raise errors[0]
-        for error in errors:
-            log.error("%s", error.message)
+        for failure in errors:
+            log.error("%s", failure.message)
         self.warm.refill(0)
 
     async def stop(self) -> None:
@@ -336,19 +336,19 @@ class Controller:
         context: "BrowserContext | None" = None
         try:
             async with translate_playwright_errors():
-                context = await asyncio.wait_for(browser.new_context(
+                context = made = await asyncio.wait_for(browser.new_context(
                     viewport={"width": 1280, "height": 800}, accept_downloads=False, service_workers="block",
                     proxy={"server": f"http://{self.settings.egress_advertise or '127.0.0.1'}:{proxy.port}",
                            "bypass": "<-loopback>", "username": proxy.username, "password": proxy.password},
-                    storage_state=storage_state), 30)
-                context.on("close", lambda _: self._spawn(proxy.stop()))
+                    storage_state=storage_state), 30)  # type: ignore[arg-type]  # a saved state is StorageState's dict
+                made.on("close", lambda _: self._spawn(proxy.stop()))
                 # Popups are not followed: a page that floods window.open gets them closed at once.
-                context.on("page", _close_popup)
-                await context.add_init_script(document_script(dict(self.settings.risks)))
-                await self.adapters.install(context)  # after the bridge: adapters declare through it
-                prepared = Prepared(context, proxy, endpoint, generation)
+                made.on("page", _close_popup)
+                await made.add_init_script(document_script(dict(self.settings.risks)))
+                await self.adapters.install(made)  # after the bridge: adapters declare through it
+                prepared = Prepared(made, proxy, endpoint, generation)
                 if blank:
-                    prepared.page = await asyncio.wait_for(context.new_page(), 30)
+                    prepared.page = await asyncio.wait_for(made.new_page(), 30)
                     # The bridge's binding now reaches every document this page loads before its scripts run.
                     prepared.bridge = await Bridge.attach(prepared.page, self.settings.bridge_grace_s,
                                                           max(5_000, self.settings.action_timeout_ms))

@@ -141,7 +141,7 @@ class EgressProxy:
     bind: str = "127.0.0.1"
     refused: list[Refusal] = field(default_factory=list)  # the first 100, for the session's listing
     refusals: int = 0  # every refusal, counted
-    latest: collections.deque = field(default_factory=lambda: collections.deque(maxlen=20))  # the last 20
+    latest: collections.deque[Refusal] = field(default_factory=lambda: collections.deque(maxlen=20))  # the last 20
     requests: int = 0
     unauthorized: int = 0
     username: str = "pling"

@@ -27,7 +27,7 @@ from urllib.parse import urlsplit
 
 from ..framing import owner
 from ..errors import NavigationRefused, PageNavigated, PageUnreachable, PageUnresponsive, PlingError, SessionLost
-from .answers import Adopted
+from .answers import Adopted, Revealed
 from .bridge import Bridge, BridgeError
 from .playwright import translate_playwright_errors
 
@@ -84,9 +84,10 @@ class FrameBridge(Bridge):
                 self.top.frame_protected.append(value)
         await super().protect(values)
 
-    async def reveal(self, ref: str, cap_ms: float, evidence: bool, aim: bool = False, **more: Any) -> Any:
+    async def reveal(self, ref: str, cap_ms: float, evidence: bool, aim: bool = False,
+                     args: dict[str, Any] | None = None) -> Revealed:
         # The direct click aims at viewport points of the page; a frame's boxes are in its own viewport.
-        return await super().reveal(ref, cap_ms, evidence, False, **more)
+        return await super().reveal(ref, cap_ms, evidence, False, args)
 
     async def adopt(self) -> None:
         """The frame's document takes the controller's binding (its before snapshot can then leave it)."""

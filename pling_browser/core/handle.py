@@ -54,7 +54,8 @@ class PageHandle:
 
     def viewport(self) -> dict[str, int]:
         """The viewport in CSS pixels (every session's context is 1280 × 800)."""
-        return dict(self._page.viewport_size or DEFAULT_VIEWPORT)
+        size = self._page.viewport_size
+        return {"width": size["width"], "height": size["height"]} if size else dict(DEFAULT_VIEWPORT)
 
     async def title(self, timeout_s: float) -> str:
         async with translate_playwright_errors():

@@ -175,6 +175,7 @@ def _mask_record(record: logging.LogRecord, pattern: "re.Pattern[str]") -> None:
         record.args = {k: pattern.sub(SECRET_MARK, a) if isinstance(a, str) else a for k, a in args.items()}
     if isinstance(record.msg, str):
         record.msg = pattern.sub(SECRET_MARK, record.msg)
+    still: re.Match[str] | bool | None
     try:
         still = pattern.search(record.getMessage())
     except Exception:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import builtins
 import contextlib
 import dataclasses
 import secrets
@@ -115,7 +116,8 @@ class Session:
         except Exception:  # a closed page still has a last URL in practice; never fail a listing
             url = ""
         refused = [{"target": r.target, "reason": r.reason} for r in (self.proxy.refused[-10:] if self.proxy else [])]
-        url, title, refused = self.outbound.data([url, self.title, refused])
+        url, title = self.outbound.text(url), self.outbound.text(self.title)
+        refused = self.outbound.data(refused)
         return SessionInfo(id=self.id, url=url, title=title, created=self.created,
                            last_used=self.last_used, invocations=self.invocations, endpoint=self.endpoint,
                            refused=refused, profile=self.profile)
@@ -288,7 +290,7 @@ class Sessions:
         replica = self.controller.settings.replica
         return f"s-{replica}-{secrets.token_urlsafe(9)}" if replica else "s_" + secrets.token_urlsafe(9)
 
-    def lose_all(self, reason: str, endpoint: str | None = None) -> list[str]:
+    def lose_all(self, reason: str, endpoint: str | None = None) -> builtins.list[str]:
         """A browser is gone: its sessions are lost at once (their contexts died with it); with no
         endpoint named, every session is."""
         lost = [sid for sid, s in self._sessions.items() if endpoint is None or s.endpoint == endpoint]
@@ -311,7 +313,7 @@ class Sessions:
             with contextlib.suppress(Exception):
                 await self.close(sid, "the service stopped")
 
-    async def reap(self, idle_s: float, lifetime_s: float) -> list[str]:
+    async def reap(self, idle_s: float, lifetime_s: float) -> builtins.list[str]:
         """Close sessions idle too long (not while an invocation runs) or past their lifetime."""
         now = time.time()
         closed = []

@@ -216,7 +216,7 @@ async def _ask(inv: Invocation, asking: Invocation, shown: dict[str, JsonValue],
     request = {**visible(shown), "fingerprint": fingerprint(shown)}
     approved, who, answer = await inv.request.confirmer.ask(asking, request)
     if not approved or answer is None:
-        details = {"answered_by": answer.by} if answer is not None else {}
+        details: dict[str, Any] = {"answered_by": answer.by} if answer is not None else {}
         raise PermissionDenied(f"{asking.ref} was not confirmed ({who})", denied_by=who, risk=risk, **details)
     return answer
 

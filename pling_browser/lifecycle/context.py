@@ -16,7 +16,7 @@ from pydantic import JsonValue
 
 from ..core.outbound import Outbound
 from ..errors import ExecutionFailed, InvocationError, PlingError
-from ..models import ActionDecl, ApprovedBy, Changed, RecordRef
+from ..models import ActionDecl, ApprovedBy, Changed, Fidelity, RecordRef
 from ..telemetry import stage_span
 from .codes import LogEvent, ReceiptWarning
 from .journal import Journal
@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from ..callers import Caller
     from ..config import Settings
     from ..core.sessions import Session
+    from .grants import Asked
     from .resumes import Resumes
 
 log = logging.getLogger("pling_browser.lifecycle")
@@ -44,7 +45,7 @@ class PersonAnswer(Protocol):
     @property
     def at(self) -> float: ...
     @property
-    def grant(self) -> dict[str, JsonValue] | None: ...
+    def grant(self) -> Asked | None: ...
 
 
 class Confirmer(Protocol):
@@ -165,7 +166,7 @@ class Invocation:
         return self.ready.control if self.ready is not None else None
 
     @property
-    def fidelity(self) -> str:
+    def fidelity(self) -> Fidelity:
         return self.ready.fidelity if self.ready is not None else "high"
 
     @property

@@ -18,7 +18,7 @@ import hashlib
 import json
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
 if TYPE_CHECKING:
     from ..models import ActionDecl, RecordRef
@@ -27,6 +27,13 @@ __all__ = ["Grant", "Subject", "shape", "covering", "make"]
 
 RISK_ORDER = {"read": 0, "write": 1, "danger": 2}
 KEPT = 100  # grants a session keeps (the oldest go first)
+
+
+class Asked(TypedDict):
+    """The grant a person makes with an approval (SPEC: ``{"scope": "action"|"family", "for_s": N}``)."""
+
+    scope: Literal["action", "family"]
+    for_s: float
 
 
 @dataclass(frozen=True)

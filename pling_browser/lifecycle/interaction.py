@@ -26,6 +26,7 @@ def _request(inv: Invocation, **what: Any) -> dict[str, Any]:
 
 async def _ask_dialog(inv: Invocation, kind: str, message: str, default: str) -> bool:
     dialog = {"type": kind, "message": message[:DIALOG_TEXT_MAX], "default": default[:DIALOG_TEXT_MAX]}
+    assert inv.request.confirmer is not None  # a page's dialog is asked about only where a person may answer
     approved, who, _ = await inv.request.confirmer.ask(inv, _request(inv, dialog=dialog))
     inv.note(LogEvent.DIALOG_ANSWERED, kind=kind, accepted=approved, by=who)
     return approved

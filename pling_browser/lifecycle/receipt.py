@@ -6,7 +6,7 @@ receipt store, never in the receipt an agent reads."""
 from __future__ import annotations
 
 from ..core.outbound import Outbound
-from ..models import ActionSummary, Receipt
+from ..models import ActionSummary, InvocationProblem, Receipt
 from .codes import Entry, ReceiptWarning
 from .context import Invocation
 from .words import say
@@ -38,7 +38,7 @@ def build(inv: Invocation) -> Receipt:
         data=data,
         steps=list(executed.steps) if executed is not None and executed.steps is not None else None,
         data_omitted=executed.data_omitted if executed is not None else None,
-        error=inv.error.to_dict() if inv.error else None,
+        error=InvocationProblem.model_validate(inv.error.to_dict()) if inv.error else None,
         approved_by=inv.approved_by,
         log=[say(entry) for entry in inv.journal.log],
         timings_ms=inv.journal.timings_ms,

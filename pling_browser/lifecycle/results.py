@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from pydantic import JsonValue
 
 from ..core.answers import Aim, Expected, Gesture, Refusal, Revealed
-from ..models import ActionDecl, Changed, RecordRef
+from ..models import ActionDecl, Changed, Fidelity, RecordRef
 
 if TYPE_CHECKING:
     from ..core.sessions import Session
@@ -85,7 +85,7 @@ class Ready:
     document it took it in."""
 
     control: str
-    fidelity: str = "high"
+    fidelity: Fidelity = "high"
     evidence: bool = False
     doc: str | None = None
     mark: str | None = None

@@ -12,6 +12,7 @@ from typing import Any, Callable, Literal
 
 from ..errors import AnswerTooLate, PendingAlreadyAnswered, PendingNotFound
 from ..lifecycle.codes import LogEvent
+from ..lifecycle.grants import Asked
 
 Kind = Literal["confirmation", "handoff"]
 
@@ -23,7 +24,7 @@ class Answer:
     approve: bool
     by: str = "operator"
     at: float = field(default_factory=time.time)
-    grant: dict[str, Any] | None = None  # {"scope": "action" | "family", "for_s": N}
+    grant: Asked | None = None  # {"scope": "action" | "family", "for_s": N}
 
 
 @dataclass
