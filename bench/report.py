@@ -340,7 +340,10 @@ if __name__ == "__main__":  # python -m bench.report RESULTS.json PICTURE.png: t
     import json
     import sys
 
+    from .targets import targets
+
     run = json.loads(Path(sys.argv[1]).read_text(encoding="utf-8"))
+    run["targets"] = targets(run)  # pure functions of the run's figures: today's targets on that run
     print(render(run))
     if len(sys.argv) > 2:
         print(draw(run, Path(sys.argv[2])) or f"drawn: {sys.argv[2]}")
