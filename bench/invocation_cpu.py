@@ -5,6 +5,7 @@ meet the same load from the rest of the machine. Per service, medians of:
 - CPU of its process tree per sequential `add` with evidence at 12 records (service, driver, Chromium by
   process type) and the bench client's own;
 - a read (`summary`, evidence on) against a bare ``page.evaluate(summary())`` on the same page;
+- a fill (`type_new`, evidence on) against Playwright's ``locator.fill`` until rendered (bench/floor.py);
 - `add` with evidence at 1,000 records against the floor's rendered add;
 - the invocation's stage timings (``timings_ms``).
 
@@ -121,6 +122,7 @@ class Side:
     async def latency_burst(self, burst: int) -> None:
         for i in range(burst):
             await self.invoke("read.12", 12, "summary")
+            await self.invoke("fill.12", 12, "type_new", {"text": f"typed {i}"})
             await self.invoke("add.1000", 1000, "add", {"text": f"add {i}"})
             await self.api.invoke(self.sids[1000], "reset", evidence=False)
 
@@ -138,6 +140,7 @@ async def _floor(floor: FloorBrowser, fixtures: FixtureServer, burst: int, sampl
     try:
         for i in range(burst):
             samples["floor read.12"].append(await page12.read())
+            samples["floor fill.12"].append(await page12.fill(f"floor typed {i}"))
             samples["floor add.1000"].append(await page1000.add(f"floor {i}"))
     finally:
         await page12.close()
@@ -178,6 +181,7 @@ async def main_async(trees: dict[str, Path], rounds: int, burst: int) -> dict[st
     for name in trees:
         side = result[name]
         side["read / floor read"] = round(side["read.12"] / result["floor"]["floor read.12"], 2)
+        side["fill / floor fill"] = round(side["fill.12"] / result["floor"]["floor fill.12"], 2)
         side["add.1000 / floor add"] = round(side["add.1000"] / result["floor"]["floor add.1000"], 2)
     return result
 

@@ -16,6 +16,7 @@ import { syntheticClick } from './execute.js';
 import { expectEffect } from './expect.js';
 import { answerToolCall } from './export.js';
 import { landed } from './gesture.js';
+import { typed } from './fill.js';
 import { handoffDone, restore } from './handoff.js';
 import { answerInteraction } from './interaction.js';
 import { modelSnapshot } from './model.js';
@@ -38,6 +39,7 @@ const handlers = {
   synthetic: () => syntheticClick(),
   release: () => releaseTarget(),
   landed: () => landed(),
+  typed: () => typed(),
   expect: (arg) => promiseThen(expectEffect(arg), withLeaving),
   settle: (arg) => promiseThen(settle(inFlight.since, arg.capMs), (settled) => answerOf({ ok: true, settled })),
   diff: () => diffAgainstBefore(),

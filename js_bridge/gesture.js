@@ -23,12 +23,12 @@ const elementGetClientRects = uncurry(Element.prototype.getClientRects);
 const elementScrollIntoView = uncurry(Element.prototype.scrollIntoView);
 const nodeContains = uncurry(Node.prototype.contains);
 // isTrusted is an unforgeable own accessor of every event: its getter is read from the event itself.
-const eventIsTrusted = (event) => {
+export const eventIsTrusted = (event) => {
   try { return ReflectApply(getOwnDescriptor(event, 'isTrusted').get, event, []) === true; } catch (e) { return false; }
 };
-const eventComposedPath = uncurry(Event.prototype.composedPath);
-const eventPreventDefault = uncurry(Event.prototype.preventDefault);
-const eventStopImmediate = uncurry(Event.prototype.stopImmediatePropagation);
+export const eventComposedPath = uncurry(Event.prototype.composedPath);
+export const eventPreventDefault = uncurry(Event.prototype.preventDefault);
+export const eventStopImmediate = uncurry(Event.prototype.stopImmediatePropagation);
 const eventType = getterOf(Event.prototype, 'type');
 const checkedOf = getterOf(HTMLInputElement.prototype, 'checked');
 const windowGetter = (name) => {
@@ -64,7 +64,7 @@ for (let i = 0; i < GUARDED.length; i++) {
   try { eventTargetAddListener(G, GUARDED[i], guardEvent, true); } catch (e) { /* no window: no direct path */ }
 }
 
-function pathHolds(path, el) {
+export function pathHolds(path, el) {
   for (let i = 0; i < path.length; i++) if (path[i] === el) return true;
   return false;
 }

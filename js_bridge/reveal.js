@@ -15,6 +15,7 @@ import { findAction, findRecords, own } from './declarations.js';
 import { captureEvidence, diffEvidence } from './evidence.js';
 import { callWithin } from './execute.js';
 import { aim } from './gesture.js';
+import { aimFill } from './fill.js';
 import { DOC_ID, armLeaving } from './navigate.js';
 import { settle, startFeedbackWatch, stopFeedbackWatch } from './observe.js';
 import { callAvailable, readRecordIds } from './records.js';
@@ -109,6 +110,9 @@ export async function reveal(args) {
     answer.evidence = args.evidence === true;
     armLeaving();
     answer.doc = DOC_ID;
+  }
+  if (answer.ok && args.fill === true && answer.control === 'text' && answer.where === 'document' && !answer.gesture) {
+    answer.aim = aimFill();  // fill.js: focused and selected after the snapshot, for a direct fill
   }
   return answer;
 }

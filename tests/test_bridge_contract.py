@@ -100,6 +100,32 @@ async def _landed(b: Bridge) -> Answers:
     return [("landed", await b.raw("landed", {}))]  # no direct click armed: `unarmed`
 
 
+async def _typed(b: Bridge) -> Answers:
+    # No direct fill armed (`unarmed`); then one armed by reveal on the note field, typed into with one
+    # trusted insertion: `landed`.
+    unarmed = await b.raw("typed", {})
+    await _page(b, "pling.action({ id: 'write_note', description: 'Write the note', risk: 'write', "
+                   "target: () => document.getElementById('note') })")
+    ok = json.loads(await b.raw("reveal", {"ref": "write_note", "capMs": 1000, "evidence": False, "aim": True,
+                                           "args": {}, "nested": False, "fill": True}))
+    assert ok["aim"] == {"fill": True}, ok
+    await b.page.keyboard.insert_text("typed")
+    landed = await b.raw("typed", {})
+    assert json.loads(landed)["landed"] == "landed", landed
+    # The focus moved between the reveal and the insertion: the guard cancels it, nothing is typed.
+    await b.raw("reveal", {"ref": "write_note", "capMs": 1000, "evidence": False, "aim": True, "args": {},
+                           "nested": False, "fill": True})
+    await _page(b, "document.body.append(Object.assign(document.createElement('input'), { id: 'other' })); "
+                   "document.getElementById('other').focus()")
+    await b.page.keyboard.insert_text("lost")
+    missed = await b.raw("typed", {})
+    assert json.loads(missed)["landed"] == "missed", missed
+    values = await b.page.evaluate("[document.getElementById('note').value, document.getElementById('other').value]")
+    assert values == ["typed", ""], values
+    await b.raw("release", {})
+    return [("typed", unarmed), ("typed", landed), ("typed", missed)]
+
+
 async def _run(b: Bridge) -> Answers:
     return [("run", await b.raw("run", {"ref": "save", "args": {"note": "n1"}, "timeoutMs": 2000, "nested": False})),
             ("run", await b.raw("run", {"ref": "fails", "args": {}, "timeoutMs": 2000, "nested": False})),
@@ -255,6 +281,7 @@ CASES: dict[str, tuple[Callable[[Bridge], Awaitable[Answers]], list[str]]] = {
     "reveal": (_reveal, ["unavailable"]),
     "release": (_release, []),
     "landed": (_landed, []),
+    "typed": (_typed, []),
     "run": (_run, ["threw"]),
     "ran": (_ran, ["gone"]),
     "synthetic": (_synthetic, []),

@@ -12,6 +12,7 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
     reveal: { answer: "Revealed", promise: true, does: "stage 5: availability, reveal, the target marked, the before snapshot (reveal.js)" },
     release: { answer: "Done", promise: false, does: "the target unmarked (reveal.js)" },
     landed: { answer: "Landed", promise: false, does: "where a direct click's events went (gesture.js)" },
+    typed: { answer: "Landed", promise: false, does: "where a direct fill's text went; landed, the field left and the target released (fill.js)" },
     run: { answer: "Ran", promise: true, does: "stage 6: a function action's run(); asked with `expect`, stage 7 in the same call (execute.js, ran.js)" },
     ran: { answer: "Ran", promise: false, does: "run()'s answer, kept while its expectation hung in the same call (ran.js)" },
     synthetic: { answer: "Done", promise: false, does: "stage 6: synthetic events on a control Playwright cannot operate (execute.js)" },
@@ -1730,6 +1731,82 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
     return answer2;
   }
 
+  // js_bridge/fill.js
+  var TYPED_INPUTS = { text: true, search: true, url: true, tel: true, email: true, password: true };
+  var elementFocus = uncurry(HTMLElement.prototype.focus);
+  var elementBlur = uncurry(HTMLElement.prototype.blur);
+  var inputSelect = uncurry(HTMLInputElement.prototype.select);
+  var textareaSelect = uncurry(HTMLTextAreaElement.prototype.select);
+  var documentActiveElement = getterOf(Document.prototype, "activeElement");
+  var eventType2 = getterOf(Event.prototype, "type");
+  var GUARD_MS2 = 1e4;
+  var guard2 = null;
+  function guardInput(event) {
+    const armed = guard2;
+    if (!armed || !eventIsTrusted(event)) return;
+    if (now() - armed.at > GUARD_MS2) {
+      guard2 = null;
+      return;
+    }
+    if (armed.decided === null) armed.decided = pathHolds(eventComposedPath(event), armed.el) ? "landed" : "missed";
+    armed.events += 1;
+    if (armed.decided === "missed") {
+      eventStopImmediate(event);
+      eventPreventDefault(event);
+    } else if (eventType2(event) === "input") {
+      frameAfterAction();
+    }
+  }
+  var GUARDED2 = ["beforeinput", "input"];
+  for (let i = 0; i < GUARDED2.length; i++) {
+    try {
+      eventTargetAddListener(G, GUARDED2[i], guardInput, true);
+    } catch (e) {
+    }
+  }
+  function notTyped(el) {
+    const tag = strToLowerCase(elementTagName(el));
+    if (tag === "input") {
+      const type = strToLowerCase(elementGetAttribute(el, "type") || "text");
+      if (!TYPED_INPUTS[type]) return "an input of type " + type + " is filled by Playwright";
+    } else if (tag !== "textarea") {
+      return "a " + tag + " is filled by Playwright";
+    }
+    if (elementHasAttribute(el, "readonly")) return "the field is read-only";
+    return null;
+  }
+  function aimFill() {
+    const el = inFlight.target;
+    guard2 = null;
+    if (!el) return answerOf({ why: "the target is gone" });
+    try {
+      const why = notTyped(el);
+      if (why) return answerOf({ why });
+      elementFocus(el);
+      if (documentActiveElement(documentObject) !== el) return answerOf({ why: "the field did not keep the focus" });
+      if (strToLowerCase(elementTagName(el)) === "input") inputSelect(el);
+      else textareaSelect(el);
+      guard2 = { el, at: now(), decided: null, events: 0 };
+      return answerOf({ fill: true });
+    } catch (e) {
+      return answerOf({ why: "it could not be focused: " + errorText(e) });
+    }
+  }
+  function typed() {
+    const armed = guard2;
+    guard2 = null;
+    if (!armed) return answerOf({ ok: true, landed: "unarmed", events: 0, doc: DOC_ID });
+    const answer2 = answerOf({ ok: true, landed: armed.decided || "nowhere", events: armed.events, doc: DOC_ID });
+    if (armed.decided === "landed") {
+      try {
+        elementBlur(armed.el);
+      } catch (e) {
+      }
+      releaseTarget();
+    }
+    return answer2;
+  }
+
   // js_bridge/reveal.js
   var NATIVE_INPUT_SKIP = { hidden: true };
   var DIRECT_CONTROLS = { button: true, link: true, checkbox: true };
@@ -1814,6 +1891,9 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
       answer2.evidence = args.evidence === true;
       armLeaving();
       answer2.doc = DOC_ID;
+    }
+    if (answer2.ok && args.fill === true && answer2.control === "text" && answer2.where === "document" && !answer2.gesture) {
+      answer2.aim = aimFill();
     }
     return answer2;
   }
@@ -3450,7 +3530,7 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
   var optionSelected = getterOf(HTMLOptionElement.prototype, "selected");
   var inputChecked = getterOf(HTMLInputElement.prototype, "checked");
   var labelControl = getterOf(HTMLLabelElement.prototype, "control");
-  var documentActiveElement = getterOf(Document.prototype, "activeElement");
+  var documentActiveElement2 = getterOf(Document.prototype, "activeElement");
   var shadowActiveElement = getterOf(ShadowRoot.prototype, "activeElement");
   var strTrim = uncurry(String.prototype.trim);
   var nodeTextContent = getterOf(Node.prototype, "textContent");
@@ -3569,7 +3649,7 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
   }
   function focusedElement() {
     demonstration.last = null;
-    let el = documentActiveElement(documentObject);
+    let el = documentActiveElement2(documentObject);
     for (let depth = 0; el && depth < 32; depth++) {
       const root = elementShadowRoot(el);
       const inner = root ? shadowActiveElement(root) : null;
@@ -3934,6 +4014,7 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
     synthetic: () => syntheticClick(),
     release: () => releaseTarget(),
     landed: () => landed(),
+    typed: () => typed(),
     expect: (arg) => promiseThen(expectEffect(arg), withLeaving),
     settle: (arg) => promiseThen(settle(inFlight.since, arg.capMs), (settled) => answerOf({ ok: true, settled })),
     diff: () => diffAgainstBefore(),

@@ -107,6 +107,7 @@ class Aim(BaseModel):
     y: float | None = None
     scrolled: bool = False
     checked: bool | None = None  # a checkbox's state before the click
+    fill: bool = False  # a text field focused and its text selected for a direct fill (fill.js)
     why: str | None = None
 
 

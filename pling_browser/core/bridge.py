@@ -292,12 +292,15 @@ class Bridge:
     # ---- one invocation, in lifecycle order ------------------------------------------------------
 
     async def reveal(self, ref: str, cap_ms: float, evidence: bool, aim: bool = False,
-                     args: dict[str, Any] | None = None) -> Revealed:
+                     args: dict[str, Any] | None = None, fill: bool = False) -> Revealed:
         """Availability, reveal and the target, marked; when everything passed, the before snapshot
         (evidence on) or the start mark is taken in the same call. ``aim``: for a button, link or
         checkbox, also where a direct trusted click goes (core/gestures.py). ``args``: the
-        invocation's, where a drag gesture finds the record it goes onto (``{drag: '{param}'}``)."""
-        arg = {"ref": ref, "capMs": cap_ms, "evidence": evidence, "aim": aim, "args": args or {}, "nested": self.nested}
+        invocation's, where a drag gesture finds the record it goes onto (``{drag: '{param}'}``).
+        ``fill``: a text field is then focused and selected for a direct fill (fill.js; not in a
+        frame's document, whose focus the page's keyboard does not reach)."""
+        arg = {"ref": ref, "capMs": cap_ms, "evidence": evidence, "aim": aim, "args": args or {}, "nested": self.nested,
+               "fill": fill and not self.frame_hosted}
         return await self._call("reveal", arg, Revealed,
                                 budget_ms=cap_ms * 2 + 1_000)
 
@@ -336,6 +339,11 @@ class Bridge:
         """After a direct click: where its events went; the guard is disarmed (and, landed, the target
         released) either way."""
         return await self._call("landed", {}, Landed)
+
+    async def typed(self) -> Landed:
+        """After a direct fill: where its text went; the guard is disarmed (and, landed, the field left
+        and the target released) either way."""
+        return await self._call("typed", {}, Landed)
 
     async def synthetic_click(self) -> None:
         await self._call("synthetic", {}, Done)

@@ -6,8 +6,15 @@ the same bridge call (js_bridge/gesture.js), so the click goes straight to that 
 mouse input, without Playwright's actionability waits. The page may move between the hit test and
 the click: a guard the bridge put on the window, ahead of every listener of the page's, lets the
 click's events through only when the first of them lands in the target. When it does not (or when the
-direct path does not apply: another gesture, a text field, a frame, a closed shadow root, a covered
-centre) Playwright's own actionability checks run: visible, stable, enabled, receives events.
+direct path does not apply: another gesture, a frame, a closed shadow root, a covered centre)
+Playwright's own actionability checks run: visible, stable, enabled, receives events.
+
+A plain text field (an input taking typed text, or a textarea) given a value has a direct path too
+(js_bridge/fill.js, issue 31): the reveal call focuses it and selects its text after the before
+snapshot, the text goes in as one trusted insertion (what Playwright's fill sends), and a guard lets
+it through only when its ``beforeinput`` is the field's (cancelled otherwise: Playwright's fill then
+runs); landed, the field is left as a person leaves it (``change``). Other inputs, selects and
+contenteditable take Playwright's path.
 
 A declared gesture (``Gesture``: the element itself clicked, double-clicked, focused or hovered; a
 drag onto another record's element; the value typed key by key, a key pressed, a fill that ends
@@ -87,7 +94,16 @@ async def operate(bridge: Bridge, mark: str, control: str, value: Any, timeout_m
     ``doc`` is the bridge id of the action's document: another one answering after a direct click
     means the click navigated (``PageNavigated``, an outcome)."""
     why = aim.why if aim is not None else None
-    if direct_applies(control, value, gesture, aim):
+    if _fills_directly(bridge, control, value, gesture, aim):
+        landed = await _type_in(bridge, str(value), timeout_ms)
+        if doc is not None and landed.doc is not None and landed.doc != doc:
+            raise PageNavigated("The direct fill replaced the document (another document answered after it)")
+        if landed.landed == "landed":
+            return Operated("direct", released=True)
+        why = {"missed": "the text's input event went to another element (the focus moved); it was cancelled",
+               "nowhere": "the text reached no element of this document",
+               "unarmed": "the guard had lapsed before the text was typed"}[landed.landed]
+    elif direct_applies(control, value, gesture, aim):
         assert aim is not None and aim.x is not None and aim.y is not None
         landed = await _click_at(bridge, aim.x, aim.y, timeout_ms)
         if doc is not None and landed.doc is not None and landed.doc != doc:
@@ -105,6 +121,28 @@ async def operate(bridge: Bridge, mark: str, control: str, value: Any, timeout_m
         error.direct_why = why
         raise
     return Operated("playwright", why)
+
+
+def _fills_directly(bridge: Bridge, control: str, value: Any, gesture: Any, aim: Aim | None) -> bool:
+    """A plain text field the bridge focused and selected (fill.js), with text to type."""
+    return (control == "text" and gesture is None and aim is not None and aim.fill and not bridge.frame_hosted
+            and value is not None and str(value) != "")
+
+
+async def _type_in(bridge: Bridge, text: str, timeout_ms: float) -> Landed:
+    """The text inserted with one trusted input event into the focused field; then the guard's answer,
+    asked whatever happened, so a guard never outlives its text."""
+    try:
+        async with translate_playwright_errors():
+            try:
+                await asyncio.wait_for(bridge.page.keyboard.insert_text(text), timeout_ms / 1000)
+            except asyncio.TimeoutError:
+                raise PageUnresponsive(f"The text was sent and did not finish within {timeout_ms:.0f} ms") from None
+    except BaseException:
+        with contextlib.suppress(Exception):
+            await bridge.typed()
+        raise
+    return await bridge.typed()
 
 
 async def _click_at(bridge: Bridge, x: float, y: float, timeout_ms: float) -> Landed:

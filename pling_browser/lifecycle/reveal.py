@@ -42,8 +42,10 @@ async def _revealed(inv: Invocation) -> Revealed:
         raise BridgeError(early)
     if early is not None:
         return early
+    value = fill_value(inv.args)
+    direct_fill = inv.settings.direct_input and value is not None and str(value) != ""
     return await inv.session.bridge.reveal(inv.ref, inv.settings.settle_cap_ms, inv.request.evidence,
-                                           aim=inv.settings.direct_input, args=inv.args)
+                                           aim=inv.settings.direct_input, args=inv.args, fill=direct_fill)
 
 
 async def reveal(inv: Invocation) -> Ready:

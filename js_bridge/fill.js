@@ -1,0 +1,96 @@
+// fill.js: the direct path of a fill (issue 31), as gesture.js's is of a click. When reveal has found a
+// plain text field (an input that takes typed text, or a textarea) visible, enabled and marked, and the
+// invocation brings a value to type, `aimFill` focuses it and selects what it holds, after the before
+// snapshot (the page's focus handlers are part of the action, as in Playwright's fill); the controller
+// then inserts the text with one trusted input event (CDP Input.insertText), with no actionability
+// waits of Playwright's: this call made them unnecessary. Between the two the page may move the
+// focus: a guard on the window, in the capture phase before any listener of the page's, lets the
+// insertion through only when its `beforeinput` is the target's, and cancels it otherwise, so text
+// meant for the target never reaches another field. `typed` says which it was; landed, it ends the
+// typing as a person's ends (the field left: the browser fires `change`) and releases the target;
+// missed, nothing was typed and the controller falls back to Playwright's fill.
+
+import {
+  G, answerOf, documentObject, elementGetAttribute, elementHasAttribute, elementTagName,
+  eventTargetAddListener, getterOf, now, strToLowerCase, uncurry,
+} from './prelude.js';
+import { errorText } from './bound.js';
+import { eventComposedPath, eventIsTrusted, eventPreventDefault, eventStopImmediate, pathHolds } from './gesture.js';
+import { DOC_ID } from './navigate.js';
+import { frameAfterAction } from './observe.js';
+import { inFlight, releaseTarget } from './reveal.js';
+
+const TYPED_INPUTS = { text: true, search: true, url: true, tel: true, email: true, password: true };
+const elementFocus = uncurry(HTMLElement.prototype.focus);
+const elementBlur = uncurry(HTMLElement.prototype.blur);
+const inputSelect = uncurry(HTMLInputElement.prototype.select);
+const textareaSelect = uncurry(HTMLTextAreaElement.prototype.select);
+const documentActiveElement = getterOf(Document.prototype, 'activeElement');
+const eventType = getterOf(Event.prototype, 'type');
+const GUARD_MS = 10000;  // a guard nobody asked about (the controller's insertion failed) lapses
+
+let guard = null;  // {el, at, decided: null | 'landed' | 'missed', events}
+
+function guardInput(event) {
+  const armed = guard;
+  if (!armed || !eventIsTrusted(event)) return;
+  if (now() - armed.at > GUARD_MS) { guard = null; return; }
+  if (armed.decided === null) armed.decided = pathHolds(eventComposedPath(event), armed.el) ? 'landed' : 'missed';
+  armed.events += 1;
+  if (armed.decided === 'missed') {
+    eventStopImmediate(event);
+    eventPreventDefault(event);
+  } else if (eventType(event) === 'input') {
+    frameAfterAction();  // observe.js: the frame that renders its effect
+  }
+}
+
+const GUARDED = ['beforeinput', 'input'];
+for (let i = 0; i < GUARDED.length; i++) {
+  try { eventTargetAddListener(G, GUARDED[i], guardInput, true); } catch (e) { /* no window: no direct path */ }
+}
+
+// Why the marked target is not a field the direct fill types into, or null.
+function notTyped(el) {
+  const tag = strToLowerCase(elementTagName(el));
+  if (tag === 'input') {
+    const type = strToLowerCase(elementGetAttribute(el, 'type') || 'text');
+    if (!TYPED_INPUTS[type]) return 'an input of type ' + type + ' is filled by Playwright';
+  } else if (tag !== 'textarea') {
+    return 'a ' + tag + ' is filled by Playwright';
+  }
+  if (elementHasAttribute(el, 'readonly')) return 'the field is read-only';
+  return null;
+}
+
+// Focus the marked field and select its text, or say why the direct fill is not taken ({why}).
+export function aimFill() {
+  const el = inFlight.target;
+  guard = null;
+  if (!el) return answerOf({ why: 'the target is gone' });
+  try {
+    const why = notTyped(el);
+    if (why) return answerOf({ why });
+    elementFocus(el);
+    if (documentActiveElement(documentObject) !== el) return answerOf({ why: 'the field did not keep the focus' });
+    if (strToLowerCase(elementTagName(el)) === 'input') inputSelect(el); else textareaSelect(el);
+    guard = { el, at: now(), decided: null, events: 0 };
+    return answerOf({ fill: true });
+  } catch (e) {
+    return answerOf({ why: 'it could not be focused: ' + errorText(e) });
+  }
+}
+
+// After the controller's insertion: whether it reached the target; landed, the field is left (the
+// browser fires `change`, as after a person's typing) and the target released.
+export function typed() {
+  const armed = guard;
+  guard = null;
+  if (!armed) return answerOf({ ok: true, landed: 'unarmed', events: 0, doc: DOC_ID });
+  const answer = answerOf({ ok: true, landed: armed.decided || 'nowhere', events: armed.events, doc: DOC_ID });
+  if (armed.decided === 'landed') {
+    try { elementBlur(armed.el); } catch (e) { /* gone with a re-render */ }
+    releaseTarget();
+  }
+  return answer;
+}

@@ -1,0 +1,59 @@
+"""Fills by two paths (pling_browser/core/gestures.py, js_bridge/fill.js), each named in the receipt's
+log: a plain text field (an input taking typed text, a textarea) given a value is focused and selected
+in the reveal call and gets the text as one trusted insertion, then is left (the browser's `change`);
+other fields take Playwright's fill. Every trusted input and change event is counted by the page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pling_browser.lifecycle import LogEvent
+
+from ..conftest import Pages
+
+PAGE = "pages/lifecycle/fill.html"
+
+
+def state(page: Any) -> dict[str, Any]:
+    return {key: entry["value"] for key, entry in page.model()["state"].items()}
+
+
+def operated(page: Any) -> dict[str, Any]:
+    entries = page.codes().events(LogEvent.OPERATED)
+    assert len(entries) == 1, page.codes().log
+    entry: dict[str, Any] = entries[0]
+    return entry
+
+
+def test_a_text_field_is_filled_directly_and_left(pages: Pages) -> None:
+    page = pages.open(PAGE)
+    receipt = page.invoke("set_name", {"value": "Grace Hopper"})
+    assert receipt["ok"] is True, receipt
+    assert operated(page)["path"] == "direct", page.codes().log
+    assert any("(direct: into the field the bridge focused)" in line for line in receipt["log"]), receipt["log"]
+    assert receipt["changed"]["state"]["changed"]["values"]["to"]["name"] == "Grace Hopper", receipt
+    assert state(page)["events"]["name"] == {"input": 1, "change": 1}
+    # What the field held is replaced, as Playwright's fill replaces it.
+    again = page.invoke("set_name", {"value": "Ada"})
+    assert again["ok"] is True and operated(page)["path"] == "direct", again
+    assert state(page)["values"]["name"] == "Ada" and state(page)["events"]["name"] == {"input": 2, "change": 2}
+
+
+def test_a_textarea_is_filled_directly(pages: Pages) -> None:
+    page = pages.open(PAGE)
+    receipt = page.invoke("set_bio", {"value": "line one\nline two"})
+    assert receipt["ok"] is True and operated(page)["path"] == "direct", receipt
+    assert state(page)["values"]["bio"] == "line one\nline two"
+
+
+def test_other_fields_and_an_empty_value_take_playwrights_fill(pages: Pages) -> None:
+    page = pages.open(PAGE)
+    receipt = page.invoke("set_qty", {"value": 7})
+    assert receipt["ok"] is True, receipt
+    line = operated(page)
+    assert line["path"] == "playwright" and line["why"] == "an input of type number is filled by Playwright", line
+    assert state(page)["values"]["qty"] == "7"
+    assert page.invoke("set_name", {"value": "Ada"})["ok"] is True
+    emptied = page.invoke("set_name", {"value": ""})  # nothing to insert: Playwright's fill deletes
+    assert emptied["ok"] is True and operated(page)["path"] == "playwright", emptied
+    assert state(page)["values"]["name"] == ""
