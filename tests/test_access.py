@@ -11,7 +11,7 @@ import httpx
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from .conftest import ServiceThread, problem, service_settings
+from .conftest import ServiceThread, problem, service_settings, serving
 from .server import FixtureServer
 
 TOKEN = "s3cret-token-for-tests"
@@ -19,9 +19,8 @@ TOKEN = "s3cret-token-for-tests"
 
 @pytest.fixture(scope="module")
 def guarded() -> Iterator[ServiceThread]:
-    svc = ServiceThread(service_settings(token=TOKEN)).start()
-    yield svc
-    svc.stop()
+    with serving(token=TOKEN) as svc:
+        yield svc
 
 
 def _code(answer: httpx.Response) -> tuple[int, str]:
@@ -137,20 +136,14 @@ def _closed_why(client: httpx.Client, sid: str, keep_busy: bool = False) -> str:
 # Idle and lifetime are tested each with the other limit out of reach (an hour), so which one closes a
 # session never depends on how fast the machine answers.
 def test_idle_sessions_are_closed_by_the_service(fixtures: FixtureServer) -> None:
-    svc = ServiceThread(service_settings(idle_timeout_s=1.0, max_lifetime_s=3600.0)).start()
-    try:
+    with serving(idle_timeout_s=1.0, max_lifetime_s=3600.0) as svc:
         with httpx.Client(base_url=svc.url, timeout=60) as client:
             idle = client.post("/sessions", json={"url": fixtures.url("demo/todos.html")}).json()["session"]["id"]
             assert "it was idle for more than 1 s" in _closed_why(client, idle)
-    finally:
-        svc.stop()
 
 
 def test_sessions_in_use_are_closed_at_their_lifetime(fixtures: FixtureServer) -> None:
-    svc = ServiceThread(service_settings(idle_timeout_s=3600.0, max_lifetime_s=2.5)).start()
-    try:
+    with serving(idle_timeout_s=3600.0, max_lifetime_s=2.5) as svc:
         with httpx.Client(base_url=svc.url, timeout=60) as client:
             busy = client.post("/sessions", json={"url": fixtures.url("demo/todos.html")}).json()["session"]["id"]
             assert "it reached the maximum lifetime of 2.5 s" in _closed_why(client, busy, keep_busy=True)
-    finally:
-        svc.stop()

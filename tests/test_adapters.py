@@ -13,7 +13,7 @@ import pytest
 from pling_browser.adapters import AdapterError, load_adapters, pattern_regex
 from pling_browser.config import Settings, SettingsError
 
-from .conftest import Pages, ServiceThread, service_settings
+from .conftest import Pages, ServiceThread, serving
 from .server import FixtureServer
 
 ADAPTERS = Path(__file__).resolve().parent.parent / "fixtures" / "adapters"
@@ -21,9 +21,8 @@ ADAPTERS = Path(__file__).resolve().parent.parent / "fixtures" / "adapters"
 
 @pytest.fixture(scope="module")
 def adapted() -> Iterator[ServiceThread]:
-    svc = ServiceThread(service_settings(adapters=str(ADAPTERS))).start()
-    yield svc
-    svc.stop()
+    with serving(adapters=str(ADAPTERS)) as svc:
+        yield svc
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ from typing import Iterator
 import httpx
 import pytest
 
-from .conftest import Pages, ServiceThread, service_settings
+from .conftest import Pages, ServiceThread, service_settings, serving
 from .server import FixtureServer
 
 CARD = "4111111111111111"
@@ -71,9 +71,8 @@ def test_a_trace_during_which_a_value_was_restored_is_discarded(client: httpx.Cl
 def secured(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServiceThread]:
     secrets = tmp_path_factory.mktemp("secrets") / "secrets.env"
     secrets.write_text(f"CARD={CARD}\nAPI_KEY={API_KEY}\n")
-    svc = ServiceThread(service_settings(secrets_file=str(secrets))).start()
-    yield svc
-    svc.stop()
+    with serving(secrets_file=str(secrets)) as svc:
+        yield svc
 
 
 @pytest.fixture
@@ -115,9 +114,8 @@ def test_with_operator_secrets_a_trace_holds_none_of_them(spages: Pages, secured
 
 @pytest.fixture
 def impatient() -> Iterator[ServiceThread]:
-    svc = ServiceThread(service_settings(invoke_wait_s=0.5)).start()
-    yield svc
-    svc.stop()
+    with serving(invoke_wait_s=0.5) as svc:
+        yield svc
 
 
 def _until(condition, timeout: float = 30.0) -> bool:
@@ -218,9 +216,8 @@ def test_host_values_that_cannot_be_parsed_are_refused(service: ServiceThread) -
 
 @pytest.fixture
 def asking() -> Iterator[ServiceThread]:
-    svc = ServiceThread(service_settings(approve=(), confirm="http", confirm_timeout_s=20.0)).start()
-    yield svc
-    svc.stop()
+    with serving(approve=(), confirm="http", confirm_timeout_s=20.0) as svc:
+        yield svc
 
 
 def test_characters_nobody_sees_are_refused_in_ids_and_shown_to_the_person(asking: ServiceThread,
@@ -285,8 +282,7 @@ def test_a_body_that_trickles_after_its_headers_is_cut_off(caplog: pytest.LogCap
     trickled its body (or stopped) held the connection and the handler reading it for ever. Now it is
     answered 408 REQUEST_TIMEOUT, as a problem, and the connection is closed; the service still answers."""
     caplog.set_level(logging.INFO, logger="pling_browser")
-    svc = ServiceThread(service_settings(body_timeout_s=1.0)).start()
-    try:
+    with serving(body_timeout_s=1.0) as svc:
         host = f"Host: 127.0.0.1:{svc.port}\r\nContent-Type: application/json\r\n".encode()
         declared = b"POST /sessions HTTP/1.1\r\n" + host + b"Content-Length: 500\r\n\r\n{"
         chunked = b"POST /sessions HTTP/1.1\r\n" + host + b"Transfer-Encoding: chunked\r\n\r\n100\r\n{"
@@ -301,8 +297,6 @@ def test_a_body_that_trickles_after_its_headers_is_cut_off(caplog: pytest.LogCap
         assert httpx.get(svc.url + "/healthz", timeout=20).status_code == 200
         sessions = httpx.get(svc.url + "/sessions", timeout=20)
         assert sessions.status_code == 200 and sessions.json() == []  # neither request opened anything
-    finally:
-        svc.stop()
     refused = [line for line in _lines(caplog) if line.startswith("refused POST /sessions (408)")]
     assert len(refused) == 2, _lines(caplog)
 

@@ -17,14 +17,13 @@ import httpx
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from .conftest import ServiceThread, problem, service_settings
+from .conftest import ServiceThread, problem, serving
 from .server import FixtureServer
 
 
 def _service(**changes: Any) -> Iterator[ServiceThread]:
-    svc = ServiceThread(service_settings(**changes)).start()
-    yield svc
-    svc.stop()
+    with serving(**changes) as svc:
+        yield svc
 
 
 @pytest.fixture

@@ -20,7 +20,7 @@ from pling_browser.agents.transport import NoAnswer, ServiceUnreachable, Unexpec
 from pling_browser.errors import NavigationRefused, SessionLost, TooManySessions
 from pling_browser.models import InvocationProblem
 
-from .conftest import ServiceThread, service_settings
+from .conftest import ServiceThread, serving
 from .server import FixtureServer
 
 
@@ -111,8 +111,7 @@ def test_receipt_errors_are_typed(service: ServiceThread, fixtures: FixtureServe
 
 def test_429_is_asked_again_after_its_retry_after(tmp_path: Any, fixtures: FixtureServer, caplog: Any) -> None:
     # One session at most, no queue: a second open answers 429 TOO_MANY_SESSIONS with Retry-After.
-    service = ServiceThread(service_settings(max_sessions=1, queue=0)).start()
-    try:
+    with serving(max_sessions=1, queue=0) as service:
         with Client(service.url) as first, Client(service.url, retries=NO_RETRIES) as impatient:
             page = first.open(fixtures.url("demo/todos.html"))
             with pytest.raises(TooManySessions) as refused:
@@ -143,8 +142,6 @@ def test_429_is_asked_again_after_its_retry_after(tmp_path: Any, fixtures: Fixtu
             retries = [r.getMessage() for r in caplog.records if r.name == "pling_browser.client"]
             assert "error" not in opened and opened["page"] == "todos", opened
             assert retries and "429 TOO_MANY_SESSIONS" in retries[0] and f"in {retry_after:g} s" in retries[0], retries
-    finally:
-        service.stop()
 
 
 def test_retry_waits_follow_retry_after_and_stay_bounded() -> None:

@@ -15,7 +15,7 @@ import pytest
 
 from pling_browser.lifecycle import LogEvent
 
-from .conftest import ServiceThread, coded, problem, service_settings
+from .conftest import ServiceThread, coded, problem, serving
 from .server import FixtureServer
 
 BOT = "bot-agent-token-0123456789"
@@ -37,10 +37,9 @@ def consent(tmp_path_factory: pytest.TempPathFactory, fixtures: FixtureServer) -
         f'actions = ["look", "note", "transfer", "wipe"]\nhosts = ["127.0.0.1:{port}"]\n\n'
         f'[[caller]]\nname = "ada"\nrole = "person"\ntoken = "{ADA}"\n\n'
         f'[[caller]]\nname = "ops"\nrole = "operator"\ntoken = "{OPS}"\n')
-    svc = ServiceThread(service_settings(tokens_file=str(tokens), approve=("wipe",), ask=("tag",), confirm="http",
-                                         confirm_timeout_s=30.0)).start()
-    yield svc
-    svc.stop()
+    with serving(tokens_file=str(tokens), approve=("wipe",), ask=("tag",), confirm="http",
+                 confirm_timeout_s=30.0) as svc:
+        yield svc
 
 
 def _as(svc: ServiceThread, token: str) -> httpx.Client:

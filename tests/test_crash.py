@@ -15,15 +15,14 @@ import pytest
 
 from pling_browser.core import processes
 
-from .conftest import ServiceThread, problem, service_settings
+from .conftest import ServiceThread, problem, serving
 from .server import FixtureServer
 
 
 @pytest.fixture
 def crashable() -> Iterator[ServiceThread]:
-    svc = ServiceThread(service_settings(action_timeout_ms=20_000)).start()
-    yield svc
-    svc.stop()
+    with serving(action_timeout_ms=20_000) as svc:
+        yield svc
 
 
 def _zombies(pid: int) -> list[int]:
@@ -110,8 +109,7 @@ def test_a_crash_that_frees_every_slot_serves_a_queued_open(fixtures: FixtureSer
     # One slot, held by a session; a second open waits in the queue for it. The browser dies: the
     # slot is free at once, so the queued open is served by the relaunched browser (before: it waited
     # for PLING_QUEUE_TIMEOUT and answered 503 QUEUE_TIMEOUT, though nothing was open any more).
-    svc = ServiceThread(service_settings(max_sessions=1, queue=1, queue_timeout_s=30.0)).start()
-    try:
+    with serving(max_sessions=1, queue=1, queue_timeout_s=30.0) as svc:
         controller = svc.app.state.runtime.controller
         with httpx.Client(base_url=svc.url, timeout=60) as client:
             holder = client.post("/sessions", json={"url": fixtures.url("demo/todos.html")})
@@ -139,8 +137,6 @@ def test_a_crash_that_frees_every_slot_serves_a_queued_open(fixtures: FixtureSer
             sid = opened.json()["session"]["id"]
             added = client.post(f"/sessions/{sid}/invoke", json={"action": "add_todo", "args": {"text": "after"}})
             assert added.json()["result"]["ok"] is True
-    finally:
-        svc.stop()
 
 
 def _left(folder: "os.PathLike[str]") -> list[str]:
@@ -194,8 +190,7 @@ def test_the_first_open_after_a_death_not_yet_noticed_is_served(fixtures: Fixtur
     # Contexts prepared ahead (core/warm.py) look usable until the service hears the browser or its
     # driver is gone. The kill and the open start in one turn of the service's loop, so the open comes
     # before the loss can be noticed, however fast the machine: it must not be handed a dead context.
-    svc = ServiceThread(service_settings(warm_contexts=2)).start()
-    try:
+    with serving(warm_contexts=2) as svc:
         controller = svc.app.state.runtime.controller
         deadline = time.monotonic() + 60
         while len(controller.warm) < 2 and time.monotonic() < deadline:
@@ -214,5 +209,3 @@ def test_the_first_open_after_a_death_not_yet_noticed_is_served(fixtures: Fixtur
         with httpx.Client(base_url=svc.url, timeout=60) as client:
             added = client.post(f"/sessions/{sid}/invoke", json={"action": "add_todo", "args": {"text": "first"}})
             assert added.json()["result"]["ok"] is True, added.text
-    finally:
-        svc.stop()

@@ -14,7 +14,7 @@ import httpx
 
 from pling_browser.lifecycle import LogEvent
 
-from .conftest import Pages, ServiceThread, problem, service_settings
+from .conftest import Pages, ServiceThread, problem, serving
 from .server import FixtureServer
 
 ORDER = "pages/demonstration/order.html"
@@ -126,8 +126,7 @@ def assert_draft_works(draft: str, fixtures: FixtureServer, tmp_path: Path, with
                              capture_output=True, text=True, timeout=240)
     assert checked.returncode == 0, checked.stdout + checked.stderr
 
-    adapted = ServiceThread(service_settings(adapters=str(folder), approve=("danger",))).start()
-    try:
+    with serving(adapters=str(folder), approve=("danger",)) as adapted:
         with httpx.Client(base_url=adapted.url, timeout=60) as other:
             opened = Pages(other, fixtures)
             shop = opened.open(ORDER)
@@ -153,5 +152,3 @@ def assert_draft_works(draft: str, fixtures: FixtureServer, tmp_path: Path, with
             after = order_of(adapted, shop.id)
             assert after["tags"] == [] and len(after["basket"]) == 1, after
             opened.close_all()
-    finally:
-        adapted.stop()

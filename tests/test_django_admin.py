@@ -13,7 +13,7 @@ from typing import Any, Iterator
 import httpx
 import pytest
 
-from .conftest import APPROVED, PageSession, ServiceThread, service_settings
+from .conftest import APPROVED, PageSession, serving
 
 pytest.importorskip("django")
 from .django_app import PASSWORD, USER, DjangoAdmin  # noqa: E402
@@ -30,11 +30,9 @@ def admin() -> Iterator[DjangoAdmin]:
 
 @pytest.fixture(scope="module")
 def admin_client() -> Iterator[httpx.Client]:
-    svc = ServiceThread(service_settings(adapters=str(ADAPTER), approve=APPROVED + ("delete", "remove", "confirm_delete"),
-                                         navigation_settle_s=5.0)).start()
-    with httpx.Client(base_url=svc.url, timeout=60) as client:
+    with serving(adapters=str(ADAPTER), approve=APPROVED + ("delete", "remove", "confirm_delete"),
+                 navigation_settle_s=5.0) as svc, httpx.Client(base_url=svc.url, timeout=60) as client:
         yield client
-    svc.stop()
 
 
 @pytest.fixture

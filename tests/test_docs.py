@@ -23,7 +23,7 @@ from typing import Any, Iterator
 import httpx
 import pytest
 
-from .conftest import ServiceThread, service_settings
+from .conftest import ServiceThread, serving
 from .server import FixtureServer
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -135,9 +135,8 @@ def test_drift_finds_what_differs() -> None:
 @pytest.fixture(scope="module")
 def demo() -> Iterator[ServiceThread]:
     # As the README says: `PLING_APPROVE=remove make run`.
-    svc = ServiceThread(service_settings(approve=("remove",))).start()
-    yield svc
-    svc.stop()
+    with serving(approve=("remove",)) as svc:
+        yield svc
 
 
 def _here(text: str, svc: ServiceThread) -> str:

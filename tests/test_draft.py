@@ -10,7 +10,7 @@ from pathlib import Path
 
 import httpx
 
-from .conftest import Pages, ServiceThread, service_settings
+from .conftest import Pages, serving
 from .server import FixtureServer
 
 
@@ -29,8 +29,7 @@ def test_draft_writes_an_adapter_that_loads_and_whose_actions_run(fixtures: Fixt
                            capture_output=True, text=True, timeout=60)
     assert again.returncode == 2 and "exists" in again.stderr  # a draft never overwrites a file
 
-    service = ServiceThread(service_settings(adapters=str(folder), approve=("danger",))).start()
-    try:
+    with serving(adapters=str(folder), approve=("danger",)) as service:
         with httpx.Client(base_url=service.url, timeout=60) as client:
             pages = Pages(client, fixtures)
             page = pages.open("/pages/adapted/contacts.html")
@@ -61,5 +60,3 @@ def test_draft_writes_an_adapter_that_loads_and_whose_actions_run(fixtures: Fixt
             sorted_ = page.invoke("click_sort_by_name")
             assert sorted_["ok"] and sorted_["changed"]["records"]["contact"]["reordered"] is True
             pages.close_all()
-    finally:
-        service.stop()

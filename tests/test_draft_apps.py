@@ -36,7 +36,7 @@ from bench.miniwob import policy_generic
 from bench.miniwob.agent_pling import PlingAgent
 from pling_browser.ci.check import check
 
-from .conftest import ServiceThread, service_settings
+from .conftest import ServiceThread, serving
 from .datasette_app import DatasetteApp
 from .django_app import PASSWORD, USER, DjangoAdmin
 from .server import FixtureServer
@@ -70,9 +70,8 @@ def drafted(tmp_path_factory: pytest.TempPathFactory, fixtures: FixtureServer, d
     _draft(fixtures.url(TODOMVC), folder / "todomvc.js",
            'enter_new_todo_input {"value": "Buy milk"}', 'enter_new_todo_input {"value": "Call Ada"}')
     _draft(datasette.url("/library/books"), folder / "datasette.js")
-    service = ServiceThread(service_settings(adapters=str(folder), approve=("danger",))).start()
-    yield service
-    service.stop()
+    with serving(adapters=str(folder), approve=("danger",)) as service:
+        yield service
 
 
 def _errors(findings: list[Any]) -> list[str]:
@@ -151,12 +150,9 @@ def django_admin(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Dja
             _draft(app.url("/admin/login/?next=" + path), folder / name, sign_in)
         from cryptography.fernet import Fernet   # the sign-in is kept as a profile, and profiles only encrypted
 
-        service = ServiceThread(service_settings(adapters=str(folder), approve=("danger",),
-                                                 profiles_key=Fernet.generate_key().decode())).start()
-        try:
+        with serving(adapters=str(folder), approve=("danger",),
+                     profiles_key=Fernet.generate_key().decode()) as service:
             yield app, service
-        finally:
-            service.stop()
     finally:
         app.stop()
 

@@ -20,7 +20,7 @@ import pytest
 
 from pling_browser.ci.check import check
 
-from .conftest import Pages, ServiceThread, service_settings
+from .conftest import Pages, ServiceThread, serving
 from .server import FixtureServer
 
 PAGES = "pages/widgets/undeclared/"
@@ -41,9 +41,8 @@ def drafted(tmp_path_factory: pytest.TempPathFactory, fixtures: FixtureServer) -
     _draft(fixtures.url(PAGES + "tags.html"), folder / "tags.js")
     _draft(fixtures.url(PAGES + "slider.html"), folder / "slider.js")
     _draft(fixtures.url(PAGES + "autocomplete.html"), folder / "autocomplete.js", 'fill_country {"value": "G"}')
-    service = ServiceThread(service_settings(adapters=str(folder))).start()
-    yield service
-    service.stop()
+    with serving(adapters=str(folder)) as service:
+        yield service
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ from typing import Any, Iterator
 import httpx
 import pytest
 
-from .conftest import PageSession, ServiceThread, service_settings
+from .conftest import PageSession, serving
 from .server import FixtureServer
 from pling_browser.lifecycle import LogEvent
 
@@ -52,10 +52,9 @@ def origins() -> Iterator[Origins]:
 @pytest.fixture(scope="module")
 def framed_client(origins: Origins) -> Iterator[httpx.Client]:
     allowed = (origins.host(origins.page), origins.host(origins.pay), origins.host(origins.widget))
-    svc = ServiceThread(service_settings(allow_hosts=allowed, adapters=str(ADAPTERS))).start()
-    with httpx.Client(base_url=svc.url, timeout=60) as client:
-        yield client
-    svc.stop()
+    with serving(allow_hosts=allowed, adapters=str(ADAPTERS)) as svc:
+        with httpx.Client(base_url=svc.url, timeout=60) as client:
+            yield client
 
 
 @pytest.fixture

@@ -23,7 +23,7 @@ from pling_browser.errors import InvalidArgs, InvalidParams
 from pling_browser.lifecycle.decode import references, sendable_args, substitute
 from pling_browser.lifecycle.validate import apply_defaults
 
-from .conftest import ServiceThread, service_settings
+from .conftest import ServiceThread, serving
 
 EXAMPLES = {"positive": 60, "negative": 30}  # per operation: 13 operations give over 1,000 requests
 # The service runs with a token, as the document's bearer scheme says: schemathesis also checks that a
@@ -38,11 +38,8 @@ def test_the_api_answers_every_generated_request_as_documented() -> None:
     from schemathesis.generation import GenerationMode
 
     # Few sessions and no queue: past the limit, 429 at once instead of waiting for a slot.
-    service = ServiceThread(service_settings(max_sessions=3, queue=0, navigation_timeout_ms=3000, token=TOKEN)).start()
-    try:
+    with serving(max_sessions=3, queue=0, navigation_timeout_ms=3000, token=TOKEN) as service:
         _fuzz(service, GenerationMode)
-    finally:
-        service.stop()
 
 
 def _with_token(case: Case) -> dict[str, str]:

@@ -12,7 +12,7 @@ from typing import Any, Iterator
 import httpx
 import pytest
 
-from .conftest import PageSession, Pages, ServiceThread, problem, service_settings
+from .conftest import PageSession, Pages, ServiceThread, problem, service_settings, serving
 from .server import FixtureServer
 from pling_browser.lifecycle import LogEvent
 
@@ -25,9 +25,8 @@ def gated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServiceThread]:
     secrets = tmp_path_factory.mktemp("secrets") / "secrets.env"
     secrets.write_text(f"# operator secrets\nCARD={CARD}\nexport OTHER='not used'\n")
     settings = service_settings(approve=(), confirm="http", confirm_timeout_s=4.0, secrets_file=str(secrets))
-    svc = ServiceThread(settings).start()
-    yield svc
-    svc.stop()
+    with serving(settings) as svc:
+        yield svc
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from typing import Any, Iterator
 import httpx
 import pytest
 
-from .conftest import Pages, ServiceThread, problem, service_settings
+from .conftest import Pages, ServiceThread, problem, service_settings, serving
 from .server import FixtureServer
 from pling_browser.lifecycle import LogEvent
 
@@ -18,9 +18,8 @@ from pling_browser.lifecycle import LogEvent
 @pytest.fixture(scope="module")
 def hostile_service() -> Iterator[ServiceThread]:
     settings = service_settings(action_timeout_ms=1500, expect_timeout_ms=800, settle_cap_ms=800, bridge_grace_s=1.0)
-    svc = ServiceThread(settings).start()
-    yield svc
-    svc.stop()
+    with serving(settings) as svc:
+        yield svc
 
 
 @pytest.fixture

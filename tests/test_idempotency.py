@@ -8,7 +8,7 @@ from typing import Any
 
 import httpx
 
-from .conftest import Pages, ServiceThread, problem, service_settings
+from .conftest import Pages, ServiceThread, problem, service_settings, serving
 from .server import FixtureServer
 
 
@@ -61,16 +61,12 @@ def test_tool_calls_take_keys_too(client: httpx.Client, pages: Pages) -> None:
 
 def test_receipts_and_keys_survive_a_restart(fixtures: FixtureServer, tmp_path: Path) -> None:
     settings = service_settings(data_dir=tmp_path / "data")
-    first = ServiceThread(settings).start()
-    try:
+    with serving(settings) as first:
         with httpx.Client(base_url=first.url, timeout=60) as client:
             sid = client.post("/sessions", json={"url": fixtures.url("demo/todos.html")}).json()["session"]["id"]
             kept = _invoke(client, sid, "before-restart", {"action": "add_todo", "args": {"text": "Durable"}}).json()["result"]
             client.post(f"/sessions/{sid}/invoke", json={"action": "nope"})
-    finally:
-        first.stop()
-    second = ServiceThread(settings).start()
-    try:
+    with serving(settings) as second:
         with httpx.Client(base_url=second.url, timeout=60) as client:
             # The session is gone with the old process; its key still answers the first receipt.
             assert client.get(f"/sessions/{sid}").status_code == 404
@@ -81,8 +77,6 @@ def test_receipts_and_keys_survive_a_restart(fixtures: FixtureServer, tmp_path: 
             assert log["receipts"][1]["receipt"]["error"]["code"] == "ACTION_NOT_FOUND"
             later = client.get(f"/sessions/{sid}/receipts", params={"after": log["receipts"][0]["seq"]}).json()
             assert len(later["receipts"]) == 1
-    finally:
-        second.stop()
 
 
 def test_a_key_is_the_callers_across_sessions(client: httpx.Client, pages: Pages) -> None:

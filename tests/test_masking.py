@@ -14,7 +14,7 @@ from urllib.parse import quote
 import httpx
 import pytest
 
-from .conftest import Pages, ServiceThread, problem, service_settings
+from .conftest import Pages, ServiceThread, problem, serving
 from .server import FixtureServer
 from .test_console import _read_stream
 
@@ -208,9 +208,8 @@ def test_a_confirmation_a_person_is_asked_shows_no_operator_secret(fixtures: Fix
     masked like everything else written about the session."""
     secrets = tmp_path / "secrets.env"
     secrets.write_text(f"CARD={CARD}\nAPI_KEY={API_KEY}\n")
-    svc = ServiceThread(service_settings(secrets_file=str(secrets), approve=(), confirm="http",
-                                         confirm_timeout_s=20.0)).start()
-    try:
+    with serving(secrets_file=str(secrets), approve=(), confirm="http",
+                 confirm_timeout_s=20.0) as svc:
         with httpx.Client(base_url=svc.url, timeout=60) as client:
             opened = Pages(client, fixtures)
             page = opened.open("pages/security/echo_secret.html?show=" + API_KEY)
@@ -237,8 +236,6 @@ def test_a_confirmation_a_person_is_asked_shows_no_operator_secret(fixtures: Fix
             assert pending[0]["description"] == "Revoke the key <secret>restored</secret>", pending
             assert not _clear(json.dumps(pending))
             opened.close_all()
-    finally:
-        svc.stop()
 
 
 def test_a_problem_about_a_session_leaves_through_its_way_out(spages: Pages) -> None:

@@ -9,17 +9,16 @@ from typing import Iterator
 import httpx
 import pytest
 
-from .conftest import Pages, ServiceThread, service_settings
+from .conftest import Pages, ServiceThread, serving
 from .server import FixtureServer
 
 
 @pytest.fixture(scope="module")
 def strict_service() -> Iterator[ServiceThread]:
     # wipe is raised to danger by the operator; nothing approves danger and no person can be asked.
-    svc = ServiceThread(service_settings(risks=(("wipe", "danger"),), approve=(), confirm="none",
-                                         expect_timeout_ms=500)).start()
-    yield svc
-    svc.stop()
+    with serving(risks=(("wipe", "danger"),), approve=(), confirm="none",
+                 expect_timeout_ms=500) as svc:
+        yield svc
 
 
 @pytest.fixture
@@ -57,9 +56,8 @@ def test_a_raised_risk_holds_when_the_page_lowers_it(strict: Pages) -> None:
 @pytest.fixture(scope="module")
 def asking_service() -> Iterator[ServiceThread]:
     # The operator wants to be asked before publish_draft, wherever it runs; nobody can be asked.
-    svc = ServiceThread(service_settings(ask=("publish_draft",), approve=(), confirm="none")).start()
-    yield svc
-    svc.stop()
+    with serving(ask=("publish_draft",), approve=(), confirm="none") as svc:
+        yield svc
 
 
 def test_pling_ask_holds_for_a_step_of_a_flow(asking_service: ServiceThread, fixtures: FixtureServer) -> None:

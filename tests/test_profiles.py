@@ -20,7 +20,7 @@ from cryptography.fernet import Fernet
 from pling_browser.errors import ProfileUnreadable
 from pling_browser.runtime.profiles import Profiles
 
-from .conftest import ServiceThread, problem, service_settings
+from .conftest import ServiceThread, problem, serving
 from .signin_app import SignInApp, signed_in
 
 KEY = Fernet.generate_key().decode()
@@ -44,10 +44,9 @@ def app() -> Iterator[SignInApp]:
 
 @pytest.fixture(scope="module")
 def keyed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServiceThread]:
-    svc = ServiceThread(service_settings(tokens_file=_tokens(tmp_path_factory.mktemp("tokens")), approve=(),
-                                         confirm="http", confirm_timeout_s=30.0, profiles_key=KEY)).start()
-    yield svc
-    svc.stop()
+    with serving(tokens_file=_tokens(tmp_path_factory.mktemp("tokens")), approve=(),
+                 confirm="http", confirm_timeout_s=30.0, profiles_key=KEY) as svc:
+        yield svc
 
 
 def _as(svc: ServiceThread, token: str) -> httpx.Client:
@@ -263,9 +262,8 @@ def test_another_key_cannot_open_a_profile_and_several_keys_rotate(tmp_path: Pat
 
 def test_without_the_key_saving_is_refused_with_a_clear_error(
         tmp_path_factory: pytest.TempPathFactory, app: SignInApp) -> None:
-    svc = ServiceThread(service_settings(tokens_file=_tokens(tmp_path_factory.mktemp("tokens")),
-                                         profiles_key=None)).start()
-    try:
+    with serving(tokens_file=_tokens(tmp_path_factory.mktemp("tokens")),
+                 profiles_key=None) as svc:
         with _as(svc, AGENT) as agent, _as(svc, PERSON) as person:
             sid = _open(agent, app.url("/signin"))["session"]["id"]
             answer = person.post(f"/sessions/{sid}/profile", json={"name": "ada"})
@@ -275,8 +273,6 @@ def test_without_the_key_saving_is_refused_with_a_clear_error(
             assert "PLING_PROFILES_KEY" in error["detail"] and "Set PLING_PROFILES_KEY" in error["hint"]
             assert not (svc.settings.data_dir / "profiles").exists()
             assert agent.get("/profiles").json() == {"profiles": []}
-    finally:
-        svc.stop()
 
 
 def test_over_mcp_open_page_takes_a_profile(

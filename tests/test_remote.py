@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 
 from .spawn import BrowserServer
-from .conftest import ServiceThread, problem, service_settings
+from .conftest import ServiceThread, problem, service_settings, serving
 from .server import FixtureServer
 
 
@@ -25,8 +25,7 @@ def _endpoints(client: httpx.Client) -> dict[str, dict[str, Any]]:
 def test_sessions_spread_fail_over_and_come_back(fixtures: FixtureServer) -> None:
     first, second = BrowserServer().start(), BrowserServer().start()
     servers = [first, second]
-    svc = ServiceThread(service_settings(browser_endpoints=(first.url, second.url))).start()
-    try:
+    with serving(browser_endpoints=(first.url, second.url)) as svc:
         with httpx.Client(base_url=svc.url, timeout=60) as client:
             page = fixtures.url("demo/todos.html")
             sids = [client.post("/sessions", json={"url": page}).json()["session"]["id"] for _ in range(4)]
@@ -56,8 +55,6 @@ def test_sessions_spread_fail_over_and_come_back(fixtures: FixtureServer) -> Non
             assert _endpoints(client)[first.url]["up"] is True
             again = client.post("/sessions", json={"url": page}).json()["session"]
             assert again["endpoint"] == first.url  # the fewest sessions now
-    finally:
-        svc.stop()
         for server in servers:
             server.stop()
 

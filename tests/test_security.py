@@ -26,9 +26,8 @@ API_KEY = "sk-live-0123456789abcdef"
 def secured(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServiceThread]:
     secrets = tmp_path_factory.mktemp("secrets") / "secrets.env"
     secrets.write_text(f"CARD={CARD}\nAPI_KEY={API_KEY}\n")
-    svc = ServiceThread(service_settings(secrets_file=str(secrets))).start()
-    yield svc
-    svc.stop()
+    with serving(secrets_file=str(secrets)) as svc:
+        yield svc
 
 
 @pytest.fixture
@@ -141,16 +140,13 @@ def test_a_remote_browser_without_the_webrtc_policy_is_not_used(fixtures: Fixtur
     from .spawn import BrowserServer
 
     bare = BrowserServer(without=(WEBRTC_POLICY,)).start()
-    svc = ServiceThread(service_settings(browser_endpoints=(bare.url,))).start()
-    try:
+    with serving(browser_endpoints=(bare.url,)) as svc:
         with httpx.Client(base_url=svc.url, timeout=60) as client:
             answer = client.post("/sessions", json={"url": fixtures.url("pages/security/webrtc.html")})
             assert answer.status_code == 503, answer.text
             assert problem(answer)["code"] == "BROWSER_UNAVAILABLE"
             endpoint = client.get("/healthz").json()["browser"]["endpoints"][0]
             assert endpoint["up"] is False and WEBRTC_POLICY in endpoint["last_error"]
-    finally:
-        svc.stop()
         bare.stop()
 
 
@@ -158,16 +154,13 @@ def test_webrtc_sends_no_udp_from_a_remote_browser(fixtures: FixtureServer, udp_
     from .spawn import BrowserServer
 
     server = BrowserServer().start()
-    svc = ServiceThread(service_settings(browser_endpoints=(server.url,))).start()
-    try:
+    with serving(browser_endpoints=(server.url,)) as svc:
         with httpx.Client(base_url=svc.url, timeout=60) as client:
             opened = Pages(client, fixtures)
             page = opened.open("pages/security/webrtc.html")
             assert page.invoke("gather", {"host": "127.0.0.1", "port": udp_canary.port})["ok"] is True
             assert udp_canary.datagrams == 0
             opened.close_all()
-    finally:
-        svc.stop()
         server.stop()
 
 
@@ -450,10 +443,9 @@ CONSOLE_TOKEN = "console-token-for-security-tests"
 
 @pytest.fixture(scope="module")
 def console_service() -> Iterator[ServiceThread]:
-    svc = ServiceThread(service_settings(token=CONSOLE_TOKEN, approve=(), confirm="http", confirm_timeout_s=20.0,
-                                         console_idle_s=600.0)).start()
-    yield svc
-    svc.stop()
+    with serving(token=CONSOLE_TOKEN, approve=(), confirm="http", confirm_timeout_s=20.0,
+                 console_idle_s=600.0) as svc:
+        yield svc
 
 
 def _sign_in(url: str) -> tuple[httpx.Cookies, str]:
@@ -550,10 +542,9 @@ def roles_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServiceT
         f'token_sha256 = "{hashlib.sha256(AGENT_TOKEN.encode()).hexdigest()}"\n\n'
         f'[[caller]]\nname = "bot2"\nrole = "agent"\ntoken = "{OTHER_AGENT_TOKEN}"\n\n'
         f'[[caller]]\nname = "ada"\nrole = "person"\ntoken = "{PERSON_TOKEN}"\n')
-    svc = ServiceThread(service_settings(tokens_file=str(tokens), approve=(), confirm="http",
-                                         confirm_timeout_s=20.0)).start()
-    yield svc
-    svc.stop()
+    with serving(tokens_file=str(tokens), approve=(), confirm="http",
+                 confirm_timeout_s=20.0) as svc:
+        yield svc
 
 
 def _as(svc: ServiceThread, token: str) -> httpx.Client:
@@ -685,8 +676,7 @@ def test_a_killed_driver_leaves_no_profile_folder_and_no_phantom_sessions(fixtur
 
     from pling_browser.core import processes
 
-    svc = ServiceThread(service_settings()).start()
-    try:
+    with serving() as svc:
         controller = svc.app.state.runtime.controller
         with httpx.Client(base_url=svc.url, timeout=60) as client:
             for _ in range(3):
@@ -710,5 +700,3 @@ def test_a_killed_driver_leaves_no_profile_folder_and_no_phantom_sessions(fixtur
                     break
                 threading.Event().wait(0.1)
             assert not [str(folder) for folder in folders if folder.exists()]
-    finally:
-        svc.stop()

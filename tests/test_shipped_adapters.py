@@ -12,7 +12,7 @@ import pytest
 
 from pling_browser.ci.check import check
 
-from .conftest import Pages, ServiceThread, service_settings
+from .conftest import Pages, ServiceThread, serving
 from .datasette_app import DatasetteApp
 from .server import FixtureServer
 
@@ -23,9 +23,8 @@ TODOMVC = "/apps/todomvc-react/index.html"
 @pytest.fixture(scope="module")
 def shipped() -> Iterator[ServiceThread]:
     # remove and clear_completed are danger actions: approved here, as an operator would for a demo.
-    svc = ServiceThread(service_settings(adapters=str(SHIPPED), approve=("danger",))).start()
-    yield svc
-    svc.stop()
+    with serving(adapters=str(SHIPPED), approve=("danger",)) as svc:
+        yield svc
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from typing import Iterator
 import httpx
 import pytest
 
-from .conftest import Pages, ServiceThread, service_settings
+from .conftest import Pages, ServiceThread, serving
 from .server import FixtureServer
 
 
@@ -41,9 +41,8 @@ def test_a_traced_invocation_has_a_trace_the_viewer_reads(client: httpx.Client, 
 def secret_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServiceThread]:
     secrets = tmp_path_factory.mktemp("secrets") / "secrets.env"
     secrets.write_text("CARD=4111111111111111\n")
-    svc = ServiceThread(service_settings(secrets_file=str(secrets))).start()
-    yield svc
-    svc.stop()
+    with serving(secrets_file=str(secrets)) as svc:
+        yield svc
 
 
 def test_no_trace_in_a_session_that_holds_restored_secrets(secret_service: ServiceThread, fixtures: FixtureServer) -> None:

@@ -13,7 +13,7 @@ import pytest
 
 from pling_browser.core import processes
 
-from .conftest import ServiceThread, service_settings
+from .conftest import ServiceThread, serving
 from .server import FixtureServer
 
 PAGE = "pages/egress/probe.html"
@@ -53,9 +53,8 @@ def _context_of(svc: ServiceThread, sid: str) -> Any:
 @pytest.fixture
 def warm_service(fixtures: FixtureServer) -> Iterator[ServiceThread]:
     # Only the fixture server's own port is allowed: any other 127.0.0.1 port is a canary.
-    svc = ServiceThread(service_settings(warm_contexts=2, allow_hosts=(f"127.0.0.1:{fixtures.server_address[1]}",))).start()
-    yield svc
-    svc.stop()
+    with serving(warm_contexts=2, allow_hosts=(f"127.0.0.1:{fixtures.server_address[1]}",)) as svc:
+        yield svc
 
 
 def test_a_prepared_context_serves_one_session_and_holds_nothing_of_another(warm_service: ServiceThread,
@@ -134,8 +133,7 @@ def test_the_pool_refills_and_a_profile_session_never_takes_from_it(warm_service
 
 
 def test_zero_prepares_nothing_and_sessions_still_open(fixtures: FixtureServer) -> None:
-    svc = ServiceThread(service_settings(warm_contexts=0)).start()
-    try:
+    with serving(warm_contexts=0) as svc:
         with httpx.Client(base_url=svc.url, timeout=60) as client:
             sid = _open(client, fixtures.url(PAGE))
             assert client.get(f"/sessions/{sid}/model").json()["page"]["title"] == "Egress probe"
@@ -143,8 +141,6 @@ def test_zero_prepares_nothing_and_sessions_still_open(fixtures: FixtureServer) 
             time.sleep(0.5)
             assert len(_warm(svc)) == 0 and _warm(svc).prepared == 0
             assert client.get("/healthz").json()["browser"]["warm_contexts"] == 0
-    finally:
-        svc.stop()
 
 
 def _refuses(port: int) -> bool:
@@ -153,23 +149,19 @@ def _refuses(port: int) -> bool:
 
 
 def test_stopping_the_service_closes_prepared_contexts_and_leaves_no_chromium(fixtures: FixtureServer) -> None:
-    svc = ServiceThread(service_settings(warm_contexts=2)).start()
-    try:
+    with serving(warm_contexts=2) as svc:
         _until(lambda: len(_warm(svc)) == 2)
         proxies = [prepared.proxy.port for prepared in _warm(svc)._ready]
         with httpx.Client(base_url=svc.url, timeout=60) as client:
             _open(client, fixtures.url(PAGE))  # a refill is under way as the service stops
         pids = svc.app.state.runtime.controller.browser_pids()
         assert pids and not any(_refuses(port) for port in proxies)
-    finally:
-        svc.stop()
     _until(lambda: not any(processes.alive(pid) for pid in pids), timeout=30)
     assert all(_refuses(port) for port in proxies)
 
 
 def test_closing_the_pool_closes_its_contexts_and_their_proxies(fixtures: FixtureServer) -> None:
-    svc = ServiceThread(service_settings(warm_contexts=2)).start()
-    try:
+    with serving(warm_contexts=2) as svc:
         _until(lambda: len(_warm(svc)) == 2)
         proxies = [prepared.proxy.port for prepared in _warm(svc)._ready]
 
@@ -185,5 +177,3 @@ def test_closing_the_pool_closes_its_contexts_and_their_proxies(fixtures: Fixtur
         with httpx.Client(base_url=svc.url, timeout=60) as client:  # sessions open fresh
             client.delete(f"/sessions/{_open(client, fixtures.url(PAGE))}")
         assert len(_warm(svc)) == 0
-    finally:
-        svc.stop()

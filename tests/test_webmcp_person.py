@@ -14,16 +14,15 @@ from typing import Any, Callable
 import httpx
 import pytest
 
-from .conftest import FixtureServer, PageSession, Pages, ServiceThread, service_settings
+from .conftest import FixtureServer, PageSession, Pages, ServiceThread, serving
 from .webmcp_fixtures import in_page, mode_independent, where  # noqa: F401
 from pling_browser.lifecycle import LogEvent
 
 
 @pytest.fixture(scope="module")
 def person_service() -> Iterator[ServiceThread]:
-    svc = ServiceThread(service_settings(confirm="http", confirm_timeout_s=60.0)).start()
-    yield svc
-    svc.stop()
+    with serving(confirm="http", confirm_timeout_s=60.0) as svc:
+        yield svc
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from typing import Any
 
 import httpx
 
-from .conftest import FixtureServer, Pages, ServiceThread, service_settings
+from .conftest import FixtureServer, Pages, ServiceThread, serving
 from .webmcp_fixtures import mode_independent, where  # noqa: F401
 
 
@@ -116,15 +116,12 @@ def test_webmcp_tools_get_the_browsers_budget(where: tuple[ServiceThread, Pages]
 
 
 def test_the_operators_action_timeout_bounds_webmcp_tools(fixtures: FixtureServer) -> None:
-    svc = ServiceThread(service_settings(action_timeout_s=2.0)).start()  # PLING_ACTION_TIMEOUT=2
-    try:
+    with serving(action_timeout_s=2.0) as svc:  # PLING_ACTION_TIMEOUT=2
         with httpx.Client(base_url=svc.url, timeout=60) as client:
             pages = Pages(client, fixtures)
             page = pages.open("pages/webmcp/slow.html")
             assert "did not finish within 2000 ms" in page.invoke("slow_report")["error"]["message"]
             pages.close_all()
-    finally:
-        svc.stop()
 
 
 @mode_independent  # a declarative form and a signal's abort, tested in both above
@@ -146,8 +143,7 @@ def test_a_webmcp_demo_written_elsewhere(where: tuple[ServiceThread, Pages]) -> 
 def test_a_12_s_tool_finishes_under_the_default_budgets(fixtures: FixtureServer) -> None:
     # The service's defaults (no PLING_ACTION_TIMEOUT; a page's actions 10 s): a WebMCP tool gets 30 s,
     # so the 12 s tool answers its result instead of failing at 10 s with its effect landing afterwards.
-    svc = ServiceThread(service_settings(action_timeout_ms=10_000)).start()
-    try:
+    with serving(action_timeout_ms=10_000) as svc:
         with httpx.Client(base_url=svc.url, timeout=90) as client:
             pages = Pages(client, fixtures)
             page = pages.open("pages/webmcp/twelve.html")
@@ -155,5 +151,3 @@ def test_a_12_s_tool_finishes_under_the_default_budgets(fixtures: FixtureServer)
             assert done["ok"] is True and done["data"] == "report", done
             assert page.invoke("report_state")["data"] == "report"
             pages.close_all()
-    finally:
-        svc.stop()

@@ -13,7 +13,7 @@ import pytest
 
 from pling_browser.lifecycle import LogEvent
 
-from ..conftest import Pages, ServiceThread, service_settings
+from ..conftest import Pages, serving
 from ..server import FixtureServer
 
 PAGE = "pages/lifecycle/gestures.html"
@@ -113,10 +113,8 @@ def test_the_frame_after_the_action_counts_when_it_rendered_before_settling(page
 
 @pytest.fixture(scope="module")
 def playwright_only() -> Iterator[httpx.Client]:
-    svc = ServiceThread(service_settings(direct_input=False)).start()
-    with httpx.Client(base_url=svc.url, timeout=60) as client:
+    with serving(direct_input=False) as svc, httpx.Client(base_url=svc.url, timeout=60) as client:
         yield client
-    svc.stop()
 
 
 def test_direct_input_off_sends_every_click_through_playwright(playwright_only: httpx.Client,

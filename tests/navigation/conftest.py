@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from ..apps import SsrApp
-from ..conftest import APPROVED, PageSession, ServiceThread, service_settings
+from ..conftest import APPROVED, PageSession, ServiceThread, serving
 
 
 CARD = "4000 1234 5678 9010"  # an operator secret (PLING_SECRETS) the agent refers to as <secret>CARD</secret>
@@ -21,10 +21,9 @@ def nav_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServiceThr
     # 127.0.0.1 on any port; the app's `external` link (127.0.0.2) stays refused.
     secrets = tmp_path_factory.mktemp("nav-secrets") / "secrets.env"
     secrets.write_text(f"CARD={CARD}\n")
-    svc = ServiceThread(service_settings(approve=APPROVED + ("delete", "delete_task", "remove"), navigation_settle_s=5.0,
-                                         secrets_file=str(secrets))).start()
-    yield svc
-    svc.stop()
+    with serving(approve=APPROVED + ("delete", "delete_task", "remove"), navigation_settle_s=5.0,
+                 secrets_file=str(secrets)) as svc:
+        yield svc
 
 
 @pytest.fixture(scope="session")
