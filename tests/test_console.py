@@ -24,7 +24,7 @@ from pling_browser.server.access import AccessGuard, cookie_name
 from pling_browser.config import find_chromium
 from pling_browser.core.browsers import chromium_args
 
-from .conftest import PageSession, Pages, ServiceThread, problem, service_settings
+from .conftest import PageSession, Pages, ServiceThread, problem, service_settings, serving
 from .server import FixtureServer
 from .signin_app import SignInApp, signed_in
 
@@ -40,10 +40,9 @@ PROFILES_KEY = "hJ2n0cP0m5Qk3mB7cF6yR1tW9xZ4aL8sD2vG5jK7nQ0="  # a Fernet key fo
 def gated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServiceThread]:
     secrets = tmp_path_factory.mktemp("secrets") / "secrets.env"
     secrets.write_text(f"CARD={CARD}\n")
-    svc = ServiceThread(service_settings(approve=(), confirm="http", confirm_timeout_s=20.0,
-                                         secrets_file=str(secrets), profiles_key=PROFILES_KEY)).start()
-    yield svc
-    svc.stop()
+    with serving(approve=(), confirm="http", confirm_timeout_s=20.0,
+                 secrets_file=str(secrets), profiles_key=PROFILES_KEY) as svc:
+        yield svc
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -349,8 +348,7 @@ def test_nothing_secret_reaches_the_console(person: Page, agent: Pages, gated: S
 
 
 def test_the_token_opens_a_console_session_and_its_csrf_token_keeps_it_open(browser: Browser) -> None:
-    svc = ServiceThread(service_settings(token=TOKEN)).start()
-    try:
+    with serving(token=TOKEN) as svc:
         url = svc.url
         name = cookie_name(f"127.0.0.1:{svc.port}")
         assert httpx.get(f"{url}/console").status_code == 401
@@ -409,8 +407,6 @@ def test_the_token_opens_a_console_session_and_its_csrf_token_keeps_it_open(brow
         assert name not in cookies
         assert httpx.get(f"{url}/sessions", cookies=jar, headers={"X-Pling-CSRF": csrf}).status_code == 200  # another sign-in
         context.close()
-    finally:
-        svc.stop()
 
 
 def test_event_streams_end_when_the_service_stops(monkeypatch: pytest.MonkeyPatch, fixtures: FixtureServer) -> None:
@@ -481,11 +477,12 @@ def test_the_persons_keys_reach_the_page_and_an_unknown_key_is_the_persons_mista
     assert error["issues"] == [{"path": "key", "problem": "not a key name Playwright knows"}]
 
 
-def test_a_receipt_with_a_trace_links_to_it(browser: Browser, fixtures: FixtureServer) -> None:
+def test_a_receipt_with_a_trace_links_to_it(browser: Browser, fixtures: FixtureServer, service: ServiceThread) -> None:
     """An invocation that asked for `trace: true` shows a link to its Playwright trace; the link
     downloads the zip the trace viewer reads, with the console's own sign-in. (A service without
-    operator secrets: with PLING_SECRETS set no session is traced, as a trace records the page.)"""
-    svc = ServiceThread(service_settings()).start()
+    operator secrets: with PLING_SECRETS set no session is traced, as a trace records the page. The
+    run's shared service is one: its console shows this test's session alone once it is chosen.)"""
+    svc = service
     context = browser.new_context(viewport={"width": 1440, "height": 900})
     try:
         with httpx.Client(base_url=svc.url, timeout=60) as client:
@@ -510,7 +507,6 @@ def test_a_receipt_with_a_trace_links_to_it(browser: Browser, fixtures: FixtureS
             agent.close_all()
     finally:
         context.close()
-        svc.stop()
 
 
 def test_a_person_records_a_draft_in_the_live_view(person: Page, agent: Pages, gated: ServiceThread,
