@@ -20,6 +20,7 @@ from typing import Any, Awaitable, Callable
 
 from . import procmem
 from .fixtures import FixtureServer
+from .machine import busy_ms
 from .floor import ADD_RENDERED, FloorBrowser, FloorPage
 from .pling_api import PlingApi
 from .stats import summary
@@ -47,23 +48,31 @@ class Side:
     wall_s: float = 0.0
     cpu: dict[str, float] = field(default_factory=dict)
     client_s: float = 0.0
+    others_ms: float = 0.0          # the machine's busy CPU time during the bursts less this side's own
 
     def as_json(self, invocations: int) -> dict[str, Any]:
         cpu = {kind: round(ms / invocations, 2) for kind, ms in sorted(self.cpu.items()) if ms / invocations >= 0.005}
         cpu["total"] = round(sum(self.cpu.values()) / invocations, 2)
         cpu["bench client"] = round(self.client_s * 1000 / invocations, 2)
+        capacity = self.wall_s * 1000 * (os.cpu_count() or 1)
         return {"invocations": invocations, "completed": len(self.latencies), "wall_s": round(self.wall_s, 2),
+                # how much of the machine other work took while this side ran: the two sides' contention
+                "others_cpu_share": round(self.others_ms / capacity, 3) if capacity else None,
                 "throughput_per_s": round(invocations / self.wall_s, 1) if self.wall_s else None,
                 "latency_ms": summary(self.latencies), "errors": len(self.errors), "first_errors": self.errors[:5],
                 "cpu_ms_per_invocation": cpu}
 
 
 async def _burst(side: Side, workers: list[Callable[[], Awaitable[None]]], cpu: Callable[[], dict[str, float]]) -> None:
-    before, own, start = cpu(), time.process_time(), time.perf_counter()
+    before, own, busy, start = cpu(), time.process_time(), busy_ms(), time.perf_counter()
     await asyncio.gather(*(worker() for worker in workers))
     side.wall_s += time.perf_counter() - start
-    side.client_s += time.process_time() - own
+    client_ms = (time.process_time() - own) * 1000
+    machine_ms = busy_ms() - busy
     after = cpu()
+    used = sum(ms - before.get(kind, 0.0) for kind, ms in after.items())
+    side.client_s += client_ms / 1000
+    side.others_ms += max(0.0, machine_ms - used - client_ms)
     for kind, ms in after.items():
         side.cpu[kind] = side.cpu.get(kind, 0.0) + ms - before.get(kind, 0.0)
 

@@ -15,7 +15,7 @@ from . import procmem
 _TICK = 1 / processes.TICK_S
 
 
-def _busy_ms() -> float:
+def busy_ms() -> float:
     with open("/proc/stat") as f:
         fields = f.readline().split()[1:]
     user, nice, system, idle, iowait, irq, softirq, steal = (int(x) for x in fields[:8])
@@ -46,9 +46,9 @@ class CpuWatch:
     def _run(self) -> None:
         import time
 
-        busy, own, at = _busy_ms(), _own_ms(self.root), time.monotonic()
+        busy, own, at = busy_ms(), _own_ms(self.root), time.monotonic()
         while not self._stop.wait(self.interval_s):
-            busy2, own2, at2 = _busy_ms(), _own_ms(self.root), time.monotonic()
+            busy2, own2, at2 = busy_ms(), _own_ms(self.root), time.monotonic()
             # Processes alive at both samples count their difference; new ones all their time so far.
             mine = sum(t - own.get(pid, 0.0) for pid, t in own2.items())
             others = max(0.0, (busy2 - busy) - mine)

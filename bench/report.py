@@ -89,6 +89,7 @@ def _side_rows(name: str, side: dict[str, Any]) -> list[str]:
     return [name, f"{side['completed']}/{side['invocations']}", f"{side['wall_s']:.1f} s",
             f"{side['throughput_per_s']:.1f}", f"{_ms(lat['median'])} / {_ms(lat['p95'])} / {_ms(lat['max'])}",
             str(side["errors"]), f"{cpu['total']:.1f}",
+            "-" if side.get("others_cpu_share") is None else f"{side['others_cpu_share']:.0%}",
             ", ".join(f"{k} {v:.1f}" for k, v in cpu.items() if k != "total")]
 
 
@@ -107,10 +108,10 @@ def _concurrency(conc: dict[str, Any] | None) -> list[str]:
         rows.append(_side_rows(f"{key} Pling", level["pling"]))
         rows.append(_side_rows(f"{key} bare", level["bare"]))
         rows.append([f"{key} Pling/bare", "", "", f"{level['throughput_ratio']}x", f"p95 {level['p95_ratio']}x",
-                     "", "", ""])
+                     "", "", "", ""])
     if rows:
-        lines.append(_table(["sessions", "done", "wall", "per s", "ms median / p95 / max", "errors", "CPU ms",
-                             "CPU ms per invocation by process"], rows, right={1, 2, 3, 4, 5, 6}))
+        lines.append(_table(["sessions", "done", "wall", "per s", "ms median / p95 / max", "errors", "CPU ms", "others",
+                             "CPU ms per invocation by process"], rows, right={1, 2, 3, 4, 5, 6, 7}))
     for key, level in conc["levels"].items():
         mem = level.get("memory")
         if mem:
