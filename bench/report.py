@@ -145,6 +145,111 @@ def _capacity(cap: dict[str, Any] | None) -> list[str]:
     return lines
 
 
+def _operation_rows(size: dict[str, Any]) -> list[list[str]]:
+    ops = size["ops"]
+    rows = []
+    for op, info in OPS.items():
+        floor_entry = ops.get(f"floor.{info['floor']}")
+        ev, noev = ops.get(f"pling.{op}.ev"), ops.get(f"pling.{op}.noev")
+        over = overhead(size, op)
+        bare = ops.get(f"floor.{BARE_FLOORS[info['floor']]}") if info["floor"] in BARE_FLOORS else None
+        rows.append([f"{info['label']}", info["kind"], f"{info['floor']} {_mp(floor_entry)}", _mp(bare),
+                     _mp(ev), _ratio(_med(ev), _med(floor_entry)), _mp(noev), _ratio(_med(noev), _med(floor_entry)),
+                     "-" if over is None else f"{over:+.1f}"])
+    nav = ops.get(NAVIGATING)
+    if nav:
+        plain = _med(ops.get("pling.remove.ev"))
+        nav_floor = ops.get(NAVIGATING_FLOOR)
+        rows.append(["remove@t9, navigating", "form POST + 303", f"click+load {_mp(nav_floor)}", "-", _mp(nav),
+                     "-" if not plain or nav.get("median") is None else f"{nav['median'] / plain:.1f}x remove",
+                     "-", "-", "-"])
+    return rows
+
+
+def _stage_rows(ops: dict[str, Any]) -> list[list[str]]:
+    rows = []
+    labelled = [(f"pling.{op}.{mode}", f"{info['label']} ({'on' if mode == 'ev' else 'off'})")
+                for op, info in OPS.items() for mode in ("ev", "noev")] + [(NAVIGATING, "remove@t9 navigating (on)")]
+    for key, label in labelled:
+        entry = ops.get(key)
+        if not entry or "stages_ms" not in entry:
+            continue
+        stages = entry["stages_ms"]
+        rest = None if entry.get("median") is None else entry["median"] - entry["stages_sum_ms"]
+        rows.append([label] + [_ms(stages.get(s)) if s in stages else "" for s in STAGES]
+                    + [_ms(entry["stages_sum_ms"]), _ms(rest)])
+    return rows
+
+
+def _byte_rows(size: dict[str, Any]) -> list[list[str]]:
+    ops = size["ops"]
+    rows = []
+    model = size.get("model")
+    if model:
+        rows.append(["model (GET /model, default window)", _bytes(model["bytes"]), f"{_ms(model['ms']['median'])} ms",
+                     f"{model['ids']:,} ids"])
+    brief = size.get("model_brief")
+    if brief:
+        rows.append(["model (GET /model?detail=brief)", _bytes(brief["bytes"]), f"{_ms(brief['ms'])} ms", ""])
+    full = size.get("model_limit_1000")
+    if full:
+        rows.append(["model (GET /model?limit=1000)", _bytes(full["bytes"]), f"{_ms(full['ms'])} ms", ""])
+    rows.append(["POST /sessions (session + model)", _bytes(size["open"]["bytes"]), f"{_ms(size['open']['ms'])} ms", ""])
+    for op, info in OPS.items():
+        for mode in ("ev", "noev"):
+            entry = ops.get(f"pling.{op}.{mode}")
+            if entry and "bytes" in entry:
+                rows.append([f"receipt {info['label']} (evidence {'on' if mode == 'ev' else 'off'})",
+                             _bytes(entry["bytes_max"]), "", ""])
+    if ops.get(NAVIGATING, {}).get("bytes_max"):
+        rows.append(["receipt remove@t9, navigating (evidence on)", _bytes(ops[NAVIGATING]["bytes_max"]), "", ""])
+    return rows
+
+
+def _size_section(n: int, size: dict[str, Any]) -> list[str]:
+    parts = ["", f"== {n:,} records ({size['reps']} reps after {size['warmup']} warm-up; "
+                 f"session opened in {_ms(size['open']['ms'])} ms) ==",
+             _table(["operation", "kind", "floor", "bare", "evidence on", "×floor", "evidence off", "×floor",
+                     "overhead"], _operation_rows(size), right={2, 3, 4, 5, 6, 7, 8})]
+    stage_rows = _stage_rows(size["ops"])
+    if stage_rows:
+        parts += ["", "stages from the receipts' timings_ms (median ms); 'outside' = call median minus the stage sum "
+                      "(HTTP, JSON, receipt log, idle)",
+                  _table(["receipt", *STAGES, "sum", "outside"], stage_rows)]
+    parts += ["", _table(["bytes", "size", "time", ""], _byte_rows(size), right={1, 2})]
+    parts += [f"  ! {key}: {entry['errors']} errors, first: {entry.get('first_error')}"
+              for key, entry in size["ops"].items() if entry.get("errors")]
+    return parts
+
+
+def _mcp_section(results: dict[str, Any]) -> list[str]:
+    mcp = results.get("mcp") or {}
+    if "skipped" in mcp:
+        return ["", f"== Playwright MCP: skipped ({mcp['skipped']}) =="]
+    parts = ["", f"== Playwright MCP {mcp.get('version')}: delete t9 = browser_click + browser_snapshot "
+                 "(the snapshot an agent needs to see what changed) =="]
+    rows = []
+    for variant, data in mcp.get("variants", {}).items():
+        if "error" in data["sizes"]:
+            parts.append(f"  ! {variant}: {data['sizes']['error']}")
+        for key, entry in data["sizes"].items():
+            if key == "error":
+                continue
+            pling = _med(results.get("sizes", {}).get(key, {}).get("ops", {}).get("pling.remove.ev"))
+            rows.append([variant, f"{int(key):,}", f"{entry['reps']}", _mp(entry["click_ms"]), _mp(entry["snapshot_ms"]),
+                         _mp(entry["click_and_snapshot_ms"]), _ms(pling),
+                         _ratio(entry["click_and_snapshot_ms"]["median"], pling),
+                         _bytes(entry["bytes_read"]), _bytes(entry["first_snapshot_bytes"]),
+                         "-" if not entry.get("memory") else f"{entry['memory']['rss_mb']:.0f} MB"])
+            if entry.get("errors"):
+                parts.append(f"  ! {variant} {key}: {entry['errors']} errors, first: {entry['first_error']}")
+    if rows:
+        parts.append(_table(["MCP", "records", "reps", "click", "snapshot", "click+snapshot", "Pling remove@t9",
+                             "Pling faster", "bytes read", "snapshot to find it", "RSS (MCP tree)"], rows,
+                            right=set(range(1, 11))))
+    return parts
+
+
 def render(results: dict[str, Any]) -> str:
     meta = results["meta"]
     parts = [
@@ -160,105 +265,11 @@ def render(results: dict[str, Any]) -> str:
         "Overhead = Pling with evidence minus its (rendered) floor (medians). ×floor = Pling median / floor median.",
     ]
     for key, size in results.get("sizes", {}).items():
-        n = int(key)
-        ops = size["ops"]
-        parts.append("")
-        parts.append(f"== {n:,} records ({size['reps']} reps after {size['warmup']} warm-up; "
-                     f"session opened in {_ms(size['open']['ms'])} ms) ==")
-        rows = []
-        for op, info in OPS.items():
-            floor_entry = ops.get(f"floor.{info['floor']}")
-            ev, noev = ops.get(f"pling.{op}.ev"), ops.get(f"pling.{op}.noev")
-            over = overhead(size, op)
-            bare = ops.get(f"floor.{BARE_FLOORS[info['floor']]}") if info["floor"] in BARE_FLOORS else None
-            rows.append([f"{info['label']}", info["kind"], f"{info['floor']} {_mp(floor_entry)}", _mp(bare),
-                         _mp(ev), _ratio(_med(ev), _med(floor_entry)), _mp(noev), _ratio(_med(noev), _med(floor_entry)),
-                         "-" if over is None else f"{over:+.1f}"])
-        nav = ops.get(NAVIGATING)
-        if nav:
-            plain = _med(ops.get("pling.remove.ev"))
-            nav_floor = ops.get(NAVIGATING_FLOOR)
-            rows.append(["remove@t9, navigating", "form POST + 303", f"click+load {_mp(nav_floor)}", "-", _mp(nav),
-                         "-" if not plain or nav.get("median") is None else f"{nav['median'] / plain:.1f}x remove",
-                         "-", "-", "-"])
-        parts.append(_table(["operation", "kind", "floor", "bare", "evidence on", "×floor", "evidence off", "×floor",
-                             "overhead"], rows, right={2, 3, 4, 5, 6, 7, 8}))
-
-        stage_rows = []
-        labelled = [(f"pling.{op}.{mode}", f"{info['label']} ({'on' if mode == 'ev' else 'off'})")
-                    for op, info in OPS.items() for mode in ("ev", "noev")] + [(NAVIGATING, "remove@t9 navigating (on)")]
-        for key, label in labelled:
-            entry = ops.get(key)
-            if not entry or "stages_ms" not in entry:
-                continue
-            stages = entry["stages_ms"]
-            rest = None if entry.get("median") is None else entry["median"] - entry["stages_sum_ms"]
-            stage_rows.append([label]
-                              + [_ms(stages.get(s)) if s in stages else "" for s in STAGES]
-                              + [_ms(entry["stages_sum_ms"]), _ms(rest)])
-        if stage_rows:
-            parts.append("")
-            parts.append("stages from the receipts' timings_ms (median ms); 'outside' = call median minus the stage sum "
-                         "(HTTP, JSON, receipt log, idle)")
-            parts.append(_table(["receipt", *STAGES, "sum", "outside"], stage_rows))
-
-        byte_rows = []
-        model = size.get("model")
-        if model:
-            byte_rows.append(["model (GET /model, default window)", _bytes(model["bytes"]), f"{_ms(model['ms']['median'])} ms",
-                              f"{model['ids']:,} ids"])
-        brief = size.get("model_brief")
-        if brief:
-            byte_rows.append(["model (GET /model?detail=brief)", _bytes(brief["bytes"]), f"{_ms(brief['ms'])} ms", ""])
-        full = size.get("model_limit_1000")
-        if full:
-            byte_rows.append(["model (GET /model?limit=1000)", _bytes(full["bytes"]), f"{_ms(full['ms'])} ms", ""])
-        byte_rows.append(["POST /sessions (session + model)", _bytes(size["open"]["bytes"]), f"{_ms(size['open']['ms'])} ms", ""])
-        for op, info in OPS.items():
-            for mode in ("ev", "noev"):
-                entry = ops.get(f"pling.{op}.{mode}")
-                if entry and "bytes" in entry:
-                    byte_rows.append([f"receipt {info['label']} (evidence {'on' if mode == 'ev' else 'off'})",
-                                      _bytes(entry["bytes_max"]), "", ""])
-        if ops.get(NAVIGATING, {}).get("bytes_max"):
-            byte_rows.append(["receipt remove@t9, navigating (evidence on)", _bytes(ops[NAVIGATING]["bytes_max"]), "", ""])
-        parts.append("")
-        parts.append(_table(["bytes", "size", "time", ""], byte_rows, right={1, 2}))
-        errors = [(k, v) for k, v in ops.items() if v.get("errors")]
-        for key, entry in errors:
-            parts.append(f"  ! {key}: {entry['errors']} errors, first: {entry.get('first_error')}")
-
+        parts.extend(_size_section(int(key), size))
     parts.extend(_opening(results.get("opening")))
     parts.extend(_concurrency(results.get("concurrency")))
     parts.extend(_capacity(results.get("capacity")))
-
-    mcp = results.get("mcp") or {}
-    parts.append("")
-    if "skipped" in mcp:
-        parts.append(f"== Playwright MCP: skipped ({mcp['skipped']}) ==")
-    else:
-        parts.append(f"== Playwright MCP {mcp.get('version')}: delete t9 = browser_click + browser_snapshot "
-                     "(the snapshot an agent needs to see what changed) ==")
-        rows = []
-        for variant, data in mcp.get("variants", {}).items():
-            if "error" in data["sizes"]:
-                parts.append(f"  ! {variant}: {data['sizes']['error']}")
-            for key, entry in data["sizes"].items():
-                if key == "error":
-                    continue
-                pling = _med(results.get("sizes", {}).get(key, {}).get("ops", {}).get("pling.remove.ev"))
-                rows.append([variant, f"{int(key):,}", f"{entry['reps']}", _mp(entry["click_ms"]), _mp(entry["snapshot_ms"]),
-                             _mp(entry["click_and_snapshot_ms"]), _ms(pling),
-                             _ratio(entry["click_and_snapshot_ms"]["median"], pling),
-                             _bytes(entry["bytes_read"]), _bytes(entry["first_snapshot_bytes"]),
-                             "-" if not entry.get("memory") else f"{entry['memory']['rss_mb']:.0f} MB"])
-                if entry.get("errors"):
-                    parts.append(f"  ! {variant} {key}: {entry['errors']} errors, first: {entry['first_error']}")
-        if rows:
-            parts.append(_table(["MCP", "records", "reps", "click", "snapshot", "click+snapshot", "Pling remove@t9",
-                                 "Pling faster", "bytes read", "snapshot to find it", "RSS (MCP tree)"], rows,
-                                right=set(range(1, 11))))
-
+    parts.extend(_mcp_section(results))
     parts.append("")
     parts.append("== targets (issues 21 and 31; receipt and model bytes from issue 7) ==")
     parts.append(_table(["target", "limit", "measured", "", "note"],
