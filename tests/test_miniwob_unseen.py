@@ -129,7 +129,7 @@ def test_an_edited_draft_solves_what_its_unedited_draft_could_not(tmp_path: Path
 # holds the field), a paragraph with no id of its own, a table's row, a text area to copy, a text to retype,
 # fields labelled like a table's keys.
 READ_CASES = [("simple-arithmetic", 1), ("simple-algebra", 1), ("find-word", 1), ("read-table", 1), ("copy-paste", 1),
-              ("text-transform", 1), ("read-table-2", 2), ("scroll-text", 1)]
+              ("text-transform", 1), ("read-table-2", 2), ("copy-paste-2", 1), ("scroll-text", 1)]
 
 
 def test_values_the_page_shows_are_read_off_the_model_and_typed(tmp_path: Path) -> None:
@@ -143,6 +143,8 @@ def test_values_the_page_shows_are_read_off_the_model_and_typed(tmp_path: Path) 
         assert 'P.textOf({"css": "#area > p"})' in (folder / "find-word.js").read_text()
         # A text area's text is longer than the model's state shows: a read action answers it whole.
         assert 'id: "read_text_area"' in (folder / "scroll-text.js").read_text()
+        # Text areas that are records say what each holds ("the 2nd text area"): a field's text is its value.
+        assert "value: P.valueOf(el.matches('input, textarea')" in (folder / "copy-paste-2.js").read_text()
         with unseen_service(tmp_path / "service.log", folder) as service:
             episodes = _run(service.url, lambda client: generic_episodes(client, tasks, READ_CASES, lambda _: None))
     for ep in episodes:

@@ -187,8 +187,9 @@ def candidates(model: dict[str, Any], ins: Instruction) -> list[Candidate]:
         if action.get("record"):
             items = (records.get(action["record"]) or {}).get("items") or []
             for n, item in enumerate(items):
-                if action["id"] in (item.get("unavailable") or {}):
-                    continue
+                held = str((item.get("fields") or {}).get("value") or "").strip()
+                if action["id"] in (item.get("unavailable") or {}) or f"@{item['id']}" in sources or ins.read and held:
+                    continue     # a value read off the page goes to an empty field
                 out.append(_mention(Candidate(f"{action['id']}@{item['id']}", action, item), ins, n, len(items)))
         elif action.get("available", True) and action.get("kind", "action") != "handoff":
             out.append(_mention(Candidate(action["id"], action), ins))
@@ -425,6 +426,20 @@ async def whole_texts(agent: PlingAgent, model: dict[str, Any], ins: Instruction
     return model
 
 
+def _held_by_ordinal(model: dict[str, Any], ins: Instruction) -> tuple[str, str] | None:
+    """"the 2nd text area": the field of that place in a record type of fields (items with a value), (id, value)."""
+    ordinal = _ordinal(ins)
+    if ordinal is None:
+        return None
+    for kind in (model.get("records") or {}).values():
+        items = kind.get("items") or []
+        if items and all(isinstance((i.get("fields") or {}).get("value"), str) for i in items) and ordinal[0] <= len(items):
+            item = items[ordinal[0] - 1 if ordinal[0] > 0 else -1]
+            if item["fields"]["value"].strip() and not CUT.search(item["fields"]["value"]):
+                return item["id"], item["fields"]["value"]
+    return None
+
+
 def read_values(model: dict[str, Any], ins: Instruction) -> list[tuple[int, str, str]]:
     """What the instruction asks to type when it quotes nothing: an equation's answer, a word at a place
     in a text, a row's value, a text to copy. Each with where the instruction asks for it and the state
@@ -447,6 +462,9 @@ def read_values(model: dict[str, Any], ins: Instruction) -> list[tuple[int, str,
     row = _value_of_row(model, ins)
     if row:
         return [(row[0], row[1], "")]
+    held = _held_by_ordinal(model, ins)
+    if held and {"copy", "paste"} & set(ins.words):
+        return [(at, held[1], "@" + held[0])]
     if {"copy", "paste", "below", "above", "shown", "displayed"} & set(ins.words) and len(shown) == 1:
         return [(at, shown[0][1], shown[0][0])]
     return []

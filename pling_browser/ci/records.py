@@ -194,6 +194,9 @@ def group_records(survey: Survey, reading: Reading, types: Names, names: Names, 
                 fields.append(("checked", "P.valueOf(el.querySelector('input[type=checkbox]'))"))
             if any(len(i.text) > len(i.name) + 3 for i in group.items):
                 fields.append(("text", "P.text(el.innerText).slice(0, 200)"))
+            if all(controls) and roles[0] in ("textbox", "searchbox"):
+                # What each field holds now (a text to copy): a field's text is its value, not its content.
+                fields.append(("value", "P.valueOf(el.matches('input, textarea') ? el : el.querySelector('input, textarea'))"))
         families: list[FamilyPlan] = []
         family_names: set[str] = set()
         noun = type_name.replace("_", " ")
