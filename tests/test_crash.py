@@ -143,7 +143,10 @@ def _left(folder: "os.PathLike[str]") -> list[str]:
     return sorted(name for name in os.listdir(folder) if name.startswith(("playwright-artifacts-", "playwright_chromiumdev")))
 
 
-def test_a_killed_driver_leaves_no_playwright_folder_behind(fixtures: FixtureServer) -> None:
+@pytest.mark.parametrize("victim", ["driver", "browser"])
+def test_a_killed_driver_leaves_no_playwright_folder_behind(fixtures: FixtureServer, victim: str) -> None:
+    # Chromium's own org.chromium.Chromium.* folders are not counted: a browser killed outright leaves
+    # them (SECURITY.md, known gaps).
     # The service runs with a temp folder of its own (TMPDIR, which its driver inherits), so whatever
     # Playwright or the service makes there is this test's to count, however many services run beside it.
     # A short path: Chromium's profile holds a Unix socket, whose path may not pass 107 bytes.
@@ -161,7 +164,10 @@ def test_a_killed_driver_leaves_no_playwright_folder_behind(fixtures: FixtureSer
             before = _left(private)
             assert [name for name in before if name.startswith("playwright-artifacts-")], before
             driver = [pid for pid in processes.descendants(service.pid) if "run-driver" in processes.cmdline(pid)][0]
-            os.kill(driver, signal.SIGKILL)  # only the driver of the service this test started
+            victims = [driver] if victim == "driver" else \
+                [pid for pid in processes.children(driver) if "chrom" in processes.cmdline(pid)]
+            assert len(victims) == 1, victims
+            os.kill(victims[0], signal.SIGKILL)  # only a process of the service this test started
             deadline = time.monotonic() + 60
             while True:  # the service still answers: a new browser serves a new session
                 fresh = client.post("/sessions", json={"url": fixtures.url("demo/todos.html")})
