@@ -85,9 +85,10 @@ class FrameBridge(Bridge):
         await super().protect(values)
 
     async def reveal(self, ref: str, cap_ms: float, evidence: bool, aim: bool = False,
-                     args: dict[str, Any] | None = None) -> Revealed:
-        # The direct click aims at viewport points of the page; a frame's boxes are in its own viewport.
-        return await super().reveal(ref, cap_ms, evidence, False, args)
+                     args: dict[str, Any] | None = None, fill: bool = False) -> Revealed:
+        # The direct click aims at viewport points of the page; a frame's boxes are in its own viewport,
+        # and the page's keyboard types into the focus of the page's document (no direct fill either).
+        return await super().reveal(ref, cap_ms, evidence, False, args, False)
 
     async def adopt(self) -> None:
         """The frame's document takes the controller's binding (its before snapshot can then leave it)."""
