@@ -33,6 +33,9 @@ def test_client_round_trip(service: ServiceThread, fixtures: FixtureServer) -> N
         assert receipt.changed.records["task"].added == ["t15"]
         assert page.invoke("add_todo", {"text": "Typed"}, idempotency_key="client-1") == receipt
         assert page.read_model(limit=1).records["task"].total == 15
+        brief = page.brief_model(type="task", ids=["t15"])  # the brief model (docs/model.md), typed
+        assert brief.detail == "brief" and [(i.id, i.label) for i in brief.records["task"].items] == [("t15", "Typed")]
+        assert page.model.records["task"].total == 15 and len(page.model.records["task"].items) == 1  # kept: the whole one
         failed = page.invoke("remove@nope")
         assert not failed.ok and failed.error is not None and failed.error.code == "ACTION_NOT_FOUND"
         tool = page.call_tool("toggle", {"record": "t2"})

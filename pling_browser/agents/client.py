@@ -29,6 +29,7 @@ from typing import Any, Literal
 import httpx
 
 from ..bodies import PendingRequest, ProfileInfo, SessionInfo
+from ..brief import BriefModel
 from ..errors import SessionLost, SessionNotFound
 from ..models import PageModel, Receipt
 from .transport import NO_RETRIES, AsyncSender, Call, Retries, SyncSender
@@ -86,6 +87,15 @@ class _ClientCalls:
         return self._send(Call("GET", "/sessions", read=lambda data: [SessionInfo.model_validate(item) for item in data]))
 
 
+def _window(offset: int, limit: int, type: str | None, ids: list[str] | None) -> dict[str, Any]:
+    params: dict[str, Any] = {"offset": offset, "limit": limit}
+    if type:
+        params["type"] = type
+    if ids:
+        params["ids"] = ",".join(ids)
+    return params
+
+
 class _PageCalls:
     """One open page; every method is one HTTP call (retried as the client's are)."""
 
@@ -103,13 +113,15 @@ class _PageCalls:
         return model
 
     def read_model(self, *, offset: int = 0, limit: int = 50, type: str | None = None, ids: list[str] | None = None) -> PageModel:
-        params: dict[str, Any] = {"offset": offset, "limit": limit}
-        if type:
-            params["type"] = type
-        if ids:
-            params["ids"] = ",".join(ids)
-        return self._send(Call("GET", f"/sessions/{self.id}/model", params=params,
+        return self._send(Call("GET", f"/sessions/{self.id}/model", params=_window(offset, limit, type, ids),
                                read=lambda data: self._keep(PageModel.model_validate(data))))
+
+    def brief_model(self, *, offset: int = 0, limit: int = 50, type: str | None = None,
+                    ids: list[str] | None = None) -> BriefModel:
+        """The brief model (``detail=brief``: ids, labels, fields, actions with params and availability,
+        state values; docs/model.md). ``model`` keeps the last whole model read."""
+        params = {**_window(offset, limit, type, ids), "detail": "brief"}
+        return self._send(Call("GET", f"/sessions/{self.id}/model", params=params, read=BriefModel.model_validate))
 
     def invoke(self, action: str, args: Any = None, *, evidence: bool = True, detail: Literal["full", "brief"] = "full",
                idempotency_key: str | None = None) -> Receipt:
