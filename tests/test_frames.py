@@ -134,6 +134,18 @@ def test_an_action_in_a_same_site_frame_of_another_origin(checkout: Any, origins
     assert after["state"]["paid"]["value"] is True  # the page heard the frame's postMessage
 
 
+def test_a_text_field_in_a_frame_of_another_origin_is_filled(checkout: Any, origins: Origins) -> None:
+    # A frame's bridge takes the reveal's arguments as the page's does (direct input on: the default),
+    # and fills with Playwright's fill there: the page's keyboard does not reach the frame's focus.
+    page = checkout(pay="1")
+    _settled_model(page, lambda m: any(f["id"] == "payment" for f in m["frames"]))
+    receipt = page.invoke("name_on_card", {"text": "Ada Lovelace"})
+    assert receipt["ok"] is True and receipt["verified"] is True, receipt
+    assert receipt["action"]["frame"] == origins.pay.origin
+    assert receipt["changed"]["state"]["changed"] == {"cardholder": {"from": "", "to": "Ada Lovelace"}}
+    assert page.model()["state"]["cardholder"]["value"] == "Ada Lovelace"
+
+
 def test_a_frames_danger_action_keeps_its_risk(checkout: Any) -> None:
     page = checkout(pay="1")
     _settled_model(page, lambda m: any(f["id"] == "payment" for f in m["frames"]))
