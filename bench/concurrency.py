@@ -112,7 +112,7 @@ async def _open_all(api: PlingApi, floor: FloorBrowser, url: str, sessions: int)
     for _ in range(sessions):
         sids.append((await api.open(url))[0])
         pages.append(await floor.open(url))
-    for sid, page in zip(sids, pages):  # one untimed add each: first calls pay for code caches
+    for sid, page in zip(sids, pages, strict=True):  # one untimed add each: first calls pay for code caches
         await api.invoke(sid, "add", {"text": "warm"})
         await page.page.evaluate(ADD_RENDERED, "warm")
     return sids, pages

@@ -156,7 +156,7 @@ async def main_async(trees: dict[str, Path], rounds: int, burst: int) -> dict[st
         floor = await FloorBrowser().start()
         clients = [httpx.AsyncClient(base_url=s.url, timeout=120) for s in services.values()]
         try:
-            sides = [Side(name, s, c) for (name, s), c in zip(services.items(), clients)]
+            sides = [Side(name, s, c) for (name, s), c in zip(services.items(), clients, strict=True)]
             for side in sides:
                 await side.open(fixtures)
                 await side.cpu_burst(5)  # warm-up, dropped below

@@ -27,7 +27,7 @@ def _table(headers: list[str], rows: list[list[str]], right: set[int] | None = N
     widths = [max(len(str(r[i])) for r in [headers] + rows) for i in range(len(headers))]
 
     def line(cells: list[str]) -> str:
-        return "  ".join(str(c).rjust(w) if i in right else str(c).ljust(w) for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
+        return "  ".join(str(c).rjust(w) if i in right else str(c).ljust(w) for i, (c, w) in enumerate(zip(cells, widths, strict=False))).rstrip()
 
     return "\n".join([line(headers), line(["-" * w for w in widths])] + [line(r) for r in rows])
 
@@ -312,7 +312,7 @@ def _concurrency_panel(ax: Any, results: dict[str, Any]) -> None:
            color="#2a7ab0", label="Pling")
     ax.bar([x + 0.2 for x in xs], [levels[k]["bare"]["throughput_per_s"] for k in names], width=0.38,
            color="#999999", label="bare Playwright")
-    for x, k in zip(xs, names):
+    for x, k in zip(xs, names, strict=True):
         top = max(levels[k]["pling"]["throughput_per_s"], levels[k]["bare"]["throughput_per_s"])
         ax.annotate(f"p95 {levels[k]['pling']['latency_ms']['p95']:.0f} ms (Pling) / "
                     f"{levels[k]['bare']['latency_ms']['p95']:.0f} ms (bare)", (x, top), xytext=(0, 4),

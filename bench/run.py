@@ -136,7 +136,7 @@ async def _measure_service(args: argparse.Namespace, fixtures: FixtureServer, se
             await measure_size(min(args.sizes), 0, max(args.warmup, 5), fixtures, floor, api, lambda _: None,
                                navigate=bool(args.nav_sizes))
             phase("warm-up")
-            for n, reps in zip(args.sizes, args.reps):
+            for n, reps in zip(args.sizes, args.reps, strict=True):
                 gc.collect()
                 _progress(f"{n:,} records: floor and Pling, {reps} reps")
                 results["sizes"][str(n)] = await measure_size(n, reps, args.warmup, fixtures, floor, api, _progress,

@@ -98,7 +98,7 @@ def merge(top: dict[str, Any], frames: list[tuple[str, dict[str, Any]]], skipped
     merged["problems"] = list(top.get("problems") or [])
     omitted = dict(top.get("omitted") or {})
     listed = []
-    for (origin, model), out in zip(frames, left):
+    for (origin, model), out in zip(frames, left, strict=True):
         where = f"frame {origin}"
         page = model.get("page") or {}
         listed.append({"origin": origin, "url": page.get("url", ""), "id": page.get("id"), "name": page.get("name"),

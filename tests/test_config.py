@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from pydantic import ValidationError
 
 from pling_browser.config import Settings, SettingsError, load_secrets, near_misses
 
@@ -98,7 +99,7 @@ def test_defaults_and_with_() -> None:
     assert settings.invoke_wait_s == 30
     changed = settings.with_(max_sessions=1, approve=("danger",))
     assert changed.max_sessions == 1 and changed.approve == ("danger",) and settings.max_sessions >= 2
-    with pytest.raises(Exception):
+    with pytest.raises(ValidationError, match="frozen"):
         settings.max_sessions = 3  # type: ignore[misc]
 
 

@@ -56,7 +56,7 @@ def callers(consent: ServiceThread, fixtures: FixtureServer) -> Iterator[dict[st
     yield clients
     for sid in opened:
         clients["ops"].delete(f"/sessions/{sid}")
-    for name, client in clients.items():
+    for client in clients.values():
         if isinstance(client, httpx.Client):
             client.close()
 

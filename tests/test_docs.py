@@ -107,7 +107,7 @@ def drift(shown: Any, real: Any, path: str = "", *, abbreviated: bool = False) -
             return out
         if len(shown) != len(real):
             return [f"{where}: {len(shown)} items shown, {len(real)} real: {json.dumps(real, ensure_ascii=False)[:300]}"]
-        for n, (a, b) in enumerate(zip(shown, real)):
+        for n, (a, b) in enumerate(zip(shown, real, strict=True)):
             out += drift(a, b, f"{path}[{n}]", abbreviated=abbreviated)
         return out
     if isinstance(shown, str) and isinstance(real, str):

@@ -186,7 +186,7 @@ def test_django_admin_drafts_pass_check_and_the_generic_policy_adds_and_removes_
                 saved = await client.post(f"/sessions/{agent.sid}/profile", json={"name": "django-admin"})
                 assert saved.status_code == 201, saved.text
                 for name, path in ADMIN.items():   # each draft, unedited, on its page signed in
-                    found = service.in_service(lambda runtime: check(runtime, app.url(path), adapter=name, profile="django-admin"), 120)
+                    found = service.in_service(lambda runtime: check(runtime, app.url(path), adapter=name, profile="django-admin"), 120)  # noqa: B023 (run before the next)
                     assert _errors(found) == [], (name, _errors(found))
                 assert _errors(service.in_service(lambda runtime: check(runtime, app.url("/admin/login/"), adapter="login.js"), 120)) == []
 

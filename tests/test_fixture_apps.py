@@ -240,7 +240,7 @@ def test_every_page_declares_its_model_without_errors():
             for name, expected in REAL_PAGES.items():
                 await page.goto(fixtures.url(f"/pages/real/{name}.html"))
                 ready = READY.get(name, lambda model: True)
-                model = await model_when(page, lambda m: declared(m) == expected and ready(m))
+                model = await model_when(page, lambda m: declared(m) == expected and ready(m))  # noqa: B023 (awaited here)
                 assert model["problems"] == [], (name, model["problems"])
                 assert await page.evaluate("window.__log") == [], name  # nothing ran on load
 

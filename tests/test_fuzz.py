@@ -70,7 +70,7 @@ def _fuzz(service: ServiceThread, GenerationMode: Any) -> None:
                 count["requests"] += 1
                 count["by_status"][response.status_code] = count["by_status"].get(response.status_code, 0) + 1
                 if response.status_code >= 500 and response.status_code not in (502, 503, 504):
-                    failures.append(f"{operation.label}: {response.status_code} {response.text[:200]}")
+                    failures.append(f"{operation.label}: {response.status_code} {response.text[:200]}")  # noqa: B023
                 try:
                     # 502/503/504 are documented answers about the page or capacity (a 100 ms navigation
                     # timeout is a valid request that times out), so the server-error check is ours above.
@@ -79,11 +79,11 @@ def _fuzz(service: ServiceThread, GenerationMode: Any) -> None:
                     case.validate_response(response, excluded_checks=[not_a_server_error, positive_data_acceptance])
                 except FailureGroup as group:  # checks failed: keep the first line of each
                     for failure in group.exceptions:
-                        failures.append(f"{operation.label} ({mode.value}): {str(failure).splitlines()[0][:200]}"
+                        failures.append(f"{operation.label} ({mode.value}): {str(failure).splitlines()[0][:200]}"  # noqa: B023
                                         f" [{response.status_code} {response.text[:120]}]")
 
             try:
-                run()
+                run()  # in this iteration: its closure's operation and mode are this iteration's (B023)
             except Unsatisfiable:  # no invalid input exists for an operation without parameters
                 pass
     http.close()

@@ -17,7 +17,7 @@ import httpx
 import pytest
 from cryptography.fernet import Fernet
 
-from pling_browser.errors import ProfileUnreadable
+from pling_browser.errors import BadRequest, ProfileUnreadable
 from pling_browser.runtime.profiles import Profiles
 
 from .conftest import ServiceThread, problem, serving
@@ -217,7 +217,7 @@ def test_a_profile_name_cannot_leave_the_profiles_folder(
     assert opening.status_code == 400 and problem(opening)["code"] == "BAD_REQUEST", opening.text
     data = keyed.settings.data_dir
     assert not list(data.glob("*.profile"))
-    with pytest.raises(Exception):
+    with pytest.raises(BadRequest):
         Profiles(data, KEY).path(name)
 
 

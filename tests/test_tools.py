@@ -75,7 +75,7 @@ def test_mcp_tools_validate_against_the_sdk(client: httpx.Client, pages: Pages) 
     page = pages.open("demo/todos.html")
     raw = _tools(client, page.id, "mcp")
     tools = [Tool.model_validate(t) for t in raw]
-    for original, tool in zip(raw, tools):
+    for original, tool in zip(raw, tools, strict=True):
         # Nothing outside the SDK's model: every key we send is one it knows.
         assert tool.model_dump(by_alias=True, exclude_none=True, mode="json") == original
         assert tool.input_schema["type"] == "object"

@@ -107,7 +107,7 @@ def test_every_openai_tool_passes_the_real_libraries(client: httpx.Client, edge:
     chat = _tools(client, edge.id, "openai")["tools"]
     responses = _tools(client, edge.id, "openai-responses")["tools"]
     assert [t["function"]["name"] for t in chat] == [t["name"] for t in responses]
-    for chat_tool, tool in zip(chat, responses):
+    for chat_tool, tool in zip(chat, responses, strict=True):
         # The shapes the openai package declares, and nothing else.
         TypeAdapter(ChatCompletionFunctionToolParam).validate_python(chat_tool)
         assert set(chat_tool["function"]) <= set(FunctionDefinition.__annotations__)

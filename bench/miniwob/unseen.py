@@ -119,7 +119,7 @@ async def generic_episodes(client: httpx.AsyncClient, tasks: TaskServer, cases: 
 
         async def play(url: str, after: Callable[[Step], None]) -> list[Step]:
             agent = CheckedAgent(client, after, tasks, url.split("run=", 1)[1])
-            agents.append(agent)
+            agents.append(agent)  # noqa: B023 (awaited by episode() in this iteration)
             try:
                 await policy_generic.solve(agent, await agent.open(url))
             finally:

@@ -150,7 +150,7 @@ def _block(action: _Action, numbers: list[int], out: list[str]) -> None:
     loc, by, guess = locate(control)
     find = _js(loc)
     what = _what(control)
-    said = "; ".join(f"step {n}: {s.said()}" for n, s in zip(numbers, action.steps))
+    said = "; ".join(f"step {n}: {s.said()}" for n, s in zip(numbers, action.steps, strict=True))
     out.append(f"\n// {said[:400]}")
     out.append(f"// Found by {by}.")
     if guess:

@@ -239,7 +239,7 @@ def _texts(survey: Survey, reading: Reading, names: Names) -> None:
     if instructions is not None:
         reading.states.insert(0, StatePlan(
             names.take("instructions"), "The first text on the page (before any control, when there is one): its instructions, if it has any",
-            "P.textOf(%s)" % js(instructions.loc.js()),
+            f"P.textOf({js(instructions.loc.js())})",
             f"the text “{instructions.text[:80]}”, found by {where(instructions.loc)}",
             todos=["TODO: a guess: the first text block before any control; is it what a person is asked to do?"]))
     if any(t.heading for t in survey.texts):
@@ -251,11 +251,11 @@ def _texts(survey: Survey, reading: Reading, names: Names) -> None:
         if text is instructions or text.heading or text.loc.guess:
             continue
         key = names.take(slug(text.loc.css.lstrip("#") if text.loc.css and text.loc.css.startswith("#") else text.text[:30], "text"))
-        reading.states.append(StatePlan(key, f"The text shown at {text.loc.css or text.loc.name}", "P.textOf(%s)" % js(text.loc.js()),
+        reading.states.append(StatePlan(key, f"The text shown at {text.loc.css or text.loc.name}", f"P.textOf({js(text.loc.js())})",
                                         f"the text “{text.text[:80]}”, found by {text.loc.how}"))
         if len(text.text) > STATE_CHARS:
             reading.actions.append(_read_whole(names, key, f"the text shown at {text.loc.css or text.loc.name}",
-                                               "P.textOf(%s)" % js(text.loc.js()), text.loc.how))
+                                               f"P.textOf({js(text.loc.js())})", text.loc.how))
     for live in survey.live:
         kind = "warning" if live.role == "alert" else "info"
         reading.feedback.append((live.loc.js(), kind, f"the {live.role} region found by {where(live.loc)}"))

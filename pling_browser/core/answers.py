@@ -143,7 +143,8 @@ class Gesture(BaseModel):
         if self.act:
             return repr(self.act)
         if self.drag:
-            return "{drag: %r%s}" % (self.drag, f", record: {self.dragType!r}" if self.dragType else "")
+            record = f", record: {self.dragType!r}" if self.dragType else ""
+            return f"{{drag: {self.drag!r}{record}}}"
         parts = [part for part in ("type: true" if self.type else "", f"press: {self.press!r}" if self.press else "",
                                    f"commit: {self.commit!r}" if self.commit else "") if part]
         return "{" + ", ".join(parts) + "}"

@@ -221,7 +221,7 @@ async def read_models(top: Bridge, window: dict[str, Any] | None, policy: "Polic
             readable.append(bridge)
     answers = await asyncio.gather(*(_read(b, window) for b in readable))
     read = []
-    for bridge, (model, reason) in zip(readable, answers):
+    for bridge, (model, reason) in zip(readable, answers, strict=True):
         if reason is not None:
             skipped.append(Skipped(bridge.origin, reason))
         elif model is not None:

@@ -34,7 +34,7 @@ def _summary(changed: Changed) -> dict[str, JsonValue]:
             counts["reordered"] = True
         records[type_] = counts
     page = changed.page
-    state: list[JsonValue] = [name for name in changed.state.changed][:5]
+    state: list[JsonValue] = [name for name in list(changed.state.changed)[:5]]
     return {"records": records, "state": state,
             "page": [page.from_.id, page.to.id] if page is not None else None, "feedback": len(changed.feedback.added)}
 

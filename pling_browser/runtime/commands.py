@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Union
+from typing import TYPE_CHECKING, Any
 
 from ..agents.tools import NAME_LIMIT
 from ..callers import OPERATOR, Caller, caller_key
@@ -99,4 +99,4 @@ class CallTool(Command):
         return ["tool", self.name, {"arguments": self.arguments, "evidence": self.evidence}]
 
 
-AnyCommand = Union[Invoke, Resume, CallTool]
+AnyCommand = Invoke | Resume | CallTool
