@@ -4,7 +4,7 @@ senders, sync or async (as httpx has one request model and two transports). Ever
 wrong arrives as a ``PlingError``:
 
     PlingError
-    ├── ServiceError                 the service answered a problem (errors.py: the code's own class)
+    ├── ServiceError                 the service answered a problem (errors/: the code's own class)
     └── ClientError                  raised here only, never answered by the service
         ├── ServiceUnreachable       SERVICE_UNREACHABLE  nothing was sent: refused, no route, bad URL
         ├── NoAnswer                 NO_ANSWER            sent, and no whole answer came back (a timeout,

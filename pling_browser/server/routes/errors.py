@@ -1,5 +1,5 @@
 """``GET /errors``: the page every problem's ``type`` points at (``/errors#CODE``), one section per code,
-generated from errors.py so it cannot drift: the title, the HTTP status (or, for an error answered inside
+generated from errors/ so it cannot drift: the title, the HTTP status (or, for an error answered inside
 a receipt, its stage), and the hint naming the next step. Public like /healthz: documentation only."""
 
 from __future__ import annotations
