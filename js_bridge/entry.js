@@ -17,6 +17,7 @@ import { expectEffect } from './expect.js';
 import { answerToolCall } from './export.js';
 import { landed } from './gesture.js';
 import { typed } from './fill.js';
+import { chooseOption } from './choose.js';
 import { handoffDone, restore } from './handoff.js';
 import { answerInteraction } from './interaction.js';
 import { modelSnapshot } from './model.js';
@@ -40,6 +41,7 @@ const handlers = {
   release: () => releaseTarget(),
   landed: () => landed(),
   typed: () => typed(),
+  choose: (arg) => chooseOption(arg),
   expect: (arg) => promiseThen(expectEffect(arg), withLeaving),
   settle: (arg) => promiseThen(settle(inFlight.since, arg.capMs), (settled) => answerOf({ ok: true, settled })),
   diff: () => diffAgainstBefore(),

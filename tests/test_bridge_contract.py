@@ -126,6 +126,21 @@ async def _typed(b: Bridge) -> Answers:
     return [("typed", unarmed), ("typed", landed), ("typed", missed)]
 
 
+async def _choose(b: Bridge) -> Answers:
+    # A select reveal marked: the option asked by its label is set (input and change dispatched); one
+    # that is not there says why (Playwright's path then runs).
+    await _page(b, "document.body.insertAdjacentHTML('beforeend', '<select id=size><option value=s>Small</option>"
+                   "<option value=l>Large</option></select>'); pling.action({ id: 'pick_size', description: 'Pick', "
+                   "risk: 'write', target: () => document.getElementById('size') })")
+    reveal = {"ref": "pick_size", "capMs": 1000, "evidence": False, "aim": False, "args": {}, "nested": False}
+    await b.raw("reveal", reveal)
+    missing = await b.raw("choose", {"value": "Huge"})
+    assert json.loads(missing) == {"ok": True, "chosen": False, "why": "no option has that value or label now"}, missing
+    chosen = await b.raw("choose", {"value": "Large"})
+    assert json.loads(chosen)["chosen"] is True and await b.page.evaluate("document.getElementById('size').value") == "l"
+    return [("choose", missing), ("choose", chosen)]
+
+
 async def _run(b: Bridge) -> Answers:
     return [("run", await b.raw("run", {"ref": "save", "args": {"note": "n1"}, "timeoutMs": 2000, "nested": False})),
             ("run", await b.raw("run", {"ref": "fails", "args": {}, "timeoutMs": 2000, "nested": False})),
@@ -282,6 +297,7 @@ CASES: dict[str, tuple[Callable[[Bridge], Awaitable[Answers]], list[str]]] = {
     "release": (_release, []),
     "landed": (_landed, []),
     "typed": (_typed, []),
+    "choose": (_choose, []),
     "run": (_run, ["threw"]),
     "ran": (_ran, ["gone"]),
     "synthetic": (_synthetic, []),

@@ -12,6 +12,7 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
     reveal: { answer: "Revealed", promise: true, does: "stage 5: availability, reveal, the target marked, the before snapshot (reveal.js)" },
     release: { answer: "Done", promise: false, does: "the target unmarked (reveal.js)" },
     landed: { answer: "Landed", promise: false, does: "where a direct click's events went (gesture.js)" },
+    choose: { answer: "Chosen", promise: false, does: "the direct path of a select: the option set and input and change dispatched as Playwright's select_option does, or why not (choose.js)" },
     typed: { answer: "Landed", promise: false, does: "where a direct fill's text went; landed, the field left and the target released (fill.js)" },
     run: { answer: "Ran", promise: true, does: "stage 6: a function action's run(); asked with `expect`, stage 7 in the same call (execute.js, ran.js)" },
     ran: { answer: "Ran", promise: false, does: "run()'s answer, kept while its expectation hung in the same call (ran.js)" },
@@ -3742,6 +3743,50 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
     }
   }
 
+  // js_bridge/choose.js
+  var selectOptions2 = getterOf(HTMLSelectElement.prototype, "options");
+  var selectMultiple = getterOf(HTMLSelectElement.prototype, "multiple");
+  var optionValue = getterOf(HTMLOptionElement.prototype, "value");
+  var optionLabel = getterOf(HTMLOptionElement.prototype, "label");
+  var optionSelectedSetter = getOwnDescriptor(HTMLOptionElement.prototype, "selected").set;
+  var selectValueSetter = getOwnDescriptor(HTMLSelectElement.prototype, "value").set;
+  var EventCtor2 = G.Event;
+  var strReplace = uncurry(String.prototype.replace);
+  var strTrim2 = uncurry(String.prototype.trim);
+  var SPACES = /\s+/g;
+  function normalized(text2) {
+    return strTrim2(strReplace(text2, SPACES, " "));
+  }
+  function matching(options, value) {
+    const label = normalized(value);
+    for (let i = 0; i < options.length; i++) if (optionValue(options[i]) === value) return options[i];
+    for (let i = 0; i < options.length; i++) {
+      const own2 = optionLabel(options[i]);
+      if (own2 === value || normalized(own2) === label) return options[i];
+    }
+    return null;
+  }
+  function chooseOption(arg) {
+    const el = inFlight.target;
+    if (!el) return answerOf({ ok: true, chosen: false, why: "the target is gone" });
+    try {
+      if (strToLowerCase(elementTagName(el)) !== "select") return answerOf({ ok: true, chosen: false, why: "the target is not a <select>" });
+      if (selectMultiple(el)) return answerOf({ ok: true, chosen: false, why: "a multiple select is chosen in by Playwright" });
+      const option2 = typeof arg.value === "string" ? matching(selectOptions2(el), arg.value) : null;
+      if (!option2) return answerOf({ ok: true, chosen: false, why: "no option has that value or label now" });
+      if (elementMatches(option2, ":disabled")) return answerOf({ ok: true, chosen: false, why: "that option is disabled" });
+      ReflectApply(selectValueSetter, el, [void 0]);
+      ReflectApply(optionSelectedSetter, option2, [true]);
+      eventTargetDispatch(el, new EventCtor2("input", { bubbles: true, composed: true }));
+      eventTargetDispatch(el, new EventCtor2("change", { bubbles: true }));
+    } catch (e) {
+      return answerOf({ ok: true, chosen: false, why: "it could not be set: " + errorText(e) });
+    }
+    frameAfterAction();
+    releaseTarget();
+    return answerOf({ ok: true, chosen: true });
+  }
+
   // js_bridge/handoff.js
   function restore(names) {
     const values = create(null);
@@ -4015,6 +4060,7 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
     release: () => releaseTarget(),
     landed: () => landed(),
     typed: () => typed(),
+    choose: (arg) => chooseOption(arg),
     expect: (arg) => promiseThen(expectEffect(arg), withLeaving),
     settle: (arg) => promiseThen(settle(inFlight.since, arg.capMs), (settled) => answerOf({ ok: true, settled })),
     diff: () => diffAgainstBefore(),

@@ -111,6 +111,14 @@ class Aim(BaseModel):
     why: str | None = None
 
 
+class Chosen(_Answer):
+    """choose: the select's option set directly as Playwright's select_option sets it (``chosen``), or
+    ``why`` not (then Playwright's path runs)."""
+
+    chosen: bool = False
+    why: str | None = None
+
+
 class Landed(_Answer):
     """landed: whether the direct click's events reached the target (``landed``), were swallowed by the
     guard because the first of them hit another element (``missed``: nothing of the page's ran), or

@@ -24,7 +24,7 @@ from ..errors import InternalError, PageNavigated, PageUnresponsive, SessionLost
 from .contexts import FrameContexts
 from .. import models
 from . import answers
-from .answers import (Adopted, Begun, BridgeCode, Described, Diffed, Done, Expected, HandoffState, Masked, Ran, Refusal,
+from .answers import (Adopted, Begun, BridgeCode, Chosen, Described, Diffed, Done, Expected, HandoffState, Masked, Ran, Refusal,
                       Landed, Protected, Reached, Restored, Revealed, Settled, Settling, Whoami, ran_from)
 from .playwright import is_navigation_message, translate_playwright_errors
 
@@ -339,6 +339,10 @@ class Bridge:
         """After a direct click: where its events went; the guard is disarmed (and, landed, the target
         released) either way."""
         return await self._call("landed", {}, Landed)
+
+    async def choose(self, value: str) -> Chosen:
+        """The direct path of a select (choose.js): the option whose value, else label, is ``value``."""
+        return await self._call("choose", {"value": value}, Chosen)
 
     async def typed(self) -> Landed:
         """After a direct fill: where its text went; the guard is disarmed (and, landed, the field left

@@ -13,8 +13,10 @@ A plain text field (an input taking typed text, or a textarea) given a value has
 (js_bridge/fill.js, issue 31): the reveal call focuses it and selects its text after the before
 snapshot, the text goes in as one trusted insertion (what Playwright's fill sends), and a guard lets
 it through only when its ``beforeinput`` is the field's (cancelled otherwise: Playwright's fill then
-runs); landed, the field is left as a person leaves it (``change``). Other inputs, selects and
-contenteditable take Playwright's path.
+runs); landed, the field is left as a person leaves it (``change``). Other inputs and
+contenteditable take Playwright's path. A select asked for one option is set by the bridge as
+Playwright's select_option sets it (its ``input`` and ``change`` are untrusted there too), in one call
+(js_bridge/choose.js); a multiple select, a list, or an option not there yet takes Playwright's path.
 
 A declared gesture (``Gesture``: the element itself clicked, double-clicked, focused or hovered; a
 drag onto another record's element; the value typed key by key, a key pressed, a fill that ends
@@ -103,6 +105,11 @@ async def operate(bridge: Bridge, mark: str, control: str, value: Any, timeout_m
         why = {"missed": "the text's input event went to another element (the focus moved); it was cancelled",
                "nowhere": "the text reached no element of this document",
                "unarmed": "the guard had lapsed before the text was typed"}[landed.landed]
+    elif _chooses_directly(bridge, control, value, gesture, where):
+        chosen = await bridge.choose(str(value))
+        if chosen.chosen:
+            return Operated("direct", released=True)
+        why = chosen.why
     elif direct_applies(control, value, gesture, aim):
         assert aim is not None and aim.x is not None and aim.y is not None
         landed = await _click_at(bridge, aim.x, aim.y, timeout_ms)
@@ -127,6 +134,12 @@ def _fills_directly(bridge: Bridge, control: str, value: Any, gesture: Any, aim:
     """A plain text field the bridge focused and selected (fill.js), with text to type."""
     return (control == "text" and gesture is None and aim is not None and aim.fill and not bridge.frame_hosted
             and value is not None and str(value) != "")
+
+
+def _chooses_directly(bridge: Bridge, control: str, value: Any, gesture: Any, where: str) -> bool:
+    """A select in the action's own document, one option asked by its value or label (choose.js)."""
+    return control == "select" and gesture is None and where == "document" and not bridge.frame_hosted \
+        and isinstance(value, (str, int, float)) and not isinstance(value, bool)
 
 
 async def _type_in(bridge: Bridge, text: str, timeout_ms: float) -> Landed:

@@ -39,6 +39,8 @@ def _operated(p: P) -> str:
 def _path(p: P) -> str:
     if p["path"] == "direct" and p.get("control") == "text":
         return " (direct: into the field the bridge focused)"
+    if p["path"] == "direct" and p.get("control") == "select":
+        return " (direct: the option set by the bridge, as Playwright's select_option sets it)"
     if p["path"] == "direct":
         return " (direct: at the centre the bridge hit-tested" + ("; scrolled into view" if p.get("scrolled") else "") + ")"
     why = p.get("why")

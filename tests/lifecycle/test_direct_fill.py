@@ -57,3 +57,27 @@ def test_other_fields_and_an_empty_value_take_playwrights_fill(pages: Pages) -> 
     emptied = page.invoke("set_name", {"value": ""})  # nothing to insert: Playwright's fill deletes
     assert emptied["ok"] is True and operated(page)["path"] == "playwright", emptied
     assert state(page)["values"]["name"] == ""
+
+
+def test_a_select_is_set_directly_by_value_or_label(pages: Pages) -> None:
+    page = pages.open(PAGE)
+    receipt = page.invoke("set_size", {"value": "l"})
+    assert receipt["ok"] is True and operated(page)["path"] == "direct", receipt
+    assert receipt["changed"]["state"]["changed"]["values"]["to"]["size"] == "l", receipt
+    assert state(page)["events"]["size"] == {"input": 1, "change": 1}
+    by_label = page.invoke("set_size", {"value": "Small"})
+    assert by_label["ok"] is True and operated(page)["path"] == "direct", by_label
+    spaced = page.invoke("set_size", {"value": "Large size"})  # the label's spaces normalized, as Playwright does
+    assert spaced["ok"] is True and operated(page)["path"] == "direct" and state(page)["values"]["size"] == "l"
+
+
+def test_a_multiple_select_takes_playwrights_path(pages: Pages) -> None:
+    page = pages.open(PAGE)
+    receipt = page.invoke("set_toppings", {"value": ["Cheese", "Olives"]})
+    assert receipt["ok"] is True, receipt
+    assert operated(page)["path"] == "playwright", page.codes().log
+    assert state(page)["values"]["toppings"] == ["Cheese", "Olives"]
+    one = page.invoke("set_toppings", {"value": "Olives"})
+    line = operated(page)
+    assert one["ok"] is True and line["path"] == "playwright", one
+    assert line["why"] == "a multiple select is chosen in by Playwright", line
