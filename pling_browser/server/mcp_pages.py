@@ -39,6 +39,12 @@ _CALLER: contextvars.ContextVar[Caller] = contextvars.ContextVar("pling_mcp_call
 MODEL_WAIT_S = 5.0  # how long listing waits for one page's model before it answers that page's last tools
 LEGACY_CONNECTIONS = 256  # handshake-era connections remembered for list_changed (most recent first)
 
+def _quiet(task: "asyncio.Future[Any]") -> None:
+    """A shielded model read nobody waits for any more: its outcome read, so nothing is logged as lost."""
+    if not task.cancelled():
+        task.exception()
+
+
 def agent_name() -> str | None:
     """The agent whose sessions alone the current call sees; None for a person or the operator."""
     caller = _CALLER.get()
@@ -121,9 +127,16 @@ class PageTools:
             session = self.runtime.sessions.get(sid)
         except ServiceError:
             return self._listed.pop(sid, None) is not None
+        # Shielded: past MODEL_WAIT_S the listing goes on without this page, but the read itself runs to
+        # the bridge's own budget, which stops a page script that never returns (an endless loop in a
+        # records getter); cancelled here, it would leave the page stuck for every later call.
+        build = asyncio.ensure_future(self._build(session))
         try:
-            tools = await asyncio.wait_for(self._build(session), MODEL_WAIT_S)
-        except (PlingError, asyncio.TimeoutError):
+            tools = await asyncio.wait_for(asyncio.shield(build), MODEL_WAIT_S)
+        except asyncio.TimeoutError:
+            build.add_done_callback(_quiet)
+            return False
+        except PlingError:
             return False
         fingerprint = self._fingerprint(tools)
         before = self._listed.get(sid)

@@ -6,7 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..conftest import Pages, ServiceThread
+import httpx
+
+from ..conftest import Pages, ServiceThread, serving
+from ..server import FixtureServer
 
 PAGE = "pages/lifecycle/confirm.html"
 
@@ -79,19 +82,53 @@ def test_approved_danger_actions_run(pages: Pages) -> None:
     assert after["ran"] == ["approved_danger", "remove@d1"] and after["doc_count"] == 1
 
 
-def test_a_flow_on_a_stuck_page_fails_once_not_once_per_step(pages: Pages, service: ServiceThread) -> None:
-    # Each step of touch_all is a family action whose records hang when read: the first step that
-    # cannot be described ends the flow's risk resolution, and the invocation, with nothing started
-    # (before: every step waited the full bridge budget, then reveal waited once more).
+def test_a_stuck_page_lives_on_when_an_mcp_client_watches_its_tools(pages: Pages, service: ServiceThread) -> None:
+    # Once an MCP client listed tools, each receipt makes the service read the page's model again for
+    # list_changed. On this page that read loops for ever: the watcher stops waiting after a few seconds
+    # but lets the read run to the bridge's budget, which stops the script, so the page answers again
+    # (before: the cancelled read left the loop running and the page never answered; CI, ci3).
+    import asyncio
+
+    from mcp import Client
+
+    async def list_tools() -> None:
+        async with Client(f"{service.url}/mcp") as mcp:
+            await mcp.list_tools()
+
+    asyncio.run(list_tools())
     page = pages.open("pages/flows/stuck.html")
 
     def in_page(script: str) -> Any:
-        return service.in_service(lambda runtime: runtime.sessions.get(page.id).page.evaluate(script))
+        return service.in_service(lambda runtime: runtime.sessions.get(page.id).page.evaluate(script), 60)
 
     in_page("window.arm()")
     receipt = page.invoke("touch_all")
-    entered = in_page("window.entered()")
+    assert receipt["ok"] is False and receipt["error"]["cause"] == "PAGE_UNRESPONSIVE", receipt
+    assert in_page("window.entered()") >= 1  # answered: the page's script was stopped
     in_page("window.disarm()")
+    assert page.invoke("touch@a")["ok"] is True
+
+
+def test_a_flow_on_a_stuck_page_fails_once_not_once_per_step(fixtures: FixtureServer) -> None:
+    # Each step of touch_all is a family action whose records hang when read: the first step that
+    # cannot be described ends the flow's risk resolution, and the invocation, with nothing started
+    # (before: every step waited the full bridge budget, then reveal waited once more). A service of its
+    # own: where an MCP client listed tools (another test, on the shared service), each receipt makes
+    # the service read the model again, a second entry into the loop that is not the invocation's.
+    with serving() as own, httpx.Client(base_url=own.url, timeout=60) as client:
+        pages = Pages(client, fixtures)
+        try:
+            page = pages.open("pages/flows/stuck.html")
+
+            def in_page(script: str) -> Any:
+                return own.in_service(lambda runtime: runtime.sessions.get(page.id).page.evaluate(script))
+
+            in_page("window.arm()")
+            receipt = page.invoke("touch_all")
+            entered = in_page("window.entered()")
+            in_page("window.disarm()")
+        finally:
+            pages.close_all()
     assert receipt["ok"] is False, receipt
     error = receipt["error"]
     assert (error["code"], error["stage"], error["started"], error["cause"]) == (
