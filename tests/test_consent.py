@@ -427,6 +427,9 @@ def test_a_limited_agent_does_not_act_on_a_document_of_another_host(consent: Ser
         elsewhere = other.url(PAGE)
         _in_page(consent, sid, f"location.href = {elsewhere!r}")
         _until(lambda: limited.get(f"/sessions/{sid}").json().get("url") == elsewhere)
+        # The new document has declared its actions (read by the person, who may): the refusal below is
+        # the caller policy's, not an action not yet declared.
+        _until(lambda: "look" in {a["id"] for a in ada.get(f"/sessions/{sid}/model").json().get("actions", [])})
         for action, args in (("look", None), ("note", {"text": "x"})):
             receipt = limited.post(f"/sessions/{sid}/invoke", json={"action": action, **({"args": args} if args else {})}).json()["result"]
             error = receipt["error"]
@@ -436,6 +439,7 @@ def test_a_limited_agent_does_not_act_on_a_document_of_another_host(consent: Ser
         home = callers["fixtures"].url(PAGE)
         _in_page(consent, sid, f"location.href = {home!r}")
         _until(lambda: limited.get(f"/sessions/{sid}").json().get("url") == home)
+        _until(lambda: "look" in {a["id"] for a in ada.get(f"/sessions/{sid}/model").json().get("actions", [])})
         assert limited.post(f"/sessions/{sid}/invoke", json={"action": "look"}).json()["result"]["ok"] is True
     finally:
         other.stop()
