@@ -15,13 +15,14 @@ from __future__ import annotations
 import asyncio
 import os
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 from . import procmem
 from .fixtures import FixtureServer
-from .machine import busy_ms
 from .floor import ADD_RENDERED, FloorBrowser, FloorPage
+from .machine import busy_ms
 from .pling_api import PlingApi
 from .stats import summary
 

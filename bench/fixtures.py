@@ -92,7 +92,7 @@ def ssr_html(n: int, deleted: set[str]) -> str:
 
 
 class _Handler(SimpleHTTPRequestHandler):
-    server: "FixtureServer"
+    server: FixtureServer
 
     def __init__(self, *args, **kwargs):  # type: ignore[no-untyped-def]
         super().__init__(*args, directory=str(FIXTURES), **kwargs)

@@ -32,7 +32,7 @@ class FloorBrowser:
         self._playwright: Any = None
         self.browser: Any = None
 
-    async def start(self) -> "FloorBrowser":
+    async def start(self) -> FloorBrowser:
         from playwright.async_api import async_playwright
 
         self._playwright = await async_playwright().start()
@@ -43,7 +43,7 @@ class FloorBrowser:
         self.browser = await self._playwright.chromium.launch(**options)
         return self
 
-    async def open(self, url: str) -> "FloorPage":
+    async def open(self, url: str) -> FloorPage:
         # The context as the service makes it (controller.new_context), less the bridge's init script:
         # the bench page loads the bridge itself, so both sides run the same page code.
         context = await self.browser.new_context(viewport={"width": 1280, "height": 800}, accept_downloads=False,

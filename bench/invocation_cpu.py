@@ -64,7 +64,7 @@ class TreeService(ServiceProcess):
         super().__init__(log_path)
         self.root = root
 
-    def __enter__(self) -> "TreeService":
+    def __enter__(self) -> TreeService:
         if self.root == HERE:
             return super().__enter__()  # type: ignore[return-value]
         log = open(self.log_path, "w")

@@ -60,7 +60,7 @@ class CpuWatch:
                 self.peak_others_share = max(self.peak_others_share, others / (window * self.cpus))
             busy, own, at = busy2, own2, at2
 
-    def __enter__(self) -> "CpuWatch":
+    def __enter__(self) -> CpuWatch:
         self._thread.start()
         return self
 

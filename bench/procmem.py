@@ -4,8 +4,8 @@ libraries and Chromium's shared memory several times over as its RSS sum does). 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 import psutil
 
@@ -121,7 +121,7 @@ def _chromium_type(pid: int) -> str:
     return next((w[len("--type="):] for w in words if w.startswith("--type=")), "browser")
 
 
-def _cpu_ms(process: "psutil.Process") -> float | None:
+def _cpu_ms(process: psutil.Process) -> float | None:
     try:
         times = process.cpu_times()
     except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):

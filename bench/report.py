@@ -8,7 +8,6 @@ from typing import Any
 from .measure import BARE_FLOORS, FLOORS, NAVIGATING, NAVIGATING_FLOOR, OPS, STAGES
 
 
-
 def _med(entry: dict[str, Any] | None) -> float | None:
     return None if not entry else entry.get("median")
 

@@ -21,9 +21,10 @@ import platform
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import httpx
 
@@ -34,11 +35,11 @@ from .floor import FloorBrowser, chromium_executable
 from .machine import CpuWatch
 from .mcp_bench import measure_mcp
 from .measure import measure_size
-from .pling_api import PlingApi
 from .opening import measure_opening
+from .pling_api import PlingApi
 from .report import draw, render
-from .targets import targets
 from .service import ServiceProcess
+from .targets import targets
 
 BENCH = Path(__file__).resolve().parent
 RESULTS = BENCH / "results"

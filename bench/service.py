@@ -27,8 +27,8 @@ MAX_SESSIONS = 520
 def _serve(data_dir: str) -> None:
     import uvicorn
 
-    from pling_browser.server.api import create_app
     from pling_browser.config import Settings
+    from pling_browser.server.api import create_app
 
     settings = Settings.from_env()  # PLING_APPROVE and PLING_ADAPTERS from the environment add to the bench's own
     settings = settings.with_(allow_hosts=("127.0.0.1",), approve=APPROVE + settings.approve, max_sessions=MAX_SESSIONS,
@@ -66,7 +66,7 @@ class ServiceProcess:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def __enter__(self) -> "ServiceProcess":
+    def __enter__(self) -> ServiceProcess:
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         log = open(self.log_path, "w")
         root = Path(__file__).resolve().parent.parent

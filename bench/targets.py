@@ -4,7 +4,8 @@ Every ratio is of figures measured in the same run."""
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .measure import NAVIGATING, NAVIGATING_FLOOR, NAVIGATING_NO_EVIDENCE
 

@@ -12,12 +12,12 @@ __version__ = "0.1.0"
 __all__ = ["Client", "AsyncClient", "PageSession", "Settings", "PlingError", "Receipt", "PageModel", "Runtime", "create_app", "__version__"]
 
 if TYPE_CHECKING:
-    from .server.api import create_app
     from .agents.client import AsyncClient, Client, PageSession
     from .config import Settings
     from .errors import PlingError
     from .models import PageModel, Receipt
     from .runtime import Runtime
+    from .server.api import create_app
 
 _LAZY = {
     "Client": ".agents.client",

@@ -11,7 +11,6 @@ from .brief import BriefModel
 from .models import PageModel, Receipt, Risk
 from .plain import malformed
 
-
 # ---- HTTP bodies --------------------------------------------------------------------------------
 
 
@@ -21,7 +20,7 @@ class Checked(BaseModel):
     a record by the id its page declared, whatever characters that holds (SPEC invariant 1)."""
 
     @model_validator(mode="after")
-    def _wellformed(self) -> "Checked":
+    def _wellformed(self) -> Checked:
         for name in type(self).model_fields:
             problem = malformed(getattr(self, name), name)
             if problem:

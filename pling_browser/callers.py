@@ -230,6 +230,6 @@ def caller_key(caller: Caller, key: str | None) -> str | None:
     return key if key is None or caller is OPERATOR else f"{caller.name}:{key}"
 
 
-def named(receipt: "Receipt", caller: Caller) -> "Receipt":
+def named(receipt: Receipt, caller: Caller) -> Receipt:
     """The receipt naming its caller (PLING_TOKENS callers; PLING_TOKEN's operator stays unnamed)."""
     return receipt if caller is OPERATOR else receipt.model_copy(update={"caller": caller.name})

@@ -11,8 +11,9 @@ import json
 import logging
 import sys
 import time
-from typing import Any, Iterator
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 from .config import Settings, SettingsError, near_misses
@@ -198,8 +199,8 @@ async def _run(settings: Settings, paths: list[str], junit: str | None, base_url
 
     from .ci.junit import junit_xml
     from .ci.progress import Progress
-    from .runtime import Runtime
     from .ci.scenarios import load_suite, run_suite, suite_report
+    from .runtime import Runtime
 
     suites = [load_suite(path, base_url or os.environ.get("PLING_BASE_URL")) for path in paths]
     progress = Progress()
@@ -285,7 +286,6 @@ def _serve_command(options: argparse.Namespace, settings: Settings) -> int:
     import uvicorn
 
     from .server.api import create_app
-
     from .server.limits import limit_repeated_logs, raise_open_file_limit, uvicorn_options
 
     raise_open_file_limit()

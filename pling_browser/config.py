@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated, Any, Literal, Mapping
+from typing import Annotated, Any, Literal
 
+from dotenv import dotenv_values
 from pydantic import AliasChoices, Field, ValidationError, field_validator
 from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings, EnvSettingsSource, NoDecode, PydanticBaseSettingsSource, SettingsConfigDict
-from dotenv import dotenv_values
 
 __all__ = ["Settings", "SettingsError", "load_secrets", "find_chromium", "near_misses"]
 
@@ -343,7 +344,7 @@ class Settings(BaseSettings):
         return value
 
     @classmethod
-    def from_env(cls, environ: Mapping[str, str] | None = None) -> "Settings":
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
         """The settings from `environ` (default: the process environment). Raises `SettingsError` with
         one line naming each bad variable, its value and what it accepts."""
         source = _OnlyDeclaredEnv(cls, environ)
@@ -354,7 +355,7 @@ class Settings(BaseSettings):
             raise SettingsError(_one_line(error, values)) from None
         return settings.with_(chromium=find_chromium(settings.chromium))
 
-    def with_(self, **changes: object) -> "Settings":
+    def with_(self, **changes: object) -> Settings:
         """A copy with some fields changed (by field name), as code and tests set them: not re-validated."""
         return self.model_copy(update=changes)
 

@@ -6,7 +6,15 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, SerializerFunctionWrapHandler, WithJsonSchema, model_serializer
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    SerializerFunctionWrapHandler,
+    WithJsonSchema,
+    model_serializer,
+)
 
 from .errors import INVOCATION_CODES
 from .pages import PageChange, RefusedAddress, TabsChange
@@ -363,7 +371,7 @@ class Receipt(_Data):
     def as_json(self) -> dict[str, Any]:
         return self.model_dump(mode="json", exclude_none=True)
 
-    def with_codes(self, coded: dict[str, Any]) -> "Receipt":
+    def with_codes(self, coded: dict[str, Any]) -> Receipt:
         self._coded = coded
         return self
 

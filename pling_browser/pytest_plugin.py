@@ -21,8 +21,9 @@ gets fresh sessions, closed when it ends.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -45,12 +46,12 @@ class PlingPages:
     """What the ``pling`` fixture gives a test: ``open(url)`` answers a ``PageSession`` whose
     ``invoke`` and ``call_tool`` answer ``Receipt`` objects; its sessions close when the test ends."""
 
-    def __init__(self, client: "Client", service_url: str) -> None:
+    def __init__(self, client: Client, service_url: str) -> None:
         self.client = client
         self.service_url = service_url
-        self._opened: list["PageSession"] = []
+        self._opened: list[PageSession] = []
 
-    def open(self, url: str | None = None, *, timeout_ms: int | None = None) -> "PageSession":
+    def open(self, url: str | None = None, *, timeout_ms: int | None = None) -> PageSession:
         """Open a page (the service's own demo when `url` is None) in a fresh session."""
         page = self.client.open(url, timeout_ms=timeout_ms)
         self._opened.append(page)
@@ -71,9 +72,9 @@ class _LocalService:
     """The HTTP service in a thread of this process, on a free loopback port."""
 
     def __init__(self, data_dir: Path) -> None:
+        from .config import Settings
         from .server.api import create_app
         from .server.threaded import UvicornThread
-        from .config import Settings
 
         settings = Settings.from_env()
         settings = settings.with_(allow_hosts=settings.allow_hosts + _LOOPBACK, data_dir=data_dir)
@@ -84,7 +85,7 @@ class _LocalService:
     def url(self) -> str:
         return self.served.url
 
-    def start(self) -> "_LocalService":
+    def start(self) -> _LocalService:
         self.served.start()
         return self
 

@@ -13,7 +13,8 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-from typing import TYPE_CHECKING, Any, Iterator, Mapping
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any
 
 from opentelemetry import propagate, trace
 from opentelemetry.trace import Status, StatusCode
@@ -51,7 +52,7 @@ def configure_from_env(environ: Mapping[str, str] | None = None) -> bool:
     return True
 
 
-def instrument_app(app: "FastAPI") -> None:
+def instrument_app(app: FastAPI) -> None:
     """HTTP spans from the FastAPI instrumentation, when it is installed."""
     try:
         from opentelemetry.instrumentation.fastapi import FastAPIInstrumentor
@@ -60,13 +61,13 @@ def instrument_app(app: "FastAPI") -> None:
     FastAPIInstrumentor.instrument_app(app, excluded_urls="healthz,metrics")
 
 
-def parent_from(headers: Mapping[str, str]) -> "Context":
+def parent_from(headers: Mapping[str, str]) -> Context:
     """The caller's trace context (W3C ``traceparent``), so an agent's own trace continues through Pling."""
     return propagate.extract(dict(headers))
 
 
 @contextlib.contextmanager
-def invocation_span(parent: "Context | None", session: str, request: Any, caller: str | None = None) -> Iterator[trace.Span]:
+def invocation_span(parent: Context | None, session: str, request: Any, caller: str | None = None) -> Iterator[trace.Span]:
     """The span of one invocation; the lifecycle's stage spans become its children."""
     kind, name = (request[0], request[1]) if isinstance(request, list) and len(request) > 1 else ("invoke", None)
     with TRACER.start_as_current_span("pling.invoke", context=parent, kind=trace.SpanKind.INTERNAL,

@@ -6,16 +6,17 @@ from __future__ import annotations
 import asyncio
 import os
 import tempfile
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Awaitable, Callable, Iterator
+from typing import Any
 
 import httpx
 import pytest
 
-from pling_browser.server.api import create_app
 from pling_browser.config import Settings
 from pling_browser.lifecycle import LogEvent, ReceiptWarning
+from pling_browser.server.api import create_app
 from pling_browser.server.limits import uvicorn_options
 from pling_browser.server.threaded import UvicornThread
 
@@ -26,7 +27,7 @@ APPROVED = ("remove", "clear_done", "approved_danger")
 
 
 # The services running in this process, by URL: a page's session reads its receipts' codes from its own.
-SERVICES: dict[str, "ServiceThread"] = {}
+SERVICES: dict[str, ServiceThread] = {}
 
 
 class ServiceThread(UvicornThread):
@@ -37,7 +38,7 @@ class ServiceThread(UvicornThread):
         self.settings = settings
         super().__init__(create_app(settings), name="the Pling service", lifespan="on", **uvicorn_options(settings))
 
-    def start(self) -> "ServiceThread":
+    def start(self) -> ServiceThread:
         super().start()
         SERVICES[self.url] = self
         return self
@@ -124,7 +125,7 @@ class Pages:
         self.fixtures = fixtures
         self.opened: list[str] = []
 
-    def open(self, path: str, **body: Any) -> "PageSession":
+    def open(self, path: str, **body: Any) -> PageSession:
         answer = self.client.post("/sessions", json={"url": self.fixtures.url(path), **body})
         assert answer.status_code == 201, answer.text
         data = answer.json()

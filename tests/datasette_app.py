@@ -27,7 +27,7 @@ class DatasetteApp:
         self.served = UvicornThread(app, name="Datasette", lifespan="off")
         self.port = self.served.port
 
-    def start(self) -> "DatasetteApp":
+    def start(self) -> DatasetteApp:
         self.served.start()
         return self
 

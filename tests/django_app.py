@@ -53,8 +53,8 @@ class DjangoAdmin:
     def __init__(self) -> None:
         self.folder = Path(tempfile.mkdtemp(prefix="pling-django-"))
         _configure(self.folder)
-        from django.core.management import call_command
         from django.contrib.auth.models import Group, User
+        from django.core.management import call_command
 
         call_command("migrate", verbosity=0, interactive=False)
         if not User.objects.filter(username=USER).exists():
@@ -87,7 +87,7 @@ class DjangoAdmin:
         """Delete a group directly, as another admin would: pages shown keep showing it."""
         self.Group.objects.filter(pk=pk).delete()
 
-    def start(self) -> "DjangoAdmin":
+    def start(self) -> DjangoAdmin:
         self.served.start()
         return self
 

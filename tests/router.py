@@ -84,7 +84,7 @@ class Replica:
         self.name, self.address, self.port, self.env, self.data = name, address, port, env, data
         self.process: subprocess.Popen[bytes] | None = None
 
-    def start(self) -> "Replica":
+    def start(self) -> Replica:
         env = {**self.env, "PLING_REPLICA": self.name, "PLING_DATA_DIR": str(self.data)}
         self.process, _ = serve(env=env, port=self.port, host=self.address, log=self.data / "service.log")
         return self
@@ -131,7 +131,7 @@ class Cluster:
         self.names.table = {f"{replica.name}.{DOMAIN}": [replica.address] for replica in live}
         self.names.table[DOMAIN] = [replica.address for replica in live]
 
-    def start(self) -> "Cluster":
+    def start(self) -> Cluster:
         self.dns.start_thread()
         self._dns_running = True
         try:

@@ -28,7 +28,7 @@ FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 
 
 class _Handler(SimpleHTTPRequestHandler):
-    server: "FixtureServer"
+    server: FixtureServer
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, directory=str(FIXTURES), **kwargs)

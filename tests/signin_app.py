@@ -90,7 +90,7 @@ pling.state({ key: 'signed_in', description: 'What of the sign-in this page sees
 
 
 class _Handler(BaseHTTPRequestHandler):
-    server: "SignInApp"
+    server: SignInApp
 
     def log_message(self, format: str, *args: object) -> None:
         pass

@@ -18,7 +18,6 @@ from pathlib import Path
 from pling_browser.config import find_chromium
 from pling_browser.core.browsers import chromium_args
 
-
 CONFIG = Path(__file__).resolve().parent.parent / "docker" / "browser-server.json"
 
 
@@ -39,7 +38,7 @@ class BrowserServer:
     def url(self) -> str:
         return f"ws://127.0.0.1:{self.port}/{self.path}"
 
-    def start(self) -> "BrowserServer":
+    def start(self) -> BrowserServer:
         # The same configuration the containers use (docker/browser-server.json), on a free port.
         config = json.loads(CONFIG.read_text())
         config.update({"port": self.port, "host": "127.0.0.1", "wsPath": self.path})

@@ -4,8 +4,9 @@ never load the bridge themselves, the adapters are fixtures/adapters/*.js."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import httpx
 import pytest

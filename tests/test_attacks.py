@@ -12,8 +12,8 @@ import tempfile
 import threading
 import time
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import httpx
 import pytest
@@ -262,7 +262,7 @@ def _answer_to_a_trickled_body(port: int, head: bytes, bytes_: int = 60) -> byte
                 sock.sendall(b" ")
                 received += sock.recv(65536)
                 break
-            except socket.timeout:
+            except TimeoutError:
                 continue
             except ConnectionError:
                 break
@@ -273,7 +273,7 @@ def _answer_to_a_trickled_body(port: int, head: bytes, bytes_: int = 60) -> byte
                 if not chunk:
                     return received  # closed by the service
                 received += chunk
-        except (socket.timeout, ConnectionError):
+        except (TimeoutError, ConnectionError):
             return received + b"<not closed>" if received else received
 
 

@@ -20,7 +20,6 @@ from pling_browser.ci.check import CODES, Finding, check
 from .conftest import ServiceThread
 from .server import FixtureServer
 
-
 _CHECKED: dict[str, list[Finding]] = {}
 
 

@@ -8,7 +8,8 @@ import asyncio
 import hashlib
 import threading
 import time
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import httpx
 import pytest

@@ -10,21 +10,22 @@ import os
 import threading
 import time
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
-from pling_browser.server.console import recording as console_recording
-from pling_browser.server.console import streams as console_streams
-from pling_browser.server.access import AccessGuard, cookie_name
 from pling_browser.config import find_chromium
 from pling_browser.core.browsers import chromium_args
+from pling_browser.server.access import AccessGuard, cookie_name
+from pling_browser.server.console import recording as console_recording
+from pling_browser.server.console import streams as console_streams
 
-from .conftest import PageSession, Pages, ServiceThread, problem, service_settings, serving
+from .conftest import Pages, PageSession, ServiceThread, problem, service_settings, serving
 from .server import FixtureServer
 from .signin_app import SignInApp, signed_in
 

@@ -8,7 +8,8 @@ import os
 import signal
 import threading
 import time
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import httpx
 import pytest
@@ -139,7 +140,7 @@ def test_a_crash_that_frees_every_slot_serves_a_queued_open(fixtures: FixtureSer
             assert added.json()["result"]["ok"] is True
 
 
-def _left(folder: "os.PathLike[str]") -> list[str]:
+def _left(folder: os.PathLike[str]) -> list[str]:
     return sorted(name for name in os.listdir(folder) if name.startswith(("playwright-artifacts-", "playwright_chromiumdev")))
 
 

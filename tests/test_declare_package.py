@@ -16,7 +16,6 @@ import pytest
 
 from pling_browser.server.routes.static import package_files
 
-
 ROOT = Path(__file__).resolve().parent.parent
 NODE_MODULES = ROOT / "node_modules"
 # Everything js/build.mjs writes, by the folder it owns or the files it writes there.

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import PageSession, Pages, ServiceThread
+from .conftest import Pages, PageSession, ServiceThread
 
 FRAMEWORKS = ["react", "vue"]
 

@@ -7,8 +7,9 @@ fails there, and nothing is claimed removed. The database says what really happe
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import httpx
 import pytest

@@ -15,10 +15,11 @@ import re
 import shlex
 import subprocess
 import sys
+from collections.abc import Iterator
 from contextlib import redirect_stdout
 from io import StringIO
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import httpx
 import pytest

@@ -26,8 +26,9 @@ import asyncio
 import json
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import httpx
 import pytest
@@ -148,7 +149,7 @@ def django_admin(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Dja
         sign_in = "log_in " + json.dumps({"username": USER, "password": PASSWORD})
         for name, path in ADMIN.items():
             _draft(app.url("/admin/login/?next=" + path), folder / name, sign_in)
-        from cryptography.fernet import Fernet   # the sign-in is kept as a profile, and profiles only encrypted
+        from cryptography.fernet import Fernet  # the sign-in is kept as a profile, and profiles only encrypted
 
         with serving(adapters=str(folder), approve=("danger",),
                      profiles_key=Fernet.generate_key().decode()) as service:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import httpx
 
-from .conftest import Pages, problem
 from pling_browser.lifecycle import LogEvent
+
+from .conftest import Pages, problem
 
 ORDERS = "pages/flows/orders.html"
 

@@ -8,15 +8,17 @@ requests it gets (none: the egress policy refuses that frame)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import httpx
 import pytest
 
+from pling_browser.lifecycle import LogEvent
+
 from .conftest import PageSession, serving
 from .server import FixtureServer
-from pling_browser.lifecycle import LogEvent
 
 ADAPTERS = Path(__file__).resolve().parent.parent / "fixtures" / "pages" / "frames" / "adapters"
 CARD = "4242 4242 4242 4242"

@@ -4,9 +4,8 @@ xfails whose reason states the discrepancy, so the gap stays recorded and CI sta
 
 from __future__ import annotations
 
-from typing import Any
-
 import json
+from typing import Any
 
 import pytest
 

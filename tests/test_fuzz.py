@@ -13,8 +13,8 @@ import pytest
 import requests
 import schemathesis
 from hypothesis import HealthCheck, given, settings
-from hypothesis.errors import Unsatisfiable
 from hypothesis import strategies as st
+from hypothesis.errors import Unsatisfiable
 from schemathesis import Case
 from schemathesis.checks import not_a_server_error, positive_data_acceptance
 from schemathesis.core.failures import FailureGroup

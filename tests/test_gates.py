@@ -7,14 +7,16 @@ import json
 import logging
 import threading
 import time
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import httpx
 import pytest
 
-from .conftest import PageSession, Pages, ServiceThread, problem, service_settings, serving
-from .server import FixtureServer
 from pling_browser.lifecycle import LogEvent
+
+from .conftest import Pages, PageSession, ServiceThread, problem, service_settings, serving
+from .server import FixtureServer
 
 CARD = "4111111111111111"
 CHECKOUT = "pages/gates/checkout.html"

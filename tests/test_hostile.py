@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import json
 import threading
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import httpx
 import pytest
 
+from pling_browser.lifecycle import LogEvent
+
 from .conftest import Pages, ServiceThread, problem, service_settings, serving
 from .server import FixtureServer
-from pling_browser.lifecycle import LogEvent
 
 
 @pytest.fixture(scope="module")

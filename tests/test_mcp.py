@@ -231,7 +231,7 @@ class _RawMCP:
         data = [line[5:] for line in answer.text.splitlines() if line.startswith("data:")]
         return json.loads(data[-1]) if data else {}
 
-    def __enter__(self) -> "_RawMCP":
+    def __enter__(self) -> _RawMCP:
         self.ask("initialize", {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}})
         self.ask("notifications/initialized")
         return self

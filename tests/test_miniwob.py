@@ -6,8 +6,8 @@ the task server and the Pling service (a child process, bench/service.py) on por
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import httpx
 import pytest

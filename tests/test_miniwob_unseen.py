@@ -7,17 +7,25 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import httpx
 import pytest
 
-from bench.miniwob import policy_generic
+from bench.miniwob import instruction, page_reading, policy_generic
 from bench.miniwob.server import TaskServer
 from bench.miniwob.suite import TASKS, episode
-from bench.miniwob.unseen import (CheckedAgent, edited_drafts, edited_lines, generic_episodes, unseen_service, unseen_tasks,
-                                  write_drafts)
+from bench.miniwob.unseen import (
+    CheckedAgent,
+    edited_drafts,
+    edited_lines,
+    generic_episodes,
+    unseen_service,
+    unseen_tasks,
+    write_drafts,
+)
 
 # Tasks of the unseen rule whose drafts work today with gestures every control has (no declared gesture).
 CASES = [("click-test-2", 1), ("enter-date", 2), ("click-scroll-list", 1), ("click-menu", 1)]
@@ -88,9 +96,10 @@ def test_a_receipt_that_says_ok_for_a_click_that_never_happened_is_counted_as_a_
 
 
 def test_the_generic_policy_names_no_task() -> None:
-    source = Path(policy_generic.__file__).read_text()
     names = set(unseen_tasks()) | set(TASKS)
-    assert not [n for n in names if n in source]
+    for module in (policy_generic, instruction, page_reading):
+        source = Path(module.__file__).read_text()
+        assert not [n for n in names if n in source], module.__name__
 
 
 EDITED = Path(__file__).resolve().parent.parent / "bench" / "miniwob" / "edited"
@@ -154,7 +163,7 @@ def test_values_the_page_shows_are_read_off_the_model_and_typed(tmp_path: Path) 
 
 
 def test_the_generic_policy_solves_an_equation_and_finds_a_row_or_a_word() -> None:
-    solve = policy_generic.solve_equation
+    solve = page_reading.solve_equation
     assert [solve("3 x 4 ="), solve("x + 2 = 9"), solve("5 - x = 2"), solve("x - 3 = 4"), solve("8 / x = 2")] == ["12", "7", "3", "7", "4"]
     assert solve("1 + 1 = 2") is None and solve("x + x = 2") is None and solve("Submit") is None
     model = {"state": {"instructions": {"value": "Enter the value of Year of Birth into the text field and press Submit."}},

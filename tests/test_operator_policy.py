@@ -4,7 +4,7 @@ the page answers about itself (SECURITY.md, "Operator policy")."""
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 import httpx
 import pytest

@@ -13,9 +13,9 @@ from typing import Any
 
 import httpx
 
-from .spawn import BrowserServer
 from .conftest import ServiceThread, problem, service_settings, serving
 from .server import FixtureServer
+from .spawn import BrowserServer
 
 
 def _endpoints(client: httpx.Client) -> dict[str, dict[str, Any]]:

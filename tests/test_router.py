@@ -10,7 +10,7 @@ skipped saying so, except in CI, where that is a failure."""
 from __future__ import annotations
 
 import os
-from typing import Iterator
+from collections.abc import Iterator
 
 import httpx
 import pytest

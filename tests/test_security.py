@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import base64
 import json
-import stat
 import socket
+import stat
 import threading
-from typing import Iterator
+from collections.abc import Iterator
 from urllib.parse import parse_qs, unquote, urlsplit
 
 import httpx
@@ -89,7 +89,7 @@ class UdpCanary:
             try:
                 self.sock.recvfrom(65536)
                 self.datagrams += 1
-            except socket.timeout:
+            except TimeoutError:
                 continue
 
     def close(self) -> None:
@@ -182,7 +182,7 @@ class TcpCanary:
         while not self._stop.is_set():
             try:
                 conn, _ = self.sock.accept()
-            except socket.timeout:
+            except TimeoutError:
                 continue
             self.connections += 1
             conn.close()
@@ -279,7 +279,7 @@ def _closed_by_peer(sock: socket.socket, wait_s: float = 0.0) -> bool:
     sock.settimeout(wait_s if wait_s else 0.001)
     try:
         return sock.recv(1024) == b""
-    except (socket.timeout, BlockingIOError):
+    except (TimeoutError, BlockingIOError):
         return False
     except ConnectionError:
         return True
@@ -349,7 +349,7 @@ class HoldingCanary(TcpCanary):
         while not self._stop.is_set():
             try:
                 conn, _ = self.sock.accept()
-            except socket.timeout:
+            except TimeoutError:
                 continue
             self.connections += 1
             self.held.append(conn)

@@ -3,7 +3,7 @@ attributes, and a caller's traceparent continued; OTEL_* decides whether anythin
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 import httpx
 import pytest
@@ -14,8 +14,7 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 
 from pling_browser import telemetry
 
-from .conftest import Pages, ServiceThread
-from .server import FixtureServer
+from .conftest import Pages
 
 _EXPORTER = InMemorySpanExporter()
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import socket
 import time
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import httpx
 import pytest

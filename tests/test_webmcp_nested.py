@@ -7,9 +7,10 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from pling_browser.lifecycle import LogEvent
+
 from .conftest import Pages, ServiceThread
 from .webmcp_fixtures import where  # noqa: F401
-from pling_browser.lifecycle import LogEvent
 
 PAGE = "pages/webmcp/nested.html"
 

@@ -8,15 +8,16 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
-from typing import Any, Callable
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import httpx
 import pytest
 
-from .conftest import FixtureServer, PageSession, Pages, ServiceThread, serving
-from .webmcp_fixtures import in_page, mode_independent, where  # noqa: F401
 from pling_browser.lifecycle import LogEvent
+
+from .conftest import FixtureServer, Pages, PageSession, ServiceThread, serving
+from .webmcp_fixtures import in_page, mode_independent, where  # noqa: F401
 
 
 @pytest.fixture(scope="module")

@@ -4,8 +4,9 @@ Every tool call is one step: the bytes of its text answer (what the agent reads)
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from ..mcp_client import McpError, McpStdio, text_of
 from .agent_pling import Step

@@ -18,7 +18,8 @@ It reads only the model and receipts (never the DOM, never a task's name) and kn
 5. a fill whose name's words went to another operation ("press Search") is still mentioned where its
    quoted value is ("enter "Keneth""); "wait N seconds" between two operations is waited.
 
-Everything it knows is in this file; no branch names a task (tests/test_miniwob_unseen.py checks)."""
+Everything it knows is in this file, instruction.py (reading the instruction) and page_reading.py (values
+read off the page); no branch names a task (tests/test_miniwob_unseen.py checks the three)."""
 
 from __future__ import annotations
 
@@ -29,57 +30,21 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .agent_pling import PlingAgent
-
-STOP = {"the", "a", "an", "into", "in", "on", "of", "to", "and", "then", "with", "as", "by", "for", "from", "that", "it",
-        "is", "are", "this", "its", "your", "all", "below", "above", "field", "text", "box", "button", "item", "list",
-        "click", "press", "hit", "select", "enter", "type", "choose", "find", "please", "go", "when", "done", "you", "at"}
-ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
-            "ninth": 9, "tenth": 10, "last": -1}
-# Kinds of control the descriptions name, and the instruction's other words for them.
-NOUNS = {"button", "link", "field", "checkbox", "tab", "list", "slider", "textbox", "radio", "date", "time", "dialog", "menu"}
-SYNONYMS = {"textbox": "field", "input": "field", "dropdown": "list", "box": "field", "check": "checkbox", "spinner": "field"}
-MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-          "november", "december"]
-
-
-class PolicyError(RuntimeError):
-    pass
-
-
-def tokens(text: str) -> list[str]:
-    return re.findall(r"[a-z0-9]+", text.lower())
-
-
-@dataclass
-class Instruction:
-    text: str
-    words: list[str]
-    quoted: list[tuple[int, str]]               # (word position, phrase)
-    dates: list[tuple[int, str]] = field(default_factory=list)     # (word position, YYYY-MM-DD)
-    times: list[tuple[int, str]] = field(default_factory=list)     # (word position, HH:MM)
-    numbers: list[tuple[int, float | int]] = field(default_factory=list)
-    names: set[str] = field(default_factory=set)     # what the model names things (a button's “Search”): not values
-    read: list[tuple[int, str, str]] = field(default_factory=list)   # (word position, value, state key): read off the page
-    labels: list[tuple[str, str]] = field(default_factory=list)      # (record type, label) of every record listed
-    stressed: dict[str, tuple[int, str]] = field(default_factory=dict)   # a field's label -> (position, value)
-
-
-def _position(text: str, index: int) -> int:
-    return len(tokens(text[:index]))
-
-
-def read_instruction(text: str) -> Instruction:
-    quoted = [(_position(text, m.start()), m.group(1) or m.group(2) or "") for m in re.finditer(r'"([^"]*)"|“([^”]*)”', text)]
-    out = Instruction(text, tokens(text), quoted)
-    for m in re.finditer(r"\b(\d{1,2})/(\d{1,2})/(\d{4})\b", text):
-        out.dates.append((_position(text, m.start()), f"{m[3]}-{int(m[1]):02d}-{int(m[2]):02d}"))
-    for m in re.finditer(r"\b(\d{1,2}):(\d{2})\s*([AaPp][Mm])?", text):
-        hour = int(m[1]) % 12 + (12 if (m[3] or "").lower() == "pm" else 0) if m[3] else int(m[1])
-        out.times.append((_position(text, m.start()), f"{hour:02d}:{m[2]}"))
-    for m in re.finditer(r"(?<![\w.:/])-?\d+(?:\.\d+)?(?![\w/:])", text):
-        number = float(m[0])
-        out.numbers.append((_position(text, m.start()), int(number) if number.is_integer() else number))
-    return out
+from .instruction import (
+    NOUNS,
+    STOP,
+    SYNONYMS,
+    Instruction,
+    PolicyError,
+    instruction_of,
+    optional_args,
+    ordinal_in,
+    phrase_at,
+    read_instruction,
+    tokens,
+    value_for,
+)
+from .page_reading import NUMBER, answers_text, read_values, wanted_number, whole_texts
 
 
 @dataclass
@@ -98,79 +63,11 @@ class Candidate:
         return [(self.start, self.end)] + self.values
 
 
-def _phrase_at(words: list[str], phrase: list[str]) -> int:
-    if not phrase:
-        return -1
-    for i in range(len(words) - len(phrase) + 1):
-        if words[i:i + len(phrase)] == phrase:
-            return i
-    return -1
-
-
 def _name_words(action: dict[str, Any]) -> list[str]:
     """The words that name an action: its quoted name in the description, else its id's words."""
     description = action.get("description") or ""
     named = re.findall(r"“([^”]+)”", description)
     return tokens(" ".join(named)) if named else tokens(action["id"].replace("_", " "))
-
-
-def _value_for(schema: dict[str, Any], ins: Instruction, after: int, used: set[str]) -> tuple[Any, int]:
-    """A value of the param's type from the instruction, and where the instruction says it."""
-    kind = schema.get("type")
-    if kind == "boolean":
-        return True, -1
-    choices = _choices(schema)
-    if choices:
-        found_choice = [(pos, const) for pos, q in ins.quoted for const, title in choices
-                        if q.strip().lower() in (str(const).strip().lower(), str(title).strip().lower()) and q.strip()]
-        return (found_choice[0][1], found_choice[0][0]) if found_choice else (None, -1)
-    if "enum" in schema or (kind == "array" and "enum" in (schema.get("items") or {})):
-        options = schema.get("enum") or schema["items"]["enum"]
-        found = [(pos, str(o)) for o in options for pos, q in ins.quoted if q.strip().lower() == str(o).strip().lower()]
-        found = found or [(at, str(o)) for o in options if str(o).strip() for at in [_phrase_at(ins.words, tokens(str(o)))] if at >= 0]
-        if not found:
-            return None, -1
-        if kind == "array":
-            return [o for _, o in sorted(found)], min(p for p, _ in found)
-        return max(found, key=lambda f: len(f[1]))[::-1]
-    pattern = str(schema.get("pattern", ""))
-    if schema.get("format") == "date":
-        return (ins.dates[0][1], ins.dates[0][0]) if ins.dates else (None, -1)
-    if ":" in pattern and "T" not in pattern or "HH:MM" in str(schema.get("description", "")):
-        return (ins.times[0][1], ins.times[0][0]) if ins.times else (None, -1)
-    if kind in ("number", "integer"):
-        return (ins.numbers[0][1], ins.numbers[0][0]) if ins.numbers else (None, -1)
-    free = [(pos, q) for pos, q in ins.quoted if q not in used and q.strip().lower() not in ins.names]
-    later = [(pos, q) for pos, q in free if pos >= after] or free
-    if not later and ins.read:
-        return ins.read[0][1], ins.read[0][0]
-    return (later[0][1], later[0][0]) if later else (None, -1)
-
-
-def _choices(schema: dict[str, Any]) -> list[tuple[Any, str]]:
-    """A oneOf of {const, title}: the values and what the page shows for each."""
-    return [(o["const"], str(o.get("title", o["const"]))) for o in schema.get("oneOf") or [] if isinstance(o, dict) and "const" in o]
-
-
-def _optional(params: dict[str, Any], ins: Instruction, taken: dict[str, Any], spans: list[tuple[int, int]]) -> dict[str, Any]:
-    """Quoted phrases, in the order the instruction says them, for the optional params, in the order they
-    are declared: each to the first param not yet given that offers it as a choice, else to the first
-    free-text param."""
-    out: dict[str, Any] = {}
-    properties = params.get("properties") or {}
-    for pos, phrase in ins.quoted:
-        wanted = phrase.strip().lower()
-        free = [k for k, v in properties.items() if k not in taken and k not in out]
-        chosen = next(((k, const) for k in free for const, title in _choices(properties[k])
-                       if wanted and wanted in (str(const).strip().lower(), title.strip().lower())), None)
-        if chosen is None:
-            text = next((k for k in free if properties[k].get("type") == "string" and not _choices(properties[k])
-                         and "enum" not in properties[k] and "format" not in properties[k]), None)
-            chosen = (text, phrase) if text else None
-        if chosen:
-            out[chosen[0]] = chosen[1]
-            spans.append((pos, pos + max(1, len(tokens(phrase)))))
-    return out
 
 
 def candidates(model: dict[str, Any], ins: Instruction) -> list[Candidate]:
@@ -202,16 +99,6 @@ def candidates(model: dict[str, Any], ins: Instruction) -> list[Candidate]:
     return [c for c in out if sum(1 for o in weak if o.start == c.start) == 1]
 
 
-def _ordinal(ins: Instruction) -> tuple[int, int] | None:
-    for i, word in enumerate(ins.words):
-        m = re.fullmatch(r"(\d+)(st|nd|rd|th)", word)
-        if m:
-            return int(m[1]), i
-        if word in ORDINALS:
-            return ORDINALS[word], i
-    return None
-
-
 def _mention(c: Candidate, ins: Instruction, index: int = 0, count: int = 0) -> Candidate:
     action, words = c.action, ins.words
     verb = action["id"].split("_")[0]
@@ -220,10 +107,10 @@ def _mention(c: Candidate, ins: Instruction, index: int = 0, count: int = 0) -> 
         for pos, q in ins.quoted:
             if q.strip().lower() == label.strip().lower():
                 c.score, c.start, c.end = 4.0, pos, pos + len(tokens(q))
-        at = _phrase_at(words, tokens(label))
+        at = phrase_at(words, tokens(label))
         if not c.score and at >= 0 and [w for w in tokens(label) if w not in STOP]:
             c.score, c.start, c.end = 2.0 + 0.1 * len(tokens(label)), at, at + len(tokens(label))
-        ordinal = _ordinal(ins)
+        ordinal = ordinal_in(ins)
         if not c.score and ordinal and (ordinal[0] == index + 1 or ordinal[0] == -1 and index == count - 1):
             c.score, c.start, c.end = 1.5, ordinal[1], ordinal[1] + 1
         if c.score and c.start > 0 and words[c.start - 1] in tokens(str(action.get("record", "")).replace("_", " ")):
@@ -268,10 +155,10 @@ def stressed_values(model: dict[str, Any], ins: Instruction) -> dict[str, tuple[
     instruction: its bold words), each to the field of a record type labelled by a word the instruction says
     just before it ("directed by Booth": Director; "year 2016": Year); the one value left to the one field left."""
     stressed = next((v["value"] for v in (model.get("state") or {}).values() if isinstance(v, dict) and isinstance(v.get("value"), list)
-                     and len(v["value"]) >= 2 and all(isinstance(x, str) and x.strip() and _phrase_at(ins.words, tokens(x)) >= 0 for x in v["value"])), None)
+                     and len(v["value"]) >= 2 and all(isinstance(x, str) and x.strip() and phrase_at(ins.words, tokens(x)) >= 0 for x in v["value"])), None)
     if not stressed:
         return {}
-    free = sorted((_phrase_at(ins.words, tokens(x)), x) for x in stressed)
+    free = sorted((phrase_at(ins.words, tokens(x)), x) for x in stressed)
     kinds = {a["record"] for a in model.get("actions") or [] if a.get("record") and _takes_text(a)}
     labels = [label.strip().lower() for kind, label in ins.labels if kind in kinds and tokens(label)]
     out: dict[str, tuple[int, str]] = {}
@@ -308,7 +195,7 @@ def _valued(c: Candidate, ins: Instruction) -> Candidate:
     wanted = [k for k in params.get("required") or [] if k in (params.get("properties") or {})]
     used: set[str] = set()
     for key in [k for k in wanted if k not in c.args]:
-        value, at = _value_for(params["properties"][key], ins, c.start, used)
+        value, at = value_for(params["properties"][key], ins, c.start, used)
         if value is None:
             c.score = 0.0
             return c
@@ -320,7 +207,7 @@ def _valued(c: Candidate, ins: Instruction) -> Candidate:
             c.score, c.start, c.end = 0.7, at, at + 1
     if not wanted and len(params.get("properties") or {}) > 1:
         given: list[tuple[int, int]] = []
-        c.args.update(_optional(params, ins, c.args, given))      # a form's fields
+        c.args.update(optional_args(params, ins, c.args, given))      # a form's fields
         c.values.extend(given)
         if c.score and len(given) >= 2:
             c.score += 1.5 * len(given)   # a form the instruction fills: its phrases are its values
@@ -330,144 +217,6 @@ def _valued(c: Candidate, ins: Instruction) -> Candidate:
         if said:
             c.score, c.start, c.end, c.weak = 0.3, said[0], said[0] + 1, True
     return c
-
-
-# ---- values a person reads off the page when the instruction quotes none ("type the answer", "the 3rd word")
-NUMBER = r"-?\d+(?:\.\d+)?"
-EQUATION = re.compile(rf"^\s*({NUMBER}|x)\s*([-+x×*/÷])\s*({NUMBER}|x)\s*=\s*({NUMBER}|x)?\s*$", re.I)
-READ_WORDS = {"solve", "answer", "copy", "paste", "word", "value", "below", "above", "shown", "displayed"}
-
-
-def _number(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else str(round(value, 6))
-
-
-def solve_equation(text: str) -> str | None:
-    """The unknown of `a op b = c` where one of a, b, c is x or c is missing ("3 x 4 =", "x + 2 = 9")."""
-    m = EQUATION.match(text)
-    if not m:
-        return None
-    a, op, b, c = m[1].lower(), m[2].lower().replace("×", "x").replace("*", "x").replace("÷", "/"), m[3].lower(), (m[4] or "x").lower()
-    if [a, b, c].count("x") != 1:
-        return None
-    apply = {"+": lambda p, q: p + q, "-": lambda p, q: p - q, "x": lambda p, q: p * q, "/": lambda p, q: p / q if q else None}
-    undo = {"+": "-", "-": "+", "x": "/", "/": "x"}
-    if c == "x":
-        value = apply[op](float(a), float(b))
-    elif a == "x":
-        value = apply[undo[op]](float(c), float(b))
-    elif op in "+x":
-        value = apply[undo[op]](float(c), float(a))
-    else:
-        value = apply[op](float(a), float(c))
-    return None if value is None else _number(value)
-
-
-def _shown(model: dict[str, Any], ins: Instruction) -> list[tuple[str, str]]:
-    """Texts the page shows now (state that is a string), but the instruction itself: (key, text as shown,
-    spaces included: a text to copy is copied as it is). A text the model cut ("…(+N chars)") is not whole."""
-    return [(k, v["value"]) for k, v in (model.get("state") or {}).items()
-            if isinstance(v, dict) and isinstance(v.get("value"), str) and v["value"].strip() and v["value"].strip() != ins.text.strip()
-            and not CUT.search(v["value"])]
-
-
-def _word_at(ins: Instruction) -> tuple[int, int] | None:
-    """"the 3rd word", "the last word": (which, where the instruction says it)."""
-    for i, word in enumerate(ins.words[:-1]):
-        if ins.words[i + 1] != "word":
-            continue
-        m = re.fullmatch(r"(\d+)(st|nd|rd|th)", word)
-        if m or word in ORDINALS:
-            return (int(m[1]) if m else ORDINALS[word]), i
-    return None
-
-
-def _value_of_row(model: dict[str, Any], ins: Instruction) -> tuple[int, str] | None:
-    """"the value of Year of Birth": the record whose label begins with the most of the words after "of"
-    says the value after them ("Year of Birth 1987")."""
-    best: tuple[int, int, str] | None = None
-    for i, word in enumerate(ins.words[:-2]):
-        if word != "value" or ins.words[i + 1] != "of":
-            continue
-        for kind in (model.get("records") or {}).values():
-            for item in kind.get("items") or []:
-                said = str(item.get("label") or "").split()
-                n = 0
-                while n < len(said) - 1 and tokens(said[n]) == ins.words[i + 2 + n:i + 3 + n]:
-                    n += 1
-                if n and (best is None or n > best[0]):
-                    best = (n, i, " ".join(said[n:]))
-    return (best[1], best[2]) if best else None
-
-
-CUT = re.compile(r"…\(\+\d+ chars\)$")
-
-
-def answers_text(action: dict[str, Any]) -> bool:
-    """A read action that answers a text the model's state shows cut (`read_KEY`: “the whole of …”)."""
-    return action.get("risk") == "read" and str(action.get("description", "")).startswith("Answer the whole of")
-
-
-def _asks_reading(ins: Instruction) -> bool:
-    return bool(READ_WORDS & set(ins.words)) and not any(q.strip().lower() not in ins.names for _, q in ins.quoted)
-
-
-async def whole_texts(agent: PlingAgent, model: dict[str, Any], ins: Instruction) -> dict[str, Any]:
-    """When the instruction asks for something read off the page, each state text the model shows cut is
-    read whole through the read action the model offers for it (its receipt's data)."""
-    if not _asks_reading(ins):
-        return model
-    readers = {a["id"]: a for a in model.get("actions") or [] if answers_text(a)}
-    for key, entry in (model.get("state") or {}).items():
-        if isinstance(entry, dict) and isinstance(entry.get("value"), str) and CUT.search(entry["value"]) and f"read_{key}" in readers:
-            result = await agent.invoke(f"read_{key}", {})
-            if result.get("ok") and isinstance(result.get("data"), str) and not CUT.search(result["data"]):
-                entry["value"] = result["data"]
-    return model
-
-
-def _held_by_ordinal(model: dict[str, Any], ins: Instruction) -> tuple[str, str] | None:
-    """"the 2nd text area": the field of that place in a record type of fields (items with a value), (id, value)."""
-    ordinal = _ordinal(ins)
-    if ordinal is None:
-        return None
-    for kind in (model.get("records") or {}).values():
-        items = kind.get("items") or []
-        if items and all(isinstance((i.get("fields") or {}).get("value"), str) for i in items) and ordinal[0] <= len(items):
-            item = items[ordinal[0] - 1 if ordinal[0] > 0 else -1]
-            if item["fields"]["value"].strip() and not CUT.search(item["fields"]["value"]):
-                return item["id"], item["fields"]["value"]
-    return None
-
-
-def read_values(model: dict[str, Any], ins: Instruction) -> list[tuple[int, str, str]]:
-    """What the instruction asks to type when it quotes nothing: an equation's answer, a word at a place
-    in a text, a row's value, a text to copy. Each with where the instruction asks for it and the state
-    it was read from (a field the value is read from is not the field it goes to)."""
-    if not _asks_reading(ins):
-        return []
-    at = min(i for i, w in enumerate(ins.words) if w in READ_WORDS)
-    shown = _shown(model, ins)
-    for key, text in shown:
-        answer = solve_equation(text)
-        if answer is not None:
-            return [(at, answer, key)]
-    which = _word_at(ins)
-    if which and shown:
-        key, text = max(shown, key=lambda s: len(s[1].split()))
-        words = [re.sub(r"[^\w'-]", "", w) for w in text.split()]
-        words = [w for w in words if w]
-        if words and abs(which[0]) <= len(words):
-            return [(which[1], words[which[0] - 1 if which[0] > 0 else -1], key)]
-    row = _value_of_row(model, ins)
-    if row:
-        return [(row[0], row[1], "")]
-    held = _held_by_ordinal(model, ins)
-    if held and {"copy", "paste"} & set(ins.words):
-        return [(at, held[1], "@" + held[0])]
-    if {"copy", "paste", "below", "above", "shown", "displayed"} & set(ins.words) and len(shown) == 1:
-        return [(at, shown[0][1], shown[0][0])]
-    return []
 
 
 def plan(model: dict[str, Any], ins: Instruction, done: dict[str, list[tuple[int, int]]]) -> list[Candidate]:
@@ -488,16 +237,6 @@ def plan(model: dict[str, Any], ins: Instruction, done: dict[str, list[tuple[int
         chosen.append(c)
         taken.extend(c.spans())
     return sorted(chosen, key=lambda c: (c.start, -c.score))
-
-
-def instruction_of(model: dict[str, Any]) -> str:
-    state = model.get("state") or {}
-    if "instructions" in state and isinstance(state["instructions"].get("value"), str):
-        return state["instructions"]["value"]
-    texts = [v.get("value") for v in state.values() if isinstance(v.get("value"), str)]
-    if not texts:
-        raise PolicyError("the model has no instructions in its state")
-    return max(texts, key=len)
 
 
 def _wait_before(ins: Instruction, step: Candidate, done: dict[str, list[tuple[int, int]]]) -> float:
@@ -552,18 +291,6 @@ def _submit_left(model: dict[str, Any], ins: Instruction, done: dict[str, list[t
     left = [a for a in model.get("actions") or [] if not a.get("record") and a.get("available", True) and not a.get("params")
             and a["id"] not in done and a["id"].split("_")[0] in ("click", "press") and set(_name_words(a)) & SUBMITS]
     return [Candidate(left[0]["id"], left[0], score=0.1, start=len(ins.words), end=len(ins.words))] if len(left) == 1 else []
-
-
-def wanted_number(text: str) -> Any:
-    """What the instruction asks of a number the page shows ("a number less than 8", "an odd number"): a test, or None."""
-    m = re.search(r"\b(less|smaller|lower|fewer|greater|more|larger|bigger|higher) than (-?\d+(?:\.\d+)?)", text, re.I)
-    if m:
-        bound = float(m[2])
-        return (lambda v: v < bound) if m[1].lower() in ("less", "smaller", "lower", "fewer") else (lambda v: v > bound)
-    m = re.search(r"\b(odd|even) number", text, re.I)
-    if m:
-        return (lambda v: v % 2 == 1) if m[1].lower() == "odd" else (lambda v: v % 2 == 0)
-    return None
 
 
 async def _until_wanted(agent: PlingAgent, step: Candidate, ins: Instruction, invoked: list[str], most: int = 12) -> dict[str, Any] | None:

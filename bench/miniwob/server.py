@@ -32,9 +32,9 @@ def miniwob_html() -> Path:
 
 
 class _Handler(SimpleHTTPRequestHandler):
-    server: "TaskServer"
+    server: TaskServer
 
-    def __init__(self, request: Any, address: Any, server: "TaskServer") -> None:
+    def __init__(self, request: Any, address: Any, server: TaskServer) -> None:
         super().__init__(request, address, server, directory=str(server.root))
 
     def log_message(self, format: str, *args: Any) -> None:

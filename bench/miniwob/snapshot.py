@@ -17,7 +17,7 @@ class Node:
     ref: str | None = None
     attrs: set[str] = field(default_factory=set)
     text: str = ""
-    children: list["Node"] = field(default_factory=list)
+    children: list[Node] = field(default_factory=list)
 
     def walk(self):  # type: ignore[no-untyped-def]
         yield self
@@ -27,7 +27,7 @@ class Node:
     def all_text(self) -> str:
         return " ".join(part for node in self.walk() for part in (node.name, node.text) if part)
 
-    def find(self, role: str | None = None, name: str | None = None, text: str | None = None) -> list["Node"]:
+    def find(self, role: str | None = None, name: str | None = None, text: str | None = None) -> list[Node]:
         return [n for n in self.walk() if (role is None or n.role == role) and (name is None or n.name == name)
                 and (text is None or n.text == text)]
 

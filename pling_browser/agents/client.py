@@ -50,7 +50,7 @@ def _keyed(idempotency_key: str | None) -> dict[str, str]:
 class _ClientCalls:
     """The service's own operations, described once; `_send` is the sync or the async sender's."""
 
-    _page_class: type["_PageCalls"]
+    _page_class: type[_PageCalls]
 
     def _send(self, call: Call) -> Any:
         raise NotImplementedError
@@ -158,7 +158,7 @@ class _PageCalls:
 
 
 class PageSession(_PageCalls):
-    def __enter__(self) -> "PageSession":
+    def __enter__(self) -> PageSession:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -168,7 +168,7 @@ class PageSession(_PageCalls):
 class AsyncPageSession(_PageCalls):
     """``PageSession``'s methods, each returning an awaitable; ``async with`` closes the session."""
 
-    async def __aenter__(self) -> "AsyncPageSession":
+    async def __aenter__(self) -> AsyncPageSession:
         return self
 
     async def __aexit__(self, *exc: object) -> None:
@@ -190,7 +190,7 @@ class Client(_ClientCalls):
     def _send(self, call: Call) -> Any:
         return self._sender.send(call)
 
-    def __enter__(self) -> "Client":
+    def __enter__(self) -> Client:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -213,7 +213,7 @@ class AsyncClient(_ClientCalls):
     def _send(self, call: Call) -> Any:
         return self._sender.send(call)
 
-    async def __aenter__(self) -> "AsyncClient":
+    async def __aenter__(self) -> AsyncClient:
         return self
 
     async def __aexit__(self, *exc: object) -> None:

@@ -24,7 +24,7 @@ from typing import Any, Literal
 
 from ..errors import InvalidArgs
 from ..lifecycle.decode import parse_args
-from ..models import ActionSummary, ActionInfo, PageModel, Receipt
+from ..models import ActionInfo, ActionSummary, PageModel, Receipt
 from .strict import drop_nulls, strict_parameters
 
 Format = Literal["openai", "openai-responses", "anthropic", "mcp"]

@@ -25,10 +25,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
-from typing import Any, Callable, ClassVar, Iterator
+from typing import Any, ClassVar
 
 import httpx
 

@@ -11,14 +11,14 @@ from .adapted import adapter_findings, read_writes
 from .invariants import CODES, Finding, analyse
 
 if TYPE_CHECKING:
-    from .progress import Progress
-    from ..runtime import Runtime
     from ..core.sessions import Session
+    from ..runtime import Runtime
+    from .progress import Progress
 
 __all__ = ["Finding", "CODES", "check", "analyse", "report"]
 
 
-async def check(runtime: "Runtime", url: str, *, progress: "Progress | None" = None,
+async def check(runtime: Runtime, url: str, *, progress: Progress | None = None,
                 adapter: str | None = None, profile: str | None = None) -> list[Finding]:
     """Load `url` twice in fresh sessions and answer the findings, errors first. With `adapter` (the
     file name of one of the runtime's adapters), also whether that adapter runs there and loads; with
@@ -57,7 +57,7 @@ _WATCH = """() => {
 }"""
 
 
-async def _mutations_of_a_read(session: "Session") -> tuple[int, int]:
+async def _mutations_of_a_read(session: Session) -> tuple[int, int]:
     """DOM mutations while the model is read once more, and while the page is then left alone as long
     (a page whose own timers change it is not blamed for its reads). (0, 0) when it cannot be told."""
     loop = asyncio.get_running_loop()
@@ -75,7 +75,7 @@ async def _mutations_of_a_read(session: "Session") -> tuple[int, int]:
     return int(reading or 0), int(idle or 0)
 
 
-async def _element_ids(session: "Session", model: dict[str, Any]) -> set[str] | None:
+async def _element_ids(session: Session, model: dict[str, Any]) -> set[str] | None:
     """Which record ids are also the `id` attribute of an element in the page (None: could not tell)."""
     ids: list[str] = []
     for records in (model.get("records") or {}).values():

@@ -27,7 +27,7 @@ class DraftStepFailed(RuntimeError):
     """A step of ``draft --do`` did not succeed: the draft would describe a page nobody asked for."""
 
 
-async def draft(runtime: "Runtime", url: str) -> str:
+async def draft(runtime: Runtime, url: str) -> str:
     """Open ``url`` once and answer the text of a draft adapter for it."""
     session = await runtime.open(url)
     try:
@@ -46,7 +46,7 @@ def parse_step(text: str) -> tuple[str, dict[str, object]]:
     return action, args
 
 
-async def draft_after(runtime: "Runtime", url: str, steps: list[tuple[str, dict[str, object]]]) -> str:
+async def draft_after(runtime: Runtime, url: str, steps: list[tuple[str, dict[str, object]]]) -> str:
     """Open ``url`` (the runtime's adapters hold a first draft), run ``steps`` through the lifecycle, and
     answer the draft of the page as they left it (a list that is empty until something is added)."""
     session = await runtime.open(url)

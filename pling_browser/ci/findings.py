@@ -4,8 +4,9 @@ says more about each)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
-from typing import Any, Iterable, Literal
+from typing import Any, Literal
 
 __all__ = ["CODES", "Finding", "SECRET_REF", "Severity", "short"]
 

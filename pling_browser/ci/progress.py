@@ -14,7 +14,8 @@ import os
 import shutil
 import sys
 import time
-from typing import IO, AsyncIterator
+from collections.abc import AsyncIterator
+from typing import IO
 
 __all__ = ["Progress", "is_live"]
 
@@ -64,7 +65,7 @@ class Progress:
         self._shown = False
 
     @contextlib.asynccontextmanager
-    async def ticking(self, every_s: float = 0.25) -> AsyncIterator["Progress"]:
+    async def ticking(self, every_s: float = 0.25) -> AsyncIterator[Progress]:
         """While the block runs, redraw the live line so its seconds count up; clear it at the end."""
         task = asyncio.create_task(self._tick(every_s)) if self.live else None
         try:

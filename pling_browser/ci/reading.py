@@ -21,8 +21,26 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from .plans import (DANGER, ID_LIKE_SEGMENT, NATIVE, TEXT_ROLES, VERBS, ActionPlan, Names, Reading, StatePlan, control_name,
-                    described, handle, js, match_pattern, role_of, slug, value_schema, where)
+from .plans import (
+    DANGER,
+    ID_LIKE_SEGMENT,
+    NATIVE,
+    TEXT_ROLES,
+    VERBS,
+    ActionPlan,
+    Names,
+    Reading,
+    StatePlan,
+    control_name,
+    described,
+    handle,
+    js,
+    match_pattern,
+    role_of,
+    slug,
+    value_schema,
+    where,
+)
 from .records import group_records, radio_records
 from .survey import Control, Form, Survey
 

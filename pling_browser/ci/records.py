@@ -9,8 +9,24 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .plans import (DANGER, ID_NAME, ID_VALUE, NATIVE, VERBS, FamilyPlan, Names, Reading, RecordPlan, StatePlan, control_name,
-                    js, role_of, singular, slug, where)
+from .plans import (
+    DANGER,
+    ID_NAME,
+    ID_VALUE,
+    NATIVE,
+    VERBS,
+    FamilyPlan,
+    Names,
+    Reading,
+    RecordPlan,
+    StatePlan,
+    control_name,
+    js,
+    role_of,
+    singular,
+    slug,
+    where,
+)
 from .survey import Group, Survey
 
 __all__ = ["group_records", "radio_records"]
@@ -151,6 +167,33 @@ def _submenus(group: Group, flat: list[Any], families: list[FamilyPlan], names: 
                        when=(_HAS_POPUP, "it has no submenu"))]
 
 
+def _fields(group: Group, controls: list[Any], inner: list[list[Any]], roles: list[str],
+            key_column: int | None) -> tuple[list[tuple[str, str]], str]:
+    """A record type's fields and label: a table's columns (the first one not the key is the label),
+    else the item's states, and its checkbox, text or field value when it has one."""
+    fields: list[tuple[str, str]] = []
+    label = (f"P.ownLabel(el, {js(group.item_css)}).slice(0, 120)" if group.nested
+             else "P.nameOf(el) || P.text(el.textContent).slice(0, 120)")
+    if group.table:
+        for index, header in enumerate(group.headers):
+            name = slug(header)
+            if name and index != key_column and name not in dict(fields):
+                fields.append((name, f"P.cell(el, {index})"))
+        first = next((i for i, h in enumerate(group.headers) if i != key_column and h), None)
+        if first is not None:
+            label = f"P.cell(el, {first})"
+        return fields, label
+    fields.append(("", "...P.states(el)"))
+    if any(c and c.type == "checkbox" for row in inner for c in row):
+        fields.append(("checked", "P.valueOf(el.querySelector('input[type=checkbox]'))"))
+    if any(len(i.text) > len(i.name) + 3 for i in group.items):
+        fields.append(("text", "P.text(el.innerText).slice(0, 200)"))
+    if all(controls) and roles[0] in ("textbox", "searchbox"):
+        # What each field holds now (a text to copy): a field's text is its value, not its content.
+        fields.append(("value", "P.valueOf(el.matches('input, textarea') ? el : el.querySelector('input, textarea'))"))
+    return fields, label
+
+
 def group_records(survey: Survey, reading: Reading, types: Names, names: Names, regions: dict[int, str]) -> set[int]:
     covered: set[int] = set()
     for group in survey.groups:
@@ -177,26 +220,7 @@ def group_records(survey: Survey, reading: Reading, types: Names, names: Names, 
             todos.append("TODO: two items show the same text, so their ids collide (the second is skipped): key them on an attribute")
         if group.loc.guess:
             todos.append("TODO: the container is found by its place in the page; prefer a stable attribute")
-        fields: list[tuple[str, str]] = []
-        label = (f"P.ownLabel(el, {js(group.item_css)}).slice(0, 120)" if group.nested
-                 else "P.nameOf(el) || P.text(el.textContent).slice(0, 120)")
-        if group.table:
-            for index, header in enumerate(group.headers):
-                name = slug(header)
-                if name and index != key_column and name not in dict(fields):
-                    fields.append((name, f"P.cell(el, {index})"))
-            first = next((i for i, h in enumerate(group.headers) if i != key_column and h), None)
-            if first is not None:
-                label = f"P.cell(el, {first})"
-        else:
-            fields.append(("", "...P.states(el)"))
-            if any(c and c.type == "checkbox" for row in inner for c in row):
-                fields.append(("checked", "P.valueOf(el.querySelector('input[type=checkbox]'))"))
-            if any(len(i.text) > len(i.name) + 3 for i in group.items):
-                fields.append(("text", "P.text(el.innerText).slice(0, 200)"))
-            if all(controls) and roles[0] in ("textbox", "searchbox"):
-                # What each field holds now (a text to copy): a field's text is its value, not its content.
-                fields.append(("value", "P.valueOf(el.matches('input, textarea') ? el : el.querySelector('input, textarea'))"))
+        fields, label = _fields(group, controls, inner, roles, key_column)
         families: list[FamilyPlan] = []
         family_names: set[str] = set()
         noun = type_name.replace("_", " ")

@@ -23,8 +23,8 @@ from .record import fill
 
 if TYPE_CHECKING:
     from ..models import Receipt
-    from .progress import Progress
     from ..runtime import Runtime
+    from .progress import Progress
 
 __all__ = ["ScenarioFileError", "Suite", "Scenario", "Step", "load_suite", "run_suite", "suite_report"]
 
@@ -180,7 +180,7 @@ def _show(value: Any, limit: int = 120) -> str:
     return text if len(text) <= limit else text[:limit] + "…"
 
 
-def _error_text(receipt: "Receipt") -> str:
+def _error_text(receipt: Receipt) -> str:
     error = receipt.error
     if error is None:
         return "?"
@@ -206,7 +206,7 @@ def _contains(expected: Any, actual: Any) -> bool:
     return _same(expected, actual)
 
 
-def check_receipt(expect: dict[str, Any], receipt: "Receipt", state: dict[str, Any] | None) -> list[str]:
+def check_receipt(expect: dict[str, Any], receipt: Receipt, state: dict[str, Any] | None) -> list[str]:
     """What in the receipt (and the state after the step) does not match the step's expectations."""
     problems: list[str] = []
     want_ok = False if "error" in expect else expect.get("ok", True)
@@ -304,7 +304,7 @@ class ScenarioResult:
         return "\n".join(lines)
 
 
-async def _run_scenario(runtime: "Runtime", scenario: Scenario, label: str, progress: "Progress") -> ScenarioResult:
+async def _run_scenario(runtime: Runtime, scenario: Scenario, label: str, progress: Progress) -> ScenarioResult:
     from ..errors import PlingError
 
     started = time.monotonic()
@@ -347,7 +347,7 @@ async def _run_scenario(runtime: "Runtime", scenario: Scenario, label: str, prog
     return ScenarioResult(scenario, "passed", results, time.monotonic() - started)
 
 
-async def run_suite(runtime: "Runtime", suite: Suite, progress: "Progress", *, first: int = 1, total: int | None = None) -> list[ScenarioResult]:
+async def run_suite(runtime: Runtime, suite: Suite, progress: Progress, *, first: int = 1, total: int | None = None) -> list[ScenarioResult]:
     total = total or len(suite.scenarios)
     out = []
     async with progress.ticking():

@@ -181,7 +181,7 @@ def parse_survey(data: Any, seen: dict[int, dict[str, Any]] | None = None) -> Su
     return survey
 
 
-async def survey_page(session: "Session") -> Survey:
+async def survey_page(session: Session) -> Survey:
     from ..core.accessibility import read_page
 
     data, seen = await read_page(session, SURVEY, LIMITS)

@@ -41,7 +41,7 @@ def _value(field: Any) -> Any:
     return field.get("value") if isinstance(field, dict) else None
 
 
-async def read_page(session: "Session", script: str, arg: Any, timeout_s: float = 20) -> tuple[Any, dict[int, dict[str, Any]]]:
+async def read_page(session: Session, script: str, arg: Any, timeout_s: float = 20) -> tuple[Any, dict[int, dict[str, Any]]]:
     """Run ``script(arg)`` in the session's page, then answer its result and, for every element it
     marked, what the accessibility tree says of it: ``{role, name, description, ignored, properties}``."""
     page = session.page

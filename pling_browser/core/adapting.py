@@ -32,7 +32,7 @@ class AdapterScripts:
         self._scripts: list[str] | None = None
         self._lock = asyncio.Lock()
 
-    async def install(self, context: "BrowserContext") -> None:
+    async def install(self, context: BrowserContext) -> None:
         if not self.adapters:
             return
         async with self._lock:
@@ -43,7 +43,7 @@ class AdapterScripts:
             for script in self._scripts:
                 await context.add_init_script(script)
 
-    async def _compile(self, context: "BrowserContext") -> None:
+    async def _compile(self, context: BrowserContext) -> None:
         """Compile every adapter in a blank page of ``context`` (before any adapter is added to it)."""
         page = await context.new_page()
         try:

@@ -9,52 +9,35 @@ import logging
 import os
 import resource
 import time
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, AsyncIterator, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
-from . import dialogs, processes
 from ..adapters import load_adapters
+from ..config import Settings
+from ..errors import (
+    BrowserUnavailable,
+    NavigationRefused,
+    PageLoadTimeout,
+    PageUnreachable,
+    PlingError,
+    SessionLost,
+)
+from . import dialogs, processes
 from .adapting import AdapterScripts
 from .bridge import Bridge, document_script
-from ..config import Settings
 from .egress import Budget, EgressProxy, Policy
+from .endpoints import BACKOFF_S, Endpoint, chromium_args
 from .playwright import said, translate_playwright_errors
 from .remote import WEBRTC_POLICY, endpoint_problem, require_webrtc_policy
 from .warm import Prepared, WarmContexts
-from ..errors import (BrowserUnavailable, NavigationRefused, PageLoadTimeout, PageUnreachable, PageUnresponsive,
-                     PlingError, SessionLost)
 
 if TYPE_CHECKING:
     from playwright.async_api import Browser, BrowserContext, Page, Playwright
 
+# Importable from here as before: the local launch's flags (tests, bench/floor.py) and the WebRTC policy.
+__all__ = ["Controller", "Endpoint", "WEBRTC_POLICY", "adopt_popups", "chromium_args", "egress_cap"]
+
 log = logging.getLogger("pling_browser")
-
-# Chromium needs these on a closed network: no GPU, and none of the background connections that the
-# machine's network would refuse many times a second. As root, Chromium's sandbox cannot start, so
-# `--no-sandbox` is added then (SECURITY.md says what that means). WEBRTC_POLICY: see core/remote.py.
-# Headless Chromium 156 still builds each window's omnibox popup as WebUI (chrome://omnibox-popup.top-chrome,
-# a renderer of its own per context, about 43 MB PSS): nobody sees it, so those features are off
-# (docs/decisions.md, "Memory per session").
-CHROMIUM_ARGS = (
-    "--disable-gpu",
-    "--disable-quic",
-    WEBRTC_POLICY,
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-dev-shm-usage",
-    ("--disable-features=AutofillServerCommunication,OptimizationHints,MediaRouter,Translate,"
-     "WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup,PreloadTopChromeWebUI"),
-)
-
-# The browser's own WebMCP (document.modelContext, declarative <form toolname> tools, Playwright's
-# page.webmcp), in Chromium builds that have it behind this feature; builds without it ignore the switch.
-WEBMCP_FEATURE = "--enable-features=WebMCP"
-
-
-def chromium_args(webmcp: bool = True) -> list[str]:
-    return list(CHROMIUM_ARGS) + ([WEBMCP_FEATURE] if webmcp else []) + (["--no-sandbox"] if os.geteuid() == 0 else [])
 
 
 def egress_cap(wanted: int) -> int:
@@ -62,42 +45,6 @@ def egress_cap(wanted: int) -> int:
     open-file limit (each holds two descriptors; the HTTP face may hold half) unless that is under 64."""
     soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
     return wanted if soft == resource.RLIM_INFINITY else min(wanted, max(64, soft // 4))
-
-
-@dataclass
-class Endpoint:
-    """Where browsers come from: the local launch (`url` None) or a remote Playwright browser server.
-    A lost endpoint fails only its own sessions and is retried with backoff."""
-
-    url: str | None
-    browser: "Browser | None" = None
-    sessions: int = 0
-    failures: int = 0
-    retry_at: float = 0.0
-    last_error: str | None = None
-    launches: int = 0
-    pids: list[int] = field(default_factory=list)
-    # The launched browser's temporary folders: its profile, and the artifacts folder made for it (the
-    # driver removes neither when it is killed).
-    profiles: list[str] = field(default_factory=list)
-    artifacts: str | None = None
-    generation: int = 0  # a new browser, a new count: contexts of a lost one no longer count
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-
-    @property
-    def name(self) -> str:
-        return self.url or "local"
-
-    @property
-    def up(self) -> bool:
-        return self.browser is not None and self.browser.is_connected()
-
-    def status(self) -> dict[str, object]:
-        return {"endpoint": self.name, "up": self.up, "sessions": self.sessions, "launches": self.launches,
-                "version": self.browser.version if self.up and self.browser else None, "last_error": self.last_error}
-
-
-BACKOFF_S = (0.5, 1, 2, 4, 8, 15, 30)
 
 
 class Controller:
@@ -108,7 +55,7 @@ class Controller:
         self.settings = settings
         self.policy = policy or Policy(settings.allow_hosts)
         self.egress = Budget(egress_cap(settings.max_egress_connections))
-        self._playwright: "Playwright | None" = None
+        self._playwright: Playwright | None = None
         self._driver_lock = asyncio.Lock()
         self.driver_pid: int | None = None
         self.endpoints = [Endpoint(url) for url in settings.browser_endpoints] or [Endpoint(None)]
@@ -180,7 +127,7 @@ class Controller:
             return []
         return [pid for pid in processes.descendants(self.driver_pid) if processes.alive(pid)]
 
-    async def _driver(self) -> "Playwright":
+    async def _driver(self) -> Playwright:
         async with self._driver_lock:
             if self._playwright is None:
                 from playwright.async_api import async_playwright
@@ -192,7 +139,7 @@ class Controller:
                 self.driver_pid = drivers[0] if drivers else None
             return self._playwright
 
-    async def _ensure(self, endpoint: Endpoint) -> "Browser":
+    async def _ensure(self, endpoint: Endpoint) -> Browser:
         async with endpoint.lock:
             if endpoint.up:
                 assert endpoint.browser is not None
@@ -229,7 +176,7 @@ class Controller:
             log.info("browser %s ready on %s", browser.version, endpoint.name)
             return browser
 
-    async def _open_browser(self, playwright: "Playwright", endpoint: Endpoint) -> "Browser":
+    async def _open_browser(self, playwright: Playwright, endpoint: Endpoint) -> Browser:
         if endpoint.url is not None:
             browser = await playwright.chromium.connect(endpoint.url, timeout=30_000)
             try:
@@ -252,7 +199,7 @@ class Controller:
             await processes.reap([], [endpoint.artifacts])
             raise
 
-    def _lost(self, endpoint: Endpoint, browser: "Browser") -> None:
+    def _lost(self, endpoint: Endpoint, browser: Browser) -> None:
         if endpoint.browser is not browser:
             return
         endpoint.browser = None
@@ -266,7 +213,7 @@ class Controller:
             self.on_browser_lost(f"the browser on {endpoint.name} is gone", endpoint.name)
         self._spawn(self._recover(endpoint, list(endpoint.pids), list(endpoint.profiles)))
 
-    def _spawn(self, work: "Any") -> None:
+    def _spawn(self, work: Any) -> None:
         task = asyncio.ensure_future(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -333,7 +280,7 @@ class Controller:
         browser = await self._ensure(endpoint)
         generation = endpoint.generation
         proxy = await EgressProxy(self.policy, bind=self.settings.egress_bind, budget=self.egress).start()
-        context: "BrowserContext | None" = None
+        context: BrowserContext | None = None
         try:
             async with translate_playwright_errors():
                 context = made = await asyncio.wait_for(browser.new_context(
@@ -372,7 +319,7 @@ class Controller:
         prepared.context.on("close", closed)
         return prepared
 
-    async def open_page(self, context: "BrowserContext", url: str, timeout_ms: int, page: "Page | None" = None) -> "Page":
+    async def open_page(self, context: BrowserContext, url: str, timeout_ms: int, page: Page | None = None) -> Page:
         """Load `url` in the context's page (`page`, prepared ahead, or a new one)."""
         if page is None:
             async with translate_playwright_errors():
@@ -405,15 +352,14 @@ def _forget_sessions(endpoint: Endpoint) -> None:
     endpoint.generation += 1
 
 
-def adopt_popups(context: "BrowserContext", on_page: Callable[["Page"], None]) -> None:
+def adopt_popups(context: BrowserContext, on_page: Callable[[Page], None]) -> None:
     """From now on the context's new pages go to ``on_page`` (a session's tabs) instead of being closed."""
     with contextlib.suppress(Exception):
         context.remove_listener("page", _close_popup)
     context.on("page", on_page)
 
 
-async def _close_popup(page: "Page") -> None:
+async def _close_popup(page: Page) -> None:
     with contextlib.suppress(Exception):
         if await page.opener() is not None:
             await page.close()
-

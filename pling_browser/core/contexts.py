@@ -20,7 +20,7 @@ class FrameContexts:
         self.main_frame: str | None = None  # the session's own frame (the page's, or the frame's)
         self.routes: dict[str, Any] = {}  # frame id -> the bridge of that child frame (core/frames.py)
 
-    def watch(self, cdp: "CDPSession") -> None:
+    def watch(self, cdp: CDPSession) -> None:
         cdp.on("Runtime.executionContextCreated", self._created)
         cdp.on("Runtime.executionContextDestroyed", self._destroyed)
         cdp.on("Runtime.executionContextsCleared", lambda _: self._cleared())

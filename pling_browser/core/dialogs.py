@@ -8,7 +8,8 @@ from __future__ import annotations
 import contextlib
 import logging
 import weakref
-from typing import TYPE_CHECKING, Awaitable, Callable
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from playwright.async_api import Dialog, Page
@@ -18,23 +19,23 @@ log = logging.getLogger("pling_browser.dialogs")
 # (type, message, default value) → the person accepts (True) or dismisses (False).
 AskPerson = Callable[[str, str, str], Awaitable[bool]]
 
-_routes: "weakref.WeakKeyDictionary[Page, AskPerson]" = weakref.WeakKeyDictionary()
+_routes: weakref.WeakKeyDictionary[Page, AskPerson] = weakref.WeakKeyDictionary()
 
 
-def route(page: "Page", ask: AskPerson) -> None:
+def route(page: Page, ask: AskPerson) -> None:
     """From now on the page's dialogs are asked of a person through ``ask``."""
     _routes[page] = ask
 
 
-def unroute(page: "Page") -> None:
+def unroute(page: Page) -> None:
     _routes.pop(page, None)
 
 
-def routed(page: "Page") -> bool:
+def routed(page: Page) -> bool:
     return page in _routes
 
 
-async def on_dialog(dialog: "Dialog") -> None:
+async def on_dialog(dialog: Dialog) -> None:
     ask = _routes.get(dialog.page) if dialog.page is not None else None
     if ask is None:
         with contextlib.suppress(Exception):

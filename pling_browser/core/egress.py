@@ -20,8 +20,8 @@ import ipaddress
 import logging
 import secrets
 import socket
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 from urllib.parse import urlsplit
 
 from ..errors import NavigationRefused, PageUnreachable
@@ -165,7 +165,7 @@ class EgressProxy:
         assert self._server is not None
         return int(self._server.sockets[0].getsockname()[1])
 
-    async def start(self) -> "EgressProxy":
+    async def start(self) -> EgressProxy:
         self._server = await asyncio.start_server(self._handle, self.bind, 0)
         return self
 

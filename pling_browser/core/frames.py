@@ -21,12 +21,13 @@ import asyncio
 import contextlib
 import json
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Awaitable, Callable
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from ..framing import owner
 from ..errors import NavigationRefused, PageNavigated, PageUnreachable, PageUnresponsive, PlingError, SessionLost
+from ..framing import owner
 from .answers import Adopted, Revealed
 from .bridge import Bridge, BridgeError
 from .playwright import translate_playwright_errors
@@ -50,7 +51,7 @@ class FrameBridge(Bridge):
 
     frame_hosted = True
 
-    def __init__(self, top: Bridge, host: Bridge | None, frame_id: str, cdp: Any, frame: "Frame | None" = None) -> None:
+    def __init__(self, top: Bridge, host: Bridge | None, frame_id: str, cdp: Any, frame: Frame | None = None) -> None:
         super().__init__(top.page, cdp, top.grace_s, top.budget_ms)
         self.top = top
         self.host = host  # the bridge whose CDP session runs this frame; None: the frame has its own session
@@ -117,7 +118,7 @@ class Frames:
         self._allowed: dict[str, str | None] = {}
 
     @staticmethod
-    def of(top: Bridge) -> "Frames":
+    def of(top: Bridge) -> Frames:
         if top.frames is None:
             top.frames = Frames(top)
         return top.frames  # type: ignore[no-any-return]
@@ -133,7 +134,7 @@ class Frames:
             host.contexts.routes[frame_id] = bridge
         return bridge
 
-    async def _own_session(self, frame: "Frame") -> FrameBridge | None:
+    async def _own_session(self, frame: Frame) -> FrameBridge | None:
         """The bridge of an out-of-process frame over a CDP session of its own; None for a frame that
         runs in its parent's process (Playwright refuses it a session of its own)."""
         key = id(frame)
@@ -182,7 +183,7 @@ class Frames:
                     await asyncio.wait_for(gone.cdp.detach(), 2)
         return found
 
-    async def allowed(self, policy: "Policy | None", origin: str, url: str) -> str | None:
+    async def allowed(self, policy: Policy | None, origin: str, url: str) -> str | None:
         """None when the frame's origin may be read, else why not (the egress policy's reason)."""
         parts = urlsplit(origin)
         if parts.scheme not in ("http", "https") or policy is None:
@@ -201,7 +202,7 @@ class Frames:
         return reason
 
 
-async def read_models(top: Bridge, window: dict[str, Any] | None, policy: "Policy | None"
+async def read_models(top: Bridge, window: dict[str, Any] | None, policy: Policy | None
                       ) -> tuple[list[tuple[FrameBridge, dict[str, Any]]], list[Skipped]]:
     """Each child frame's model (read in the frame, at most ``READ_BUDGET_MS``), and the frames not
     read with the reason. A frame whose document runs no bridge (scripts disabled) declares nothing
@@ -248,7 +249,7 @@ async def _read(bridge: FrameBridge, window: dict[str, Any] | None) -> tuple[dic
         return None, "its model could not be read"
 
 
-async def declaring(top: Bridge, action_id: str, policy: "Policy | None") -> tuple[FrameBridge | None, str | None]:
+async def declaring(top: Bridge, action_id: str, policy: Policy | None) -> tuple[FrameBridge | None, str | None]:
     """The child frame whose declaration of ``action_id`` is in the model (pling_browser/framing.py
     keeps ids apart), or None with why not when frames declare it but none may own it."""
     read, _ = await read_models(top, {"limit": 0, "idCap": 0}, policy)

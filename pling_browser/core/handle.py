@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from typing import TYPE_CHECKING, Any, Callable, Literal
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Literal
 
+from ..errors import BadRequest, PageUnresponsive, PlingError
 from . import dialogs, profiles
 from .bridge import Bridge
 from .outbound import Outbound
 from .playwright import translate_playwright_errors, unknown_key
-from ..errors import BadRequest, PageUnresponsive, PlingError
 
 if TYPE_CHECKING:
     from playwright.async_api import CDPSession, Locator, Page
@@ -33,7 +34,7 @@ _WORLD = "pling-isolated"
 class PageHandle:
     """One page of a session (the active tab's, or the tab ``Session.on_tab`` named)."""
 
-    def __init__(self, page: "Page", bridge: Bridge, outbound: Outbound) -> None:
+    def __init__(self, page: Page, bridge: Bridge, outbound: Outbound) -> None:
         self._page = page
         self._bridge = bridge
         self._outbound = outbound
@@ -63,7 +64,7 @@ class PageHandle:
 
     # ---- pictures ----------------------------------------------------------------------------------
 
-    def _secret_text(self) -> "Locator | None":
+    def _secret_text(self) -> Locator | None:
         """The elements whose text shows a masked value (in any of its forms), or None when the session
         masks nothing. Playwright's text engine runs in its own isolated world: the page cannot watch
         the pattern go by."""
@@ -93,7 +94,7 @@ class PageHandle:
             return await self._page.screenshot(type="jpeg", quality=jpeg_quality, mask=mask, caret=caret,
                                                timeout=timeout_ms)
 
-    async def screencast(self, on_frame: Callable[[dict[str, Any]], None], quality: int) -> "Screencast":
+    async def screencast(self, on_frame: Callable[[dict[str, Any]], None], quality: int) -> Screencast:
         """Chromium's screencast of this page, started: ``on_frame`` gets each frame (``data``: JPEG in
         base64, ``metadata``, ``sessionId`` to acknowledge)."""
         async with translate_playwright_errors():
@@ -187,9 +188,9 @@ class Screencast:
     """Chromium's screencast of one page (``Page.startScreencast`` on a CDP session of its own): JPEG
     frames come only when the page repaints, and the next one only after the last was acknowledged."""
 
-    def __init__(self, handle: PageHandle, cdp: "CDPSession", quality: int) -> None:
+    def __init__(self, handle: PageHandle, cdp: CDPSession, quality: int) -> None:
         self._handle = handle
-        self._cdp: "CDPSession | None" = cdp
+        self._cdp: CDPSession | None = cdp
         self._quality = quality
 
     async def start(self) -> None:

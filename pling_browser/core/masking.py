@@ -9,13 +9,13 @@ import base64
 import functools
 import re
 import urllib.parse
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 SECRET_MARK = "<secret>restored</secret>"
 
 
 @functools.lru_cache(maxsize=64)
-def secret_pattern(secrets: tuple[str, ...]) -> "re.Pattern[str] | None":
+def secret_pattern(secrets: tuple[str, ...]) -> re.Pattern[str] | None:
     """One pattern for every form in which a page might echo a restored value back: as it is,
     URL-encoded, base64 (standard and URL-safe, with or without padding) and, for a number such as a
     card's, its digits grouped by spaces, dashes or dots. A page can always encode a value in a way no
@@ -37,7 +37,7 @@ def secret_pattern(secrets: tuple[str, ...]) -> "re.Pattern[str] | None":
     return re.compile("|".join(alternatives)) if alternatives else None
 
 
-def pattern_for(secrets: Iterable[str]) -> "re.Pattern[str] | None":
+def pattern_for(secrets: Iterable[str]) -> re.Pattern[str] | None:
     values = tuple(sorted({value for value in secrets if value}))
     return secret_pattern(values) if values else None
 

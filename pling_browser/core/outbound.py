@@ -14,13 +14,14 @@ import logging
 import re
 import weakref
 import zipfile
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, Callable, Iterable, TypeVar
+from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
-from .masking import SECRET_MARK, pattern_for
 from ..plain import escaped
+from .masking import SECRET_MARK, pattern_for
 
 Values = Callable[[], Iterable[str]]
 J = TypeVar("J")
@@ -42,7 +43,7 @@ class Outbound:
         """Whether anything is masked now (an answer passes unchanged otherwise)."""
         return bool(self.values())
 
-    def pattern(self) -> "re.Pattern[str] | None":
+    def pattern(self) -> re.Pattern[str] | None:
         """Every form of every value masked now, as one pattern (None when nothing is)."""
         return pattern_for(self.values())
 
@@ -117,7 +118,7 @@ class LogMasking(logging.Filter):
 
     def __init__(self) -> None:
         super().__init__()
-        self._sources: "weakref.WeakSet[Any]" = weakref.WeakSet()
+        self._sources: weakref.WeakSet[Any] = weakref.WeakSet()
         self.outbound = Outbound(self._values)
 
     def _values(self) -> set[str]:
@@ -164,7 +165,7 @@ def _escaped_arg(arg: Any) -> Any:
     return escaped(str(arg)) if isinstance(arg, BaseException) else arg
 
 
-def _mask_record(record: logging.LogRecord, pattern: "re.Pattern[str]") -> None:
+def _mask_record(record: logging.LogRecord, pattern: re.Pattern[str]) -> None:
     """Mask the record's string arguments and keep its template, so filters that count lines by
     template (server.limits.RepeatLimit) still see one template; when that cannot hide the value
     (a number, a value split over two arguments), the whole message is replaced."""

@@ -23,7 +23,7 @@ docs/decisions.md says why each of these can only be told by its words.
 from __future__ import annotations
 
 import contextlib
-from typing import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable
 
 from ..errors import PageNavigated, PageUnreachable, PageUnresponsive, PlingError, SessionLost
 

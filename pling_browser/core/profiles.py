@@ -37,7 +37,7 @@ def origin_of(url: str) -> str | None:
     return f"{parts.scheme}://{parts.netloc.rpartition('@')[2]}"
 
 
-async def capture(context: "BrowserContext", first: "Page | None" = None) -> dict[str, Any]:
+async def capture(context: BrowserContext, first: Page | None = None) -> dict[str, Any]:
     """Cookies, local storage, IndexedDB and every open tab's session storage (`first`'s wins where two
     tabs hold the same key)."""
     found: dict[str, dict[str, str]] = {}
@@ -59,7 +59,7 @@ async def capture(context: "BrowserContext", first: "Page | None" = None) -> dic
     return state
 
 
-async def _session_storage_of(context: "BrowserContext", page: "Page", found: dict[str, dict[str, str]]) -> None:
+async def _session_storage_of(context: BrowserContext, page: Page, found: dict[str, dict[str, str]]) -> None:
     if page.is_closed():
         return
     origins = sorted({origin for origin in (origin_of(frame.url) for frame in page.frames) if origin})
@@ -97,7 +97,7 @@ def restore_script(state: dict[str, Any]) -> str | None:
             "for (const [name, value] of items) window.sessionStorage.setItem(name, value); } catch (e) {} })();")
 
 
-async def restore_session_storage(context: "BrowserContext", state: dict[str, Any]) -> None:
+async def restore_session_storage(context: BrowserContext, state: dict[str, Any]) -> None:
     script = restore_script(state)
     if script is not None:
         async with translate_playwright_errors():

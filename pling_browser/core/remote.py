@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 WEBRTC_POLICY = "--webrtc-ip-handling-policy=disable_non_proxied_udp"
 
 
-async def require_webrtc_policy(browser: "Browser", url: str) -> None:
+async def require_webrtc_policy(browser: Browser, url: str) -> None:
     """A remote browser server is launched by someone else: use it only when its command line has the
     WebRTC policy (read from chrome://version in a context of its own, without the egress proxy, that
     opens nothing else), so no page of ours can send UDP around its egress proxy."""

@@ -11,14 +11,14 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..bodies import SessionInfo
+from ..errors import PageUnresponsive, QueueTimeout, SessionLost, SessionNotFound, TabNotFound, TooManySessions
 from . import profiles
 from .bridge import Bridge
 from .browsers import adopt_popups
 from .handle import PageHandle
 from .outbound import Outbound
 from .tabs import Tab, Tabs
-from ..errors import PageUnresponsive, QueueTimeout, SessionLost, SessionNotFound, TabNotFound, TooManySessions
-from ..bodies import SessionInfo
 
 if TYPE_CHECKING:
     from playwright.async_api import BrowserContext, Page
@@ -30,10 +30,10 @@ if TYPE_CHECKING:
 @dataclass
 class Session:
     id: str
-    context: "BrowserContext"
-    page: "Page"
+    context: BrowserContext
+    page: Page
     bridge: Bridge
-    proxy: "EgressProxy | None" = None
+    proxy: EgressProxy | None = None
     endpoint: str = "local"
     created: float = field(default_factory=time.time)
     last_used: float = field(default_factory=time.time)
@@ -51,7 +51,7 @@ class Session:
     # A person's grants in this session (lifecycle/grants.py), shared with its views on tabs.
     grants: list[Any] = field(default_factory=list)
     owner: str | None = None  # the PLING_TOKENS agent that opened it: another agent does not see it
-    _title_task: "asyncio.Future[None] | None" = field(default=None, repr=False)
+    _title_task: asyncio.Future[None] | None = field(default=None, repr=False)
     _title_stale: bool = field(default=False, repr=False)
 
     def masked_values(self) -> list[str]:
@@ -69,7 +69,7 @@ class Session:
         """The way out of everything written about this session (core/outbound.py): it masks this
         session's values, as they are when it is used."""
         return Outbound(self.masked_values)
-    tabs: "Tabs | None" = None  # the page above is the active tab's (core/tabs.py)
+    tabs: Tabs | None = None  # the page above is the active tab's (core/tabs.py)
 
     def activate(self, tab_id: str) -> None:
         """Make a tab the active one: the model, invoke and screenshot act on it from now on."""
@@ -90,7 +90,7 @@ class Session:
             return None
         return next((t.id for t in self.tabs.tabs.values() if t.page is self.page), None)
 
-    def on_tab(self, tab_id: str | None) -> "Session":
+    def on_tab(self, tab_id: str | None) -> Session:
         """This session as seen on one tab (the same lock, tabs and proxy), for one call."""
         if tab_id is None or self.tabs is None:
             return self
@@ -99,7 +99,7 @@ class Session:
             raise TabNotFound(f"No tab {tab_id!r} in this session (GET /sessions/{self.id}/tabs lists them)")
         return dataclasses.replace(self, page=tab.page, bridge=tab.bridge)
 
-    def in_frame(self, bridge: Bridge) -> "Session":
+    def in_frame(self, bridge: Bridge) -> Session:
         """This session as seen in one child frame's document (its bridge, core/frames.py), for one
         invocation: the same lock, tabs, proxy and page."""
         return dataclasses.replace(self, bridge=bridge)
@@ -154,7 +154,7 @@ class Sessions:
 
     TOMBSTONES = 1000
 
-    def __init__(self, controller: "Controller", max_sessions: int, queue: int | None = None,
+    def __init__(self, controller: Controller, max_sessions: int, queue: int | None = None,
                  queue_timeout_s: float = 30.0) -> None:
         self.controller = controller
         self.max_sessions = max_sessions

@@ -9,8 +9,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from .bridge import Bridge
 
@@ -26,7 +27,7 @@ LOG_KEPT = 200
 @dataclass
 class Tab:
     id: str
-    page: "Page"
+    page: Page
     bridge: Bridge
     opener: str | None = None
 
@@ -60,7 +61,7 @@ class Tabs:
     seq: int = 0
     _next: int = 2
     _adopting: int = 0
-    _pending: set["asyncio.Task[None]"] = field(default_factory=set)
+    _pending: set[asyncio.Task[None]] = field(default_factory=set)
     # Called with each tab adopted after the first (runtime/exported.py listens to its exports).
     on_adopted: list[Callable[[Tab], None]] = field(default_factory=list)
 
@@ -97,7 +98,7 @@ class Tabs:
 
     # -- pages the session's pages open ---------------------------------------------------------
 
-    def on_page(self, page: "Page") -> None:
+    def on_page(self, page: Page) -> None:
         """The context opened a page: adopt it as a tab (or close it past MAX_TABS)."""
         if any(tab.page is page for tab in self.tabs.values()):
             return
@@ -121,19 +122,19 @@ class Tabs:
         if self._pending:
             await asyncio.wait(list(self._pending), timeout=max(0.1, deadline - asyncio.get_running_loop().time()))
 
-    async def _refuse(self, page: "Page", tab_id: str) -> None:
+    async def _refuse(self, page: Page, tab_id: str) -> None:
         url = page.url
         with contextlib.suppress(Exception):
             await page.close()
         self._log("closed", tab_id, url, f"the session keeps at most {MAX_TABS} tabs")
 
-    async def _adopt(self, page: "Page", tab_id: str) -> None:
+    async def _adopt(self, page: Page, tab_id: str) -> None:
         try:
             await self._adopting_page(page, tab_id)
         finally:
             self._adopting -= 1
 
-    async def _adopting_page(self, page: "Page", tab_id: str) -> None:
+    async def _adopting_page(self, page: Page, tab_id: str) -> None:
         opener = None
         with contextlib.suppress(Exception):
             opener_page = await page.opener()

@@ -37,7 +37,7 @@ log = logging.getLogger("pling_browser.tracing")
 class Recording:
     """A trace being recorded for one invocation: where it goes, and why it was thrown away, if it was."""
 
-    context: "BrowserContext"
+    context: BrowserContext
     path: Path
     screencast: bool
     discarded: str | None = None

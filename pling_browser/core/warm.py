@@ -14,8 +14,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Awaitable, Callable
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from playwright.async_api import BrowserContext, Page
@@ -34,12 +35,12 @@ class Prepared:
     """A context for one session, with its proxy and endpoint; a prepared one also has its blank page
     (its bridge attached), a fresh one gets its page when the session navigates."""
 
-    context: "BrowserContext"
-    proxy: "EgressProxy"
-    endpoint: "Endpoint"
+    context: BrowserContext
+    proxy: EgressProxy
+    endpoint: Endpoint
     generation: int
-    page: "Page | None" = None
-    bridge: "Bridge | None" = None
+    page: Page | None = None
+    bridge: Bridge | None = None
 
     @property
     def usable(self) -> bool:
@@ -68,8 +69,8 @@ class _Making:
     """The context being prepared now; an open that finds the pool empty claims it instead of starting
     another (back-to-back opens then each get the one begun when the previous open ended)."""
 
-    endpoint: "Endpoint"
-    task: "asyncio.Task[Prepared]"
+    endpoint: Endpoint
+    task: asyncio.Task[Prepared]
     claimed: bool = False
 
 
@@ -79,8 +80,8 @@ class WarmContexts:
 
     REFILL_DELAY_S = 0.05  # after an open, so its answer (the model read) does not share the CPU with it
 
-    def __init__(self, size: int, make: Callable[["Endpoint"], Awaitable[Prepared]],
-                 endpoint: Callable[[], "Endpoint | None"]) -> None:
+    def __init__(self, size: int, make: Callable[[Endpoint], Awaitable[Prepared]],
+                 endpoint: Callable[[], Endpoint | None]) -> None:
         self.size = size
         self._make = make
         self._endpoint = endpoint
@@ -93,7 +94,7 @@ class WarmContexts:
     def __len__(self) -> int:
         return len(self._ready)
 
-    async def take(self, endpoint: "Endpoint") -> Prepared | None:
+    async def take(self, endpoint: Endpoint) -> Prepared | None:
         """A prepared context on `endpoint`, taken out of the pool for good (the one being prepared,
         when none is ready); None when there is none."""
         for prepared in list(self._ready):
@@ -170,6 +171,6 @@ class WarmContexts:
             await prepared.discard()
 
 
-def _discard_result(task: "asyncio.Task[Prepared]") -> None:
+def _discard_result(task: asyncio.Task[Prepared]) -> None:
     if not task.cancelled() and task.exception() is None:
         asyncio.ensure_future(task.result().discard())

@@ -24,10 +24,10 @@ if TYPE_CHECKING:
 __all__ = ["invoke", "resume", "Invocation", "Request", "Resumes", "LIFECYCLE", "LogEvent", "ReceiptWarning"]
 
 
-async def invoke(session: "Session", ref: str, args: object, *, settings: "Settings", evidence: bool = True,
+async def invoke(session: Session, ref: str, args: object, *, settings: Settings, evidence: bool = True,
                  confirmer: Confirmer | None = None, pending_requests: PendingRequests | None = None,
                  resumes: Resumes | None = None, operator_secrets: dict[str, str] | None = None,
-                 caller: "Caller | None" = None) -> Receipt:
+                 caller: Caller | None = None) -> Receipt:
     inv = Invocation(Request(session=session, ref=ref, raw_args=args, settings=settings, evidence=evidence,
                              confirmer=confirmer, pending_requests=pending_requests, resumes=resumes,
                              operator_secrets=operator_secrets, caller=caller))
@@ -35,10 +35,10 @@ async def invoke(session: "Session", ref: str, args: object, *, settings: "Setti
     return build(inv)
 
 
-async def resume(session: "Session", state: FlowState, *, settings: "Settings", evidence: bool = True,
+async def resume(session: Session, state: FlowState, *, settings: Settings, evidence: bool = True,
                  confirmer: Confirmer | None = None, pending_requests: PendingRequests | None = None,
                  resumes: Resumes | None = None, operator_secrets: dict[str, str] | None = None,
-                 caller: "Caller | None" = None) -> Receipt:
+                 caller: Caller | None = None) -> Receipt:
     """Continue a failed flow from its failed step, without replaying the steps that ran: the results
     the flow kept stand in for decode, validate and confirm."""
     inv = Invocation(Request(session=session, ref=state.ref, raw_args=state.args, settings=settings, evidence=evidence,

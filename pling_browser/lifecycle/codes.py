@@ -4,10 +4,10 @@ these; ``words.py`` alone turns them into the sentences a receipt's ``log`` and 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from types import MappingProxyType
-from typing import Mapping
 
 from pydantic import JsonValue
 

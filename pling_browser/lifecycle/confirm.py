@@ -41,7 +41,7 @@ RISK_ORDER = {"read": 0, "write": 1, "danger": 2}
 ASKS = 3  # how often a person is asked again about an action the page keeps changing
 
 
-def operator_risk(decl: ActionDecl, settings: "Settings") -> ActionDecl:
+def operator_risk(decl: ActionDecl, settings: Settings) -> ActionDecl:
     """The declaration with the operator's PLING_RISK applied, here in the controller: a risk raised
     by the operator holds whatever the page (or a new document) says about itself. Raise only."""
     risks = dict(settings.risks)

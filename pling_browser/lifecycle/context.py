@@ -9,8 +9,9 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Awaitable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Awaitable, Iterator, Literal, Mapping, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from pydantic import JsonValue
 
@@ -51,7 +52,7 @@ class PersonAnswer(Protocol):
 class Confirmer(Protocol):
     """The confirmation channel (runtime/confirmations.py ``HttpConfirmer``): asks a person."""
 
-    def ask(self, inv: "Invocation", request: dict[str, JsonValue]) -> Awaitable[tuple[bool, str, PersonAnswer | None]]: ...
+    def ask(self, inv: Invocation, request: dict[str, JsonValue]) -> Awaitable[tuple[bool, str, PersonAnswer | None]]: ...
 
 
 class Waiting(Protocol):
@@ -67,7 +68,7 @@ class PendingRequests(Protocol):
     def open(self, kind: Literal["confirmation", "handoff"], session: str, request: dict[str, JsonValue],
              timeout_s: float) -> Waiting: ...
 
-    def wait(self, pending: Waiting, also: "asyncio.Future[bool] | None" = None) -> Awaitable[tuple[str, JsonValue]]: ...
+    def wait(self, pending: Waiting, also: asyncio.Future[bool] | None = None) -> Awaitable[tuple[str, JsonValue]]: ...
 
 
 @dataclass(frozen=True)
@@ -75,16 +76,16 @@ class Request:
     """The invocation as the caller made it, and what the runtime lends it (the channels to a person,
     where a failed flow keeps its state, the operator's secrets)."""
 
-    session: "Session"
+    session: Session
     ref: str
     raw_args: object
-    settings: "Settings"
+    settings: Settings
     evidence: bool = True  # take the before snapshot and diff (flow steps run without)
     confirmer: Confirmer | None = None  # None: nobody can confirm, so deny
     pending_requests: PendingRequests | None = None
-    resumes: "Resumes | None" = None
+    resumes: Resumes | None = None
     operator_secrets: Mapping[str, str] | None = None
-    caller: "Caller | None" = None  # who invokes (PLING_TOKENS): its limits hold, a grant is for it
+    caller: Caller | None = None  # who invokes (PLING_TOKENS): its limits hold, a grant is for it
 
 
 Result = Resolved | Decoded | Validated | Cleared | Ready | Executed | Checked | Compared
@@ -125,11 +126,11 @@ class Invocation:
         return self.request.ref
 
     @property
-    def settings(self) -> "Settings":
+    def settings(self) -> Settings:
         return self.request.settings
 
     @property
-    def session(self) -> "Session":
+    def session(self) -> Session:
         """The session the action runs on: the frame's view of it when a child frame declares it."""
         return self.resolved.session if self.resolved is not None else self.request.session
 

@@ -87,7 +87,7 @@ async def _diff_across(inv: Invocation) -> Diffed:
     return answer
 
 
-async def discard(session: "Session") -> None:
+async def discard(session: Session) -> None:
     """Drop a before snapshot that no action followed (its feedback watch stops with it)."""
     try:
         await session.bridge.diff()

@@ -14,11 +14,12 @@ from ..core.gestures import CheckboxUnchanged, TargetNotOperable, operate
 from ..errors import ActionUnavailable, ExecutionFailed, PageUnresponsive, PlingError
 from .codes import LogEvent, ReceiptWarning
 from .context import Invocation
-from .handoff import handoff
 from .expect import expect_asked, folded_answer
+from .handoff import handoff
 from .interaction import person_interactions
 from .navigation import navigation_error
 from .results import Executed, Marks, Ready
+
 
 async def execute(inv: Invocation) -> Executed:
     """The before snapshot was taken by the reveal stage's last call, after every pre-check. The

@@ -9,8 +9,8 @@ from __future__ import annotations
 from pydantic import JsonValue
 
 from ..errors import StepFailed
-from .confirm import confirm_step
 from .codes import LogEvent
+from .confirm import confirm_step
 from .context import Invocation, Request
 from .decode import decode
 from .execute import execute

@@ -41,8 +41,8 @@ class Subject:
     """What is approved: the action as the page declares it at this moment, and who invokes it."""
 
     ref: str  # the very ACTION@RECORD
-    decl: "ActionDecl"
-    record: "RecordRef | None"
+    decl: ActionDecl
+    record: RecordRef | None
     caller: str | None  # the invoking caller's name (None: the unnamed operator)
 
 
@@ -64,7 +64,7 @@ class Grant:
                 and RISK_ORDER.get(risk, 3) <= RISK_ORDER[self.risk] and shape(subject.decl) == self.shape)
 
 
-def shape(decl: "ActionDecl") -> str:
+def shape(decl: ActionDecl) -> str:
     """The declaration as a person sees it, arguments and risk aside (risk is compared by order)."""
     seen: dict[str, Any] = {"kind": decl.kind, "description": decl.description, "params": decl.params,
                             "record": decl.record, "steps": [step.model_dump() for step in decl.steps or ()]}

@@ -17,7 +17,7 @@ DEFAULT_TIMEOUT_MS = 120_000
 POLL_S = 0.25
 
 
-async def _watch_done(inv: Invocation, done: "asyncio.Future[Any]") -> None:
+async def _watch_done(inv: Invocation, done: asyncio.Future[Any]) -> None:
     while not done.done():
         await asyncio.sleep(POLL_S)
         with contextlib.suppress(BridgeError, PlingError):

@@ -7,7 +7,6 @@ journal holds only what must outlive a stage that fails."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-
 from types import MappingProxyType
 
 from pydantic import JsonValue

@@ -15,8 +15,8 @@ from ..core.answers import BridgeCode, Described, Refusal, Revealed
 from ..core.bridge import BridgeBug, BridgeError
 from ..core.frames import Frames, declaring
 from ..errors import ActionNotFound, PlingError
-from .confirm import by_caller, operator_risk
 from .codes import LogEvent
+from .confirm import by_caller, operator_risk
 from .context import Invocation
 from .diff import discard
 from .results import Resolved
@@ -82,13 +82,13 @@ def _revealed(raw: dict[str, JsonValue] | None) -> Revealed | Refusal | None:
         raise BridgeBug("The bridge's describe answer carried a reveal answer of the wrong shape") from None
 
 
-async def drop_revealed(session: "Session", revealed: Revealed | Refusal | None) -> None:
+async def drop_revealed(session: Session, revealed: Revealed | Refusal | None) -> None:
     """A reveal taken in the describe call that will not be used: its before snapshot dropped."""
     if isinstance(revealed, Revealed) and revealed.evidence:
         await discard(session)
 
 
-async def _describe(inv: Invocation, ref: str) -> tuple[Described, "Session", str | None]:
+async def _describe(inv: Invocation, ref: str) -> tuple[Described, Session, str | None]:
     """The declaration in the page, or else in the one child frame whose declaration of that id is in
     the model (pling_browser/framing.py keeps ids apart): the invocation then runs in that frame's
     document, on that frame's bridge (core/frames.py), with the frame's own risk. With it, the session

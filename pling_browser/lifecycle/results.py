@@ -28,7 +28,7 @@ class Resolved:
 
     decl: ActionDecl
     record: RecordRef | None
-    session: "Session"
+    session: Session
     frame: str | None = None
     # A function action revealed in the describe call (revealed.js): the reveal stage's answer, used
     # when every pre-check in between passed without a person (reveal.py), else its snapshot dropped.
@@ -59,7 +59,7 @@ class Clearance:
     approved: str | None = None
     confirmed: bool = False
 
-    def raised(self, risk: str, order: dict[str, int]) -> "Clearance":
+    def raised(self, risk: str, order: dict[str, int]) -> Clearance:
         if self.approved is None or order[risk] >= order[self.approved]:
             return Clearance(approved=risk, confirmed=True)
         return self

@@ -10,22 +10,22 @@ dropped (``discard``): a receipt always says what changed once the write path st
 from __future__ import annotations
 
 import inspect
-from typing import Awaitable, Callable, Mapping, Union
+from collections.abc import Awaitable, Callable, Mapping
 
 from ..errors import InvocationError
-from .confirm import confirm
 from .codes import LogEvent, ReceiptWarning
+from .confirm import confirm
 from .context import Invocation, Result
 from .decode import decode_args
 from .diff import diff, discard
 from .execute import execute
 from .expect import expect
 from .resolve import drop_revealed, resolve
-from .reveal import reveal
 from .results import RESULTS
+from .reveal import reveal
 from .validate import validate
 
-StageFn = Callable[[Invocation], Union[Awaitable[Result | None], Result, None]]
+StageFn = Callable[[Invocation], Awaitable[Result | None] | Result | None]
 
 LIFECYCLE: tuple[tuple[str, StageFn], ...] = (
     ("resolve", resolve),

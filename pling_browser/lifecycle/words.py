@@ -5,7 +5,7 @@ writes a sentence into a receipt."""
 from __future__ import annotations
 
 import time
-from typing import Callable, Mapping
+from collections.abc import Callable, Mapping
 
 from pydantic import JsonValue
 

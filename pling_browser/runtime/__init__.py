@@ -9,25 +9,25 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from ..config import Settings, load_secrets
-from ..core.browsers import Controller
-from .events import Events
-from .turns import CallerCheck, CallerGone, Turns  # noqa: F401  (CallerGone: the server's)
-from . import exported, reading
-from .confirmations import PendingRequests, HttpConfirmer
-from ..callers import OPERATOR, Caller
-from ..errors import Forbidden, ResumeNotFound
-from ..lifecycle import Resumes, invoke, resume
 from ..brief import BRIEF, BriefModel, brief
-from ..models import PageModel, Receipt
+from ..callers import OPERATOR, Caller
+from ..config import Settings, load_secrets
+from ..core import tracing
+from ..core.browsers import Controller
 from ..core.egress import Policy
 from ..core.outbound import mask_logs
 from ..core.sessions import Session, Sessions
+from ..errors import Forbidden, ResumeNotFound
+from ..lifecycle import Resumes, invoke, resume
+from ..models import PageModel, Receipt
+from . import exported, reading
 from .commands import AnyCommand, CallTool, Invoke, Resume  # noqa: F401  (the commands callers build)
+from .confirmations import HttpConfirmer, PendingRequests
+from .events import Events
 from .pipeline import Pipeline
-from .store import Store
 from .profiles import Profiles
-from ..core import tracing
+from .store import Store
+from .turns import CallerCheck, CallerGone, Turns  # noqa: F401  (CallerGone: the server's)
 
 PRUNE_EVERY_S = 3600.0
 
@@ -231,7 +231,7 @@ class Runtime:
             return "this session was opened with a profile, and a trace records its cookies"
         return None
 
-    async def _begin_trace(self, session: Session, action: str) -> "tracing.Recording | None":
+    async def _begin_trace(self, session: Session, action: str) -> tracing.Recording | None:
         # Frames are pictures nobody can search for a masked value: none where masking has values.
         return await tracing.begin(session, action, self.settings.data_dir, screencast=not session.outbound.masks())
 

@@ -38,7 +38,7 @@ class Command:
     key: str | None = None
     caller: Caller | None = field(default=None, compare=False)  # None: the service itself (the CLI, a page's call)
     gone: CallerCheck | None = field(default=None, compare=False, repr=False)
-    parent: "Context | None" = field(default=None, compare=False, repr=False)
+    parent: Context | None = field(default=None, compare=False, repr=False)
 
     def request(self) -> list[Any]:
         raise NotImplementedError
@@ -65,7 +65,7 @@ class Invoke(Command):
     trace: bool = False
     tab: str | None = None
     via: str | None = None
-    within: "Session | None" = field(default=None, compare=False, repr=False)
+    within: Session | None = field(default=None, compare=False, repr=False)
 
     def request(self) -> list[Any]:
         asked: dict[str, Any] = {"action": self.action, "args": self.args, "evidence": self.evidence,

@@ -7,8 +7,9 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Literal
+from typing import Any, Literal
 
 from ..errors import AnswerTooLate, PendingAlreadyAnswered, PendingNotFound
 from ..lifecycle.codes import LogEvent
@@ -50,7 +51,7 @@ class PendingRequests:
 
     KEEP_S = 3600
 
-    def __init__(self, on_change: "Callable[[str, Pending], None] | None" = None) -> None:
+    def __init__(self, on_change: Callable[[str, Pending], None] | None = None) -> None:
         self._all: dict[str, Pending] = {}
         self.on_change = on_change
 
@@ -89,7 +90,7 @@ class PendingRequests:
         self._changed("answered", pending)
         return pending
 
-    async def wait(self, pending: Pending, also: "asyncio.Future[Any] | None" = None) -> tuple[str, Any]:
+    async def wait(self, pending: Pending, also: asyncio.Future[Any] | None = None) -> tuple[str, Any]:
         """Wait for an answer, the timeout, or `also` (the page completing a handoff by itself).
         Answers ("answered", value), ("expired", None) or ("page", value)."""
         waiters: set[asyncio.Future[Any]] = {pending.future}

@@ -4,7 +4,8 @@ the runtime when scraped. One registry per runtime (several services may share a
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterator
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.core import GaugeMetricFamily
@@ -16,7 +17,7 @@ STAGE_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5
 
 
 class _RuntimeGauges:
-    def __init__(self, runtime: "Runtime") -> None:
+    def __init__(self, runtime: Runtime) -> None:
         self.runtime = runtime
 
     def collect(self) -> Iterator[GaugeMetricFamily]:
@@ -40,7 +41,7 @@ class _RuntimeGauges:
 
 
 class Metrics:
-    def __init__(self, runtime: "Runtime") -> None:
+    def __init__(self, runtime: Runtime) -> None:
         self.registry = CollectorRegistry(auto_describe=False)
         self.invocations = Counter("pling_invocations", "Invocations by outcome (ok, or the error code)",
                                    ["outcome"], registry=self.registry)

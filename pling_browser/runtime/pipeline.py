@@ -18,13 +18,13 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
+from .. import telemetry
 from ..agents.tools import refused_call, resolve_call
 from ..callers import OPERATOR, named
 from ..errors import IdempotencyMismatch, InvalidArgs, ToolNotFound
 from ..lifecycle import invoke
 from ..models import Receipt
 from ..plain import wellformed
-from .. import telemetry
 from .commands import AnyCommand, CallTool, Invoke, Resume
 
 if TYPE_CHECKING:
@@ -39,7 +39,7 @@ Kept = tuple[str, dict[str, Any]]  # (fingerprint, receipt) of a key's first run
 
 
 class Pipeline:
-    def __init__(self, runtime: "Runtime") -> None:
+    def __init__(self, runtime: Runtime) -> None:
         self.runtime = runtime
         self._inflight: dict[str, asyncio.Future[Kept]] = {}
 
@@ -68,7 +68,7 @@ class Pipeline:
             raise
 
     async def _spanned(self, command: AnyCommand, key: str | None, fingerprint: str,
-                       future: "asyncio.Future[Kept] | None") -> dict[str, Any]:
+                       future: asyncio.Future[Kept] | None) -> dict[str, Any]:
         with telemetry.invocation_span(command.parent, command.session, command.request()) as span:
             try:
                 return await self._stored(span, command, key, fingerprint, future)
@@ -82,7 +82,7 @@ class Pipeline:
                     self._inflight.pop(key, None)
 
     async def _stored(self, span: Any, command: AnyCommand, key: str | None, fingerprint: str,
-                      future: "asyncio.Future[Kept] | None") -> dict[str, Any]:
+                      future: asyncio.Future[Kept] | None) -> dict[str, Any]:
         runtime = self.runtime
         assert runtime.store is not None
         stored = None if key is None else await asyncio.to_thread(runtime.store.first_receipt, key)
@@ -111,7 +111,7 @@ class Pipeline:
             raise IdempotencyMismatch(f"Idempotency-Key {key[:80]!r} was used for a different request")
         return kept[1]
 
-    async def _lifecycle(self, command: AnyCommand, session: "Session") -> Receipt:
+    async def _lifecycle(self, command: AnyCommand, session: Session) -> Receipt:
         """The turn, then the lifecycle: the receipt of the command (a tool call whose arguments cannot
         be read is refused with a receipt before any turn; a call made during the page's own action
         runs in that action's turn)."""
@@ -132,7 +132,7 @@ class Pipeline:
             return await runtime.invoke_now(session, command.action, command.args, evidence=command.evidence,
                                             trace=command.trace, tab=command.tab, caller=caller)
 
-    async def _resolve(self, command: CallTool, session: "Session") -> "Invoke | Receipt":
+    async def _resolve(self, command: CallTool, session: Session) -> Invoke | Receipt:
         """The invocation a tool call means, read against the page's model now; arguments that are not
         a JSON object answer a receipt (INVALID_ARGS, nothing ran), as invoke's `args` do."""
         model = await self.runtime.model(session, {"limit": 0})

@@ -50,7 +50,7 @@ class Profiles:
     def can_seal(self) -> bool:
         return bool(self._key)
 
-    def _sealer(self, doing: str) -> "MultiFernet":
+    def _sealer(self, doing: str) -> MultiFernet:
         if not self._key:
             raise ProfilesKeyMissing(f"No profile can be {doing}: PLING_PROFILES_KEY is not set, and profiles are "
                                      "only kept encrypted")
@@ -129,7 +129,7 @@ class Profiles:
         log.info("profile %s deleted", name)
 
 
-async def save_session(profiles: Profiles, session: "Session", name: str) -> ProfileInfo:
+async def save_session(profiles: Profiles, session: Session, name: str) -> ProfileInfo:
     """Save the sign-in `session`'s browser context holds now as `name` (the key is checked first:
     without one nothing is read from the browser)."""
     profiles.path(name)

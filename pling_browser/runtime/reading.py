@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 ADAPTER_KEY = '"adapter":'
 
 
-async def model_text(session: "Session", window: dict[str, Any] | None, policy: "Policy | None",
+async def model_text(session: Session, window: dict[str, Any] | None, policy: Policy | None,
                      adapters: list[Adapter]) -> str:
     """The model of the session's page (this tab) with its frames', as JSON text."""
     text = await session.bridge.model(window)

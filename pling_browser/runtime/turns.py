@@ -8,7 +8,8 @@ import asyncio
 import contextlib
 import logging
 import weakref
-from typing import TYPE_CHECKING, Any, AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import TYPE_CHECKING, Any
 
 from ..errors import SessionBusy
 
@@ -36,14 +37,14 @@ class Turns:
     there; `started` holds the tasks whose invocation got its turn (a caller's cancel no longer stops
     them); `dropped(reason)` counts one dropped before it started."""
 
-    def __init__(self, settings: "Settings", dropped: Callable[[str], None]) -> None:
+    def __init__(self, settings: Settings, dropped: Callable[[str], None]) -> None:
         self.settings = settings
         self._dropped = dropped
         self.waiting = 0
-        self.started: "weakref.WeakSet[asyncio.Task[Any]]" = weakref.WeakSet()
+        self.started: weakref.WeakSet[asyncio.Task[Any]] = weakref.WeakSet()
 
     @contextlib.asynccontextmanager
-    async def turn(self, session: "Session", what: str, gone: CallerCheck | None) -> AsyncIterator[None]:
+    async def turn(self, session: Session, what: str, gone: CallerCheck | None) -> AsyncIterator[None]:
         """The session's turn: one invocation at a time, in arrival order. One that has to wait is
         dropped when its caller has gone (CallerGone, logged as not started) and answered SESSION_BUSY
         past PLING_INVOKE_WAIT; either way it never started."""
@@ -56,7 +57,7 @@ class Turns:
         finally:
             session.lock.release()
 
-    async def _wait(self, session: "Session", what: str, gone: CallerCheck | None) -> None:
+    async def _wait(self, session: Session, what: str, gone: CallerCheck | None) -> None:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.settings.invoke_wait_s
         waiter = asyncio.ensure_future(session.lock.acquire())
@@ -94,7 +95,7 @@ class Turns:
                 self.waiting -= 1
 
     @staticmethod
-    def _give_up(waiter: "asyncio.Future[bool]", lock: asyncio.Lock) -> None:
+    def _give_up(waiter: asyncio.Future[bool], lock: asyncio.Lock) -> None:
         # The lock may have been handed to us in the same instant: then it is passed on, not kept.
         if not waiter.done():
             waiter.cancel()

@@ -34,8 +34,9 @@ import logging
 import re
 import secrets
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Awaitable, Callable
+from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from ..callers import OPERATOR, Caller, find_caller, forbidden_for

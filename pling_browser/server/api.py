@@ -8,16 +8,17 @@ origin note, then the routes."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any, AsyncIterator
+from typing import Any
 
 from fastapi import FastAPI, Request
 from mcp.server.transport_security import TransportSecuritySettings
 
 from .. import __version__
+from ..bodies import ProblemDetails
 from ..callers import load_callers
 from ..config import Settings
-from ..bodies import ProblemDetails
 from ..runtime import Runtime
 from . import problems
 from .access import AccessGuard, ConsoleSessions

@@ -39,15 +39,15 @@ from mcp.types import CallToolResult, ToolAnnotations
 from mcp.types import Tool as MCPTool
 from pydantic import Field, ValidationError
 
+from ..bodies import MODEL_DETAIL, PROFILE_NAME, ModelDetail, ProfileList, SessionClosed, SessionOpened
+from ..brief import ModelView
 from ..callers import OPERATOR
+from ..core.outbound import NOTHING, Outbound
 from ..errors import BadRequest, InvalidArgs, PlingError, ToolNotFound
 from ..lifecycle.decode import parse_args
-from ..brief import ModelView
 from ..models import Receipt
 from ..plain import malformed
-from ..core.outbound import NOTHING, Outbound
 from ..runtime.commands import Invoke, Resume
-from ..bodies import MODEL_DETAIL, PROFILE_NAME, ModelDetail, ProfileList, SessionClosed, SessionOpened
 from .mcp_pages import _CALLER, PageTools, compact, result
 
 if TYPE_CHECKING:
@@ -122,7 +122,7 @@ def _caller_of(ctx: ServerRequestContext[Any, Any]) -> Any:
 class PlingMCP(MCPServer):
     """MCPServer with page tools next to the fixed ones, and Pling errors as JSON problems."""
 
-    def __init__(self, runtime: "Runtime", **options: Any) -> None:
+    def __init__(self, runtime: Runtime, **options: Any) -> None:
         bus = InMemorySubscriptionBus()
         self.pages = PageTools(runtime, bus)
         super().__init__(subscriptions=bus, middleware=[TextArguments()], **options)
@@ -214,7 +214,7 @@ class PlingMCP(MCPServer):
             raise Problem(error) from None
 
 
-def create_mcp(runtime: "Runtime") -> PlingMCP:
+def create_mcp(runtime: Runtime) -> PlingMCP:
     from .. import __version__
 
     server = PlingMCP(runtime, name="pling-browser", version=__version__, instructions=INSTRUCTIONS,
@@ -232,7 +232,7 @@ async def _guard(work: Any) -> CallToolResult:
         raise Problem(error) from error
 
 
-def _page_tools(server: PlingMCP, runtime: "Runtime") -> None:
+def _page_tools(server: PlingMCP, runtime: Runtime) -> None:
     """open_page and read_model."""
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=False, open_world_hint=True))
@@ -272,7 +272,7 @@ def _page_tools(server: PlingMCP, runtime: "Runtime") -> None:
         return await _guard(work())
 
 
-def _action_tools(server: PlingMCP, runtime: "Runtime") -> None:
+def _action_tools(server: PlingMCP, runtime: Runtime) -> None:
     """invoke and resume: commands the runtime runs (runtime/commands.py)."""
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=False))
@@ -293,7 +293,7 @@ def _action_tools(server: PlingMCP, runtime: "Runtime") -> None:
         return await _guard(runtime.run(Resume(session=session, caller=caller, handle=handle)))
 
 
-def _service_tools(server: PlingMCP, runtime: "Runtime") -> None:
+def _service_tools(server: PlingMCP, runtime: Runtime) -> None:
     """list_profiles and close_page."""
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=True))

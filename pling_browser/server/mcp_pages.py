@@ -13,14 +13,15 @@ import hashlib
 import json
 import logging
 from collections import OrderedDict
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING, Any, AsyncIterator
+from typing import TYPE_CHECKING, Any
 
 from mcp.server.context import ServerRequestContext
 from mcp.server.subscriptions import InMemorySubscriptionBus, ToolsListChanged
-from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from mcp.types import Tool as MCPTool
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from ..agents.tools import NAME_LIMIT, specs
 from ..callers import OPERATOR, Caller
@@ -39,7 +40,7 @@ _CALLER: contextvars.ContextVar[Caller] = contextvars.ContextVar("pling_mcp_call
 MODEL_WAIT_S = 5.0  # how long listing waits for one page's model before it answers that page's last tools
 LEGACY_CONNECTIONS = 256  # handshake-era connections remembered for list_changed (most recent first)
 
-def _quiet(task: "asyncio.Future[Any]") -> None:
+def _quiet(task: asyncio.Future[Any]) -> None:
     """A shielded model read nobody waits for any more: its outcome read, so nothing is logged as lost."""
     if not task.cancelled():
         task.exception()
@@ -67,7 +68,7 @@ def result(structured: dict[str, Any]) -> CallToolResult:
 class PageTools:
     """Each open session's actions as MCP tools, and the announcements when they change."""
 
-    def __init__(self, runtime: "Runtime", bus: InMemorySubscriptionBus) -> None:
+    def __init__(self, runtime: Runtime, bus: InMemorySubscriptionBus) -> None:
         self.runtime = runtime
         self.bus = bus
         self.receipt_schema: dict[str, Any] | None = None
@@ -103,7 +104,7 @@ class PageTools:
 
     # -- listing --
 
-    async def _build(self, session: "Session") -> list[MCPTool]:
+    async def _build(self, session: Session) -> list[MCPTool]:
         model = await self.runtime.model(session)
         tag = self.tag(session.id)
         where = f"[page {tag}: {model.page.name or model.page.title or model.page.url}; session {session.id}] "

@@ -9,7 +9,8 @@ under another caller's token as the SDK answers an unknown id: 404. Without ``PL
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Any, Awaitable, Callable
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from ..callers import OPERATOR
 from ..errors import NotFound

@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import Any, Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -34,9 +35,18 @@ from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match, Mount, Route
 
-from ..errors import (INVOCATION_CODES, SERVICE_CODES, BadRequest, InternalError, MethodNotAllowed, NotFound, PlingError,
-                      ServiceError, Unauthorized)
 from ..core.outbound import NOTHING, Outbound
+from ..errors import (
+    INVOCATION_CODES,
+    SERVICE_CODES,
+    BadRequest,
+    InternalError,
+    MethodNotAllowed,
+    NotFound,
+    PlingError,
+    ServiceError,
+    Unauthorized,
+)
 from ..runtime import CallerGone
 
 log = logging.getLogger("pling_browser.api")

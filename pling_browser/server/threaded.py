@@ -51,7 +51,7 @@ class UvicornThread:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self) -> "UvicornThread":
+    def start(self) -> UvicornThread:
         """Start serving; RuntimeError when the app did not start within `start_timeout_s` (its
         lifespan failed, or the machine is that slow)."""
         self.thread.start()
@@ -68,7 +68,7 @@ class UvicornThread:
             self.thread.join(timeout_s)
         self.socket.close()
 
-    def __enter__(self) -> "UvicornThread":
+    def __enter__(self) -> UvicornThread:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:
@@ -92,7 +92,7 @@ class HTTPServerThread(ThreadingHTTPServer):
     def origin(self) -> str:
         return f"http://{self.server_address[0]}:{self.port}"
 
-    def start(self) -> "HTTPServerThread":
+    def start(self) -> HTTPServerThread:
         self._thread.start()
         return self
 
@@ -101,7 +101,7 @@ class HTTPServerThread(ThreadingHTTPServer):
             self.shutdown()
         self.server_close()
 
-    def __enter__(self) -> "HTTPServerThread":
+    def __enter__(self) -> HTTPServerThread:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:

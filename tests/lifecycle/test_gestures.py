@@ -6,7 +6,8 @@ direct path is not taken at all. Every click that reaches an element is counted 
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import httpx
 import pytest

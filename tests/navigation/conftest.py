@@ -4,14 +4,14 @@ approves the app's `delete`, `delete_task` and `remove` (danger) by operator pol
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import httpx
 import pytest
 
 from ..apps import SsrApp
 from ..conftest import APPROVED, PageSession, ServiceThread, serving
-
 
 CARD = "4000 1234 5678 9010"  # an operator secret (PLING_SECRETS) the agent refers to as <secret>CARD</secret>
 

@@ -5,9 +5,8 @@ document declared itself, and says what changed across the two documents on busi
 
 from __future__ import annotations
 
-from typing import Any
-
 import json
+from typing import Any
 
 from ..apps import SsrApp
 from .conftest import CARD, Opener

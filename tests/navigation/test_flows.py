@@ -4,8 +4,8 @@ that started (the server's request log counts the POSTs)."""
 
 from __future__ import annotations
 
-from ..conftest import problem
 from ..apps import SsrApp
+from ..conftest import problem
 from .conftest import Opener
 from .test_documents import records
 

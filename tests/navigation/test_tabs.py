@@ -7,8 +7,8 @@ import time
 
 import pytest
 
-from ..conftest import problem
 from ..apps import SsrApp
+from ..conftest import problem
 from .conftest import Opener
 
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 import base64
 import json
 import urllib.parse
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import httpx
 import pytest

@@ -61,7 +61,7 @@ PAGE_HEADERS = {
 }
 
 
-def console_router(runtime: "Runtime", sessions: ConsoleSessions | None = None) -> APIRouter:
+def console_router(runtime: Runtime, sessions: ConsoleSessions | None = None) -> APIRouter:
     router = APIRouter(include_in_schema=False)
     background = Background()
     _page_routes(router, runtime, sessions)
@@ -70,7 +70,7 @@ def console_router(runtime: "Runtime", sessions: ConsoleSessions | None = None) 
     return router
 
 
-def _page_routes(router: APIRouter, runtime: "Runtime", sessions: ConsoleSessions | None) -> None:
+def _page_routes(router: APIRouter, runtime: Runtime, sessions: ConsoleSessions | None) -> None:
     """The page, signing in and out, its static files."""
 
     @router.get("/console")
@@ -107,7 +107,7 @@ def _page_routes(router: APIRouter, runtime: "Runtime", sessions: ConsoleSession
         return Response((STATIC / name).read_bytes(), media_type=FILES[name], headers=HEADERS)
 
 
-def _feed_routes(router: APIRouter, runtime: "Runtime", feed: Feed) -> None:
+def _feed_routes(router: APIRouter, runtime: Runtime, feed: Feed) -> None:
     """The state, its event stream, a session's latest receipts."""
 
     @router.get("/console/state")
@@ -125,7 +125,7 @@ def _feed_routes(router: APIRouter, runtime: "Runtime", feed: Feed) -> None:
         return JSONResponse({"session": sid, "receipts": entries}, headers=HEADERS)
 
 
-def _session_routes(router: APIRouter, runtime: "Runtime", live: LiveView, recordings: Recordings) -> None:
+def _session_routes(router: APIRouter, runtime: Runtime, live: LiveView, recordings: Recordings) -> None:
     """A session's live view, the person's input into it, and a draft recorded from that input."""
 
     @router.get("/console/sessions/{sid}/view")

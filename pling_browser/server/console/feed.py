@@ -7,7 +7,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from typing import TYPE_CHECKING, Any, AsyncIterator
+from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING, Any
 
 from fastapi import Request
 
@@ -34,11 +35,11 @@ def receipt_summary(entry: dict[str, Any]) -> dict[str, Any]:
 class Feed:
     """The console's view of the runtime: its state now, and each change as an event."""
 
-    def __init__(self, runtime: "Runtime", background: Background) -> None:
+    def __init__(self, runtime: Runtime, background: Background) -> None:
         self.runtime = runtime
         self.background = background
 
-    def session_view(self, session: "Session") -> dict[str, Any]:
+    def session_view(self, session: Session) -> dict[str, Any]:
         view = session.info().model_dump()
         store = self.runtime.store
         view["receipts"] = [receipt_summary(entry) for entry in store.latest(session.id, RECENT)] if store else []

@@ -32,7 +32,7 @@ class PersonInput(BaseModel):
     text: str | None = Field(None, min_length=1, max_length=2_000)
 
 
-async def _perform(session: "Session", gesture: PersonInput) -> None:
+async def _perform(session: Session, gesture: PersonInput) -> None:
     page = session.handle
     size = page.viewport()
     x = min(max(gesture.x, 0.0), size["width"] - 1.0)
@@ -50,7 +50,7 @@ async def _perform(session: "Session", gesture: PersonInput) -> None:
         await page.type_text(gesture.text, paste=kind == "paste")
 
 
-async def person_input(session: "Session", gesture: PersonInput) -> None:
+async def person_input(session: Session, gesture: PersonInput) -> None:
     """Play one gesture into the session's page."""
     try:
         await asyncio.wait_for(_perform(session, gesture), INPUT_S)

@@ -13,7 +13,8 @@ import asyncio
 import base64
 import contextlib
 import time
-from typing import TYPE_CHECKING, Any, AsyncIterator
+from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING, Any
 
 from fastapi import Request
 
@@ -34,7 +35,7 @@ QUALITY = 70
 class LiveView:
     """Every viewer's stream of pictures, and which sessions are masked from now on."""
 
-    def __init__(self, runtime: "Runtime", background: Background) -> None:
+    def __init__(self, runtime: Runtime, background: Background) -> None:
         self.runtime = runtime
         self.background = background
         self.masked_sessions: set[str] = set()  # sessions whose live view is masked screenshots from now on
@@ -42,7 +43,7 @@ class LiveView:
     def _open(self) -> set[str]:
         return {open_session.id for open_session in self.runtime.sessions.list()}
 
-    async def stream(self, session: "Session", request: Request) -> AsyncIterator[bytes]:
+    async def stream(self, session: Session, request: Request) -> AsyncIterator[bytes]:
         self.masked_sessions &= self._open()
         screen = Screen(self, session)
         try:
@@ -92,10 +93,10 @@ class LiveView:
 class Screen:
     """One viewer's live picture of one session's page."""
 
-    def __init__(self, live: LiveView, session: "Session") -> None:
+    def __init__(self, live: LiveView, session: Session) -> None:
         self.live = live
         self.session = session
-        self.cast: "Screencast | None" = None
+        self.cast: Screencast | None = None
         self.frame: dict[str, Any] | None = None
         self.arrived = asyncio.Event()
         self._title = (session.title, 0.0)
@@ -174,7 +175,7 @@ class Screen:
             await cast.stop()
 
 
-def _url(session: "Session") -> str:
+def _url(session: Session) -> str:
     """The page's address as the console may show it (masked like session info)."""
     try:
         return session.outbound.text(session.handle.url)

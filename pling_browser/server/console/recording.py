@@ -63,7 +63,7 @@ class Recording:
 class Recordings:
     """Every session's recording, kept while its session is open."""
 
-    def __init__(self, runtime: "Runtime") -> None:
+    def __init__(self, runtime: Runtime) -> None:
         self.runtime = runtime
         self.by_session: dict[str, Recording] = {}
 
@@ -72,7 +72,7 @@ class Recordings:
         for sid in [sid for sid in self.by_session if sid not in open_ids]:
             del self.by_session[sid]
 
-    async def start(self, session: "Session") -> Recording:
+    async def start(self, session: Session) -> Recording:
         self._prune()
         title = ""
         with contextlib.suppress(Exception):
@@ -88,7 +88,7 @@ class Recordings:
             raise NotFound(f"Session {sid[:64]!r} has no recording", hint="Press Record in the live view first.")
         return recording
 
-    def stop(self, session: "Session") -> Recording:
+    def stop(self, session: Session) -> Recording:
         recording = self.get(session.id)
         if recording.active:
             recording.active = False
@@ -99,7 +99,7 @@ class Recordings:
         host = urlsplit(self.get(sid).url).hostname or "page"
         return "draft-" + "".join(c if c.isalnum() or c in "-." else "-" for c in host)[:60] + ".js"
 
-    async def around(self, session: "Session", gesture: PersonInput, perform: Any) -> None:
+    async def around(self, session: Session, gesture: PersonInput, perform: Any) -> None:
         """Play the person's input; when the session is recorded, note what it reached."""
         recording = self.by_session.get(session.id)
         if recording is None or not recording.active:
@@ -109,7 +109,7 @@ class Recordings:
         await perform()
         await self._look(recording, session, gesture, before=False)
 
-    async def _look(self, recording: Recording, session: "Session", gesture: PersonInput, before: bool) -> None:
+    async def _look(self, recording: Recording, session: Session, gesture: PersonInput, before: bool) -> None:
         try:
             await asyncio.wait_for(_note(recording, session, gesture, before), ASK_S * 2)
         except Exception as error:  # the page navigated or hangs: the input counts, the step is unread
@@ -117,7 +117,7 @@ class Recordings:
             log.debug("a recorded input could not be described: %s", type(error).__name__)
 
 
-async def _note(recording: Recording, session: "Session", gesture: PersonInput, before: bool) -> None:
+async def _note(recording: Recording, session: Session, gesture: PersonInput, before: bool) -> None:
     bridge = session.bridge
     url = session.handle.url
     if len(recording.steps) >= MAX_STEPS:
@@ -152,7 +152,7 @@ async def _note(recording: Recording, session: "Session", gesture: PersonInput, 
         recording.steps.append(Step("press", now, url, press=gesture.key))
 
 
-async def _read(session: "Session", reached: Reached) -> Reached:
+async def _read(session: Session, reached: Reached) -> Reached:
     """The control with its role, name and locators, read with the helpers the draft will carry."""
     if not reached.found:
         return reached
@@ -175,7 +175,7 @@ def _pointer_step(recording: Recording, reached: Reached, url: str, clicks: int)
         recording.steps.append(Step("check" if reached.kind == "check" else "click", reached, url))
 
 
-def _value(reached: Reached, session: "Session") -> str | None:
+def _value(reached: Reached, session: Session) -> str | None:
     """What the person typed or chose, as an example; never a secret."""
     if reached.sensitive or reached.value is None:
         return None
@@ -183,7 +183,7 @@ def _value(reached: Reached, session: "Session") -> str | None:
     return None if masked != reached.value else reached.value
 
 
-def _fill(recording: Recording, reached: Reached, url: str, session: "Session") -> Step:
+def _fill(recording: Recording, reached: Reached, url: str, session: Session) -> Step:
     last = recording.steps[-1] if recording.steps else None
     if last is not None and last.kind == "fill" and _same(last.control, reached) and last.press is None:
         last.value, last.control = _value(reached, session), reached
@@ -193,7 +193,7 @@ def _fill(recording: Recording, reached: Reached, url: str, session: "Session") 
     return step
 
 
-def _select(recording: Recording, reached: Reached, url: str, session: "Session") -> None:
+def _select(recording: Recording, reached: Reached, url: str, session: Session) -> None:
     last = recording.steps[-1] if recording.steps else None
     if last is not None and last.kind == "select" and _same(last.control, reached):
         last.value, last.control = _value(reached, session), reached

@@ -44,13 +44,13 @@ class Background:
         self.tasks.add(task)
         task.add_done_callback(self._done)
 
-    def _done(self, task: "asyncio.Task[Any]") -> None:
+    def _done(self, task: asyncio.Task[Any]) -> None:
         self.tasks.discard(task)
         if not task.cancelled():
             task.exception()  # retrieved: clean-up of a page that is gone may fail, and that is fine
 
 
-async def close_generator(waiting: "asyncio.Future[Any]", generator: Any) -> None:
+async def close_generator(waiting: asyncio.Future[Any], generator: Any) -> None:
     """Let a cancelled ``__anext__`` settle, then close the generator it was waiting on."""
     with contextlib.suppress(BaseException):
         await waiting

@@ -15,7 +15,8 @@ Routes reach the runtime through ``RuntimeDep`` (the app's ``state.runtime``), n
 from __future__ import annotations
 
 import asyncio
-from typing import Annotated, AsyncIterator
+from collections.abc import AsyncIterator
+from typing import Annotated
 
 from fastapi import Depends, Request
 

@@ -10,10 +10,10 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Depends, Header, Request
 from fastapi.responses import JSONResponse
 
-from ...agents.tools import names, tools
 from ... import telemetry
-from ...models import answered
+from ...agents.tools import names, tools
 from ...bodies import InvokeAnswer, InvokeRequest, ResumeRequest, ToolCall, ToolList
+from ...models import answered
 from ...runtime.commands import CallTool, Invoke, Resume
 from . import CallerDep, GoneDep, RuntimeDep
 

@@ -4,17 +4,15 @@ and the Playwright trace of an invocation that asked for one (`trace: true`)."""
 from __future__ import annotations
 
 import asyncio
-
-from typing import Any
-
 import re
+from typing import Any
 
 from fastapi import APIRouter, Path, Query
 from fastapi.responses import FileResponse
 
+from ...bodies import ReceiptLog
 from ...ci.record import scenario_from
 from ...errors import NotFound
-from ...bodies import ReceiptLog
 from . import RuntimeDep
 
 router = APIRouter()

@@ -7,9 +7,9 @@ from typing import Any
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
+from ...bodies import MODEL_DETAIL, CreateSession, ModelDetail, SessionInfo, SessionOpened
 from ...brief import BriefModel
 from ...models import PageModel
-from ...bodies import MODEL_DETAIL, CreateSession, ModelDetail, SessionInfo, SessionOpened
 from ...pages import TabsAnswer, TabUpdate
 from ...runtime import tabs
 from . import CallerDep, RuntimeDep, own_origin
