@@ -8,7 +8,7 @@ from typing import Any
 
 import httpx
 
-from ..conftest import Pages, ServiceThread, serving
+from ..conftest import Pages, serving
 from ..server import FixtureServer
 
 PAGE = "pages/lifecycle/confirm.html"
@@ -82,31 +82,38 @@ def test_approved_danger_actions_run(pages: Pages) -> None:
     assert after["ran"] == ["approved_danger", "remove@d1"] and after["doc_count"] == 1
 
 
-def test_a_stuck_page_lives_on_when_an_mcp_client_watches_its_tools(pages: Pages, service: ServiceThread) -> None:
+def test_a_stuck_page_lives_on_when_an_mcp_client_watches_its_tools(fixtures: FixtureServer) -> None:
     # Once an MCP client listed tools, each receipt makes the service read the page's model again for
     # list_changed. On this page that read loops for ever: the watcher stops waiting after a few seconds
     # but lets the read run to the bridge's budget, which stops the script, so the page answers again
-    # (before: the cancelled read left the loop running and the page never answered; CI, ci3).
+    # (before: the cancelled read left the loop running and the page never answered; CI, ci3). A
+    # service of its own, so that no other test shares the watcher this one starts.
     import asyncio
 
     from mcp import Client
 
-    async def list_tools() -> None:
-        async with Client(f"{service.url}/mcp") as mcp:
-            await mcp.list_tools()
+    with serving() as own, httpx.Client(base_url=own.url, timeout=60) as client:
 
-    asyncio.run(list_tools())
-    page = pages.open("pages/flows/stuck.html")
+        async def list_tools() -> None:
+            async with Client(f"{own.url}/mcp") as mcp:
+                await mcp.list_tools()
 
-    def in_page(script: str) -> Any:
-        return service.in_service(lambda runtime: runtime.sessions.get(page.id).page.evaluate(script), 60)
+        asyncio.run(list_tools())
+        pages = Pages(client, fixtures)
+        try:
+            page = pages.open("pages/flows/stuck.html")
 
-    in_page("window.arm()")
-    receipt = page.invoke("touch_all")
-    assert receipt["ok"] is False and receipt["error"]["cause"] == "PAGE_UNRESPONSIVE", receipt
-    assert in_page("window.entered()") >= 1  # answered: the page's script was stopped
-    in_page("window.disarm()")
-    assert page.invoke("touch@a")["ok"] is True
+            def in_page(script: str) -> Any:
+                return own.in_service(lambda runtime: runtime.sessions.get(page.id).page.evaluate(script), 60)
+
+            in_page("window.arm()")
+            receipt = page.invoke("touch_all")
+            assert receipt["ok"] is False and receipt["error"]["cause"] == "PAGE_UNRESPONSIVE", receipt
+            assert in_page("window.entered()") >= 1  # answered: the page's script was stopped
+            in_page("window.disarm()")
+            assert page.invoke("touch@a")["ok"] is True
+        finally:
+            pages.close_all()
 
 
 def test_a_flow_on_a_stuck_page_fails_once_not_once_per_step(fixtures: FixtureServer) -> None:

@@ -5,15 +5,31 @@ on the real bridge of a session in the service (Bridge.raw, through which every 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
+import httpx
 import pytest
 
 from pling_browser.core.bridge import Bridge
 
-from ..conftest import Pages, ServiceThread
+from ..conftest import Pages, ServiceThread, serving
 
 PAGE = "bench/list.html?n=12"
+
+
+@pytest.fixture(scope="module")
+def service() -> Iterator[ServiceThread]:
+    """A service of its own: on the shared one, an MCP client of another test may have listed tools,
+    and then each receipt makes the service read the page's model (a call that is not the invocation's)."""
+    with serving() as own:
+        yield own
+
+
+@pytest.fixture(scope="module")
+def client(service: ServiceThread) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=service.url, timeout=60) as c:
+        yield c
 
 
 @pytest.fixture
