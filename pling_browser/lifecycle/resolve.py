@@ -9,17 +9,17 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
-from pydantic import JsonValue
+from pydantic import JsonValue, ValidationError
 
 from ..core.answers import BridgeCode, Described, Refusal, Revealed
-from ..core.bridge import BridgeError
+from ..core.bridge import BridgeBug, BridgeError
 from ..core.frames import Frames, declaring
 from ..errors import ActionNotFound, PlingError
 from .codes import LogEvent
 from .confirm import by_caller, operator_risk
 from .context import Invocation
 from .diff import discard
-from .results import Resolved, carried
+from .results import Resolved
 
 if TYPE_CHECKING:
     from ..core.sessions import Session
@@ -74,7 +74,12 @@ def _reveal_asked(inv: Invocation) -> dict[str, JsonValue] | None:
 
 
 def _revealed(raw: dict[str, JsonValue] | None) -> Revealed | Refusal | None:
-    return carried(raw, Revealed, "describe answer carried a reveal")
+    if raw is None:
+        return None
+    try:
+        return Revealed.model_validate(raw) if raw.get("ok") is True else Refusal.model_validate(raw)
+    except ValidationError:
+        raise BridgeBug("The bridge's describe answer carried a reveal answer of the wrong shape") from None
 
 
 async def drop_revealed(session: Session, revealed: Revealed | Refusal | None) -> None:

@@ -6,12 +6,11 @@ values). A resume hands the kept results of a failed flow back in place of the s
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING
 
-from pydantic import BaseModel, JsonValue, ValidationError
+from pydantic import JsonValue
 
 from ..core.answers import Aim, Expected, Gesture, Refusal, Revealed
-from ..core.bridge import BridgeBug
 from ..models import ActionDecl, Changed, Fidelity, RecordRef
 
 if TYPE_CHECKING:
@@ -19,20 +18,6 @@ if TYPE_CHECKING:
 
 __all__ = ["Resolved", "Decoded", "Validated", "Clearance", "Cleared", "Ready", "Marks", "Executed", "Checked",
            "Compared", "RESULTS"]
-
-
-Answer = TypeVar("Answer", bound=BaseModel)
-
-
-def carried(raw: dict[str, JsonValue] | None, answer: type[Answer], what: str) -> Answer | Refusal | None:
-    """A stage's answer that came inside another call's (revealed with describe, expected with run),
-    typed as its own call's would be; `what` names the two calls for the bug it is when malformed."""
-    if raw is None:
-        return None
-    try:
-        return answer.model_validate(raw) if raw.get("ok") is True else Refusal.model_validate(raw)
-    except ValidationError:
-        raise BridgeBug(f"The bridge's {what} answer of the wrong shape") from None
 
 
 @dataclass(frozen=True)
