@@ -119,6 +119,48 @@ def test_serve_stops_cleanly_on_a_signal(how: str, tmp_path: Path) -> None:
     assert "stopped: 1 session(s) closed, the browser closed" in err, err[-2000:]
 
 
+def test_a_driver_that_dies_first_leaves_no_unread_error(tmp_path: Path) -> None:
+    """A terminal's Ctrl-C reaches the browser's driver too, and it may die before the service stops it:
+    Playwright's reader then records "connection closed" where only its start-up looks, and asyncio
+    would print "Future exception was never retrieved" (seen in CI). Here the driver is killed outright,
+    the service opens a session on a new one, and stops as asked."""
+    from pling_browser.core import processes
+
+    port = _free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PLING_")}
+    env["PLING_DATA_DIR"] = str(tmp_path / "data")
+    service = subprocess.Popen([sys.executable, "-m", "pling_browser", "serve", "--port", str(port)], cwd=tmp_path,
+                               env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"{url}/healthz", timeout=5).status_code == 200:
+                    break
+            except httpx.TransportError:
+                time.sleep(0.1)
+        assert httpx.post(f"{url}/sessions", json={}, timeout=120).status_code == 201
+        drivers = [pid for pid in processes.descendants(service.pid) if "run-driver" in processes.cmdline(pid)]
+        assert len(drivers) == 1, drivers
+        os.kill(drivers[0], signal.SIGKILL)  # only the driver of the service this test started
+        deadline = time.monotonic() + 60
+        while True:  # a new driver serves the next session
+            fresh = httpx.post(f"{url}/sessions", json={}, timeout=120)
+            if fresh.status_code == 201 or time.monotonic() > deadline:
+                break
+            time.sleep(0.2)
+        assert fresh.status_code == 201, fresh.text
+        service.send_signal(signal.SIGTERM)
+        _, err = service.communicate(timeout=120)
+    finally:
+        if service.poll() is None:
+            service.kill()
+            service.communicate()
+    assert service.returncode == 0, err[-2000:]
+    assert "Future exception" not in err and "Traceback" not in err, err[-3000:]
+
+
 def test_a_dotenv_in_the_working_directory_is_read_under_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from pling_browser.config import Settings
 

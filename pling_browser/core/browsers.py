@@ -27,7 +27,7 @@ from .adapting import AdapterScripts
 from .bridge import Bridge, document_script
 from .egress import Budget, EgressProxy, Policy
 from .endpoints import BACKOFF_S, Endpoint, chromium_args
-from .playwright import said, translate_playwright_errors
+from .playwright import read_driver_error, said, translate_playwright_errors
 from .remote import WEBRTC_POLICY, endpoint_problem, require_webrtc_policy
 from .warm import Prepared, WarmContexts
 
@@ -133,7 +133,9 @@ class Controller:
                 from playwright.async_api import async_playwright
 
                 before = set(processes.children(os.getpid()))
-                self._playwright = await async_playwright().start()
+                manager = async_playwright()
+                self._playwright = await manager.start()
+                read_driver_error(manager)
                 drivers = [pid for pid in processes.children(os.getpid())
                            if pid not in before and "run-driver" in processes.cmdline(pid)]
                 self.driver_pid = drivers[0] if drivers else None

@@ -117,3 +117,15 @@ async def translate_playwright_errors(on_timeout: Callable[[str], BaseException]
         raise on_timeout(str(error)) from None
     except PlaywrightError as error:
         raise translate(error) from error
+
+
+def read_driver_error(manager: object) -> None:
+    """Mark the driver's "connection closed" error as read. playwright-python sets it on a future only
+    its start-up awaits; when the driver dies first (a terminal's Ctrl-C reaches the whole process group),
+    asyncio would log "Future exception was never retrieved" at exit. The loss itself is seen where it
+    matters: every call in flight fails, and the endpoint is marked down (core/browsers.py). Reached
+    through playwright-python's private client, so a release that moves it only brings the log line back."""
+    transport = getattr(getattr(manager, "_client", None), "_transport", None)
+    future = getattr(transport, "on_error_future", None)
+    if future is not None and hasattr(future, "add_done_callback"):
+        future.add_done_callback(lambda done: done.cancelled() or done.exception())
