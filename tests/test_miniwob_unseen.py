@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
-from bench.miniwob import instruction, page_reading, policy_generic
+from bench.miniwob import instruction, page_reading, policy_generic, stepping
 from bench.miniwob.server import TaskServer
 from bench.miniwob.suite import TASKS, episode
 from bench.miniwob.unseen import (
@@ -97,7 +97,7 @@ def test_a_receipt_that_says_ok_for_a_click_that_never_happened_is_counted_as_a_
 
 def test_the_generic_policy_names_no_task() -> None:
     names = set(unseen_tasks()) | set(TASKS)
-    for module in (policy_generic, instruction, page_reading):
+    for module in (policy_generic, instruction, page_reading, stepping):
         source = Path(module.__file__).read_text()
         assert not [n for n in names if n in source], module.__name__
 
@@ -261,3 +261,26 @@ def test_a_wait_between_two_gestures_counts_the_calls_that_carry_them(monkeypatc
                          {"id": "click_two", "description": "Press the button “TWO”"}]}
     done = asyncio.run(policy_generic.solve(Agent(), model))   # type: ignore[arg-type]
     assert done == ["click_one", "click_two"] and slept == [0.7]
+
+
+def test_a_slider_handle_without_a_role_is_drafted_as_a_guess_and_stepped_to_each_number(tmp_path: Path) -> None:
+    """jQuery UI's slider handle is a <span tabindex=0> with no role or name: the draft guesses a slider from
+    the word in its class (a TODO says so) and names it by its container's id; the generic policy steps each
+    slider, in the model's order, to the instruction's number at the same place, read off the state its step
+    changed (use-slider: one slider and #val; use-slider-2: three, and the values in a list under #area)."""
+    folder = tmp_path / "drafts"
+    folder.mkdir()
+    with TaskServer() as tasks:
+        asyncio.run(write_drafts(tasks, ["use-slider", "use-slider-2"], folder, lambda _: None))
+        one = (folder / "use-slider.js").read_text()
+        assert 'id: "increase_slider"' in one and 'id: "decrease_slider"' in one
+        assert "a slider guessed from the word “ui-slider-handle”" in one
+        three = (folder / "use-slider-2.js").read_text()
+        assert all(f'id: "{verb}_slider_{i}"' in three for verb in ("increase", "decrease") for i in (1, 2, 3))
+        with unseen_service(tmp_path / "service.log", folder) as service:
+            done = _run(service.url, lambda client: generic_episodes(client, tasks, [("use-slider", 2), ("use-slider-2", 1)], lambda _: None))
+    for ep in done:
+        assert ep["error"] is None and ep["raw"] == 1 and ep["lies"] == [], ep
+        calls = [s["call"] for s in ep["steps"]]
+        assert calls[-1] == "invoke click_submit" and calls.count("invoke click_submit") == 1, calls
+    assert {c for s in done[1]["steps"] for c in [s["call"]] if c.startswith("invoke increase")} >= {"invoke increase_slider_1", "invoke increase_slider_2"}

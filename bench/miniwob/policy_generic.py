@@ -45,6 +45,7 @@ from .instruction import (
     value_for,
 )
 from .page_reading import NUMBER, answers_text, read_values, wanted_number, whole_texts
+from .stepping import set_sliders
 
 
 @dataclass
@@ -323,9 +324,10 @@ async def solve(agent: PlingAgent, model: dict[str, Any], steps: int = 8, explor
     ins = read_instruction(instruction if instruction is not None else instruction_of(model))
     ins.names = {n.strip().lower() for a in model.get("actions") or [] for n in re.findall(r"“([^”]+)”", a.get("description") or "")}
     model = await whole_texts(agent, model, ins)
-    done: dict[str, list[tuple[int, int]]] = {}
-    tried: set[str] = set()
     invoked: list[str] = []
+    model, stepped = await set_sliders(agent, model, ins, invoked)
+    done: dict[str, list[tuple[int, int]]] = {ref: [] for ref in stepped}
+    tried: set[str] = set()
     took, ended = 0.0, time.perf_counter()     # the last call's duration, and when it ended
     for _ in range(steps + explore):
         todo = plan(model, ins, done)

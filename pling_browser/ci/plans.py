@@ -163,7 +163,7 @@ def control_name(c: Control) -> str:
 
 def handle(c: Control) -> str:
     """Words for an action id: its name, else its name/id attribute."""
-    return slug(control_name(c)) or slug(c.attrs.get("name", "")) or slug(c.attrs.get("id", "")) or c.tag
+    return slug(control_name(c)) or slug(c.attrs.get("name", "")) or slug(c.attrs.get("id", "")) or slug(c.words) or c.tag
 
 
 _WIDGET_ROLES = {"button", "link", "checkbox", "radio", "switch", "combobox", "slider", "spinbutton", "tab", "treeitem",

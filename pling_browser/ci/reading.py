@@ -50,13 +50,15 @@ __all__ = ["read_survey"]
 def _control_action(c: Control, names: Names, regions: dict[int, str]) -> list[ActionPlan]:
     name = control_name(c)
     role = role_of(c)
-    label = f"“{name}”" if name else f"(no label; {c.loc.how})"
+    label = f"“{name}”" if name else f"“{c.words}” (a guess: no role or name of its own)" if c.guessed else f"(no label; {c.loc.how})"
     found = f"the {described(c) or c.tag} {label}, found by {where(c.loc)}"
     todos = [] if name else ["TODO: this control has no accessible name; say what it is for in the description"]
     if name and not (c.seen.name or c.name or c.placeholder):
         todos.append(f"TODO: no accessible name: named by the text beside it (“{c.beside}”, a guess); give it a <label>")
     if c.loc.guess:
         todos.append("TODO: the locator is the element's place in the page; a change of layout breaks it")
+    if c.guessed:
+        todos.append(f"TODO: no role in the accessibility tree: a {role} guessed from {c.guessed}; give it role={role} and a name")
     region = regions.get(c.dialog) if c.dialog else None
     loc = c.loc.js()
     words = handle(c)
@@ -178,7 +180,7 @@ def read_survey(survey: Survey) -> Reading:
         if not c.visible and not control_name(c):
             continue
         reading.actions.extend(_control_action(c, names, regions))
-        if c.tag in ("input", "textarea", "select") or c.editable or role_of(c) in ("slider", "spinbutton"):
+        if c.tag in ("input", "textarea", "select") or c.editable or role_of(c) in ("slider", "spinbutton") and not c.guessed:
             key = names.take(handle(c))
             secret = c.type == "password"
             reading.states.append(StatePlan(key, f"What the {described(c) or c.tag} “{control_name(c) or key}” holds now",

@@ -78,6 +78,7 @@
     '[contenteditable=true], [role=button], [role=link], [role=checkbox], [role=radio], [role=switch], [role=combobox], ' +
     '[role=slider], [role=spinbutton], [role=tab], [role=treeitem], [role=menuitem], [role=menuitemcheckbox], ' +
     '[role=menuitemradio], [role=option], [role=textbox], [role=searchbox], [onclick]';
+  const WIDGET_WORD = /(^|[-_])slider([-_]|$)/i;
   const controls = [];
   const isControl = new Set();
   // A form's submit buttons (Save, Save and add another…): each is a way to submit that form, not a list.
@@ -86,7 +87,7 @@
   // form is committed by Enter.
   const buttonBeside = (el) => !!el.parentElement && Array.from(el.parentElement.querySelectorAll(CONTROL_CSS))
     .some((c) => c !== el && P.roleOf(c) === 'button');
-  const consider = (el, clickable) => {
+  const consider = (el, clickable, guess) => {
     if (isControl.has(el) || skipped(el)) return;
     const own = clickable ? cut(el.innerText || el.textContent, 120) : '';
     if (el.parentElement && el.parentElement.closest('button, a[href], [role=button], [role=link], select, [role=option], [role=tab], [role=menuitem], [role=treeitem]') && !clickable) return;
@@ -98,7 +99,8 @@
     const tag = el.tagName.toLowerCase();
     const control = {
       n: mark(el), tag, type: tag === 'input' ? (el.getAttribute('type') || 'text').toLowerCase() : '',
-      role: P.roleOf(el), name, visible: seen, clickable: !!clickable,
+      role: guess ? guess.role : P.roleOf(el), name, visible: seen, clickable: !!clickable, guessed: guess ? guess.why : '',
+      words: guess ? guess.words : '',
       disabled: !!(el.disabled || el.getAttribute('aria-disabled') === 'true'), readonly: !!el.readOnly,
       required: !!(el.required || el.getAttribute('aria-required') === 'true'), multiple: !!el.multiple,
       editable: !!el.isContentEditable, attrs: attrsOf(el), loc: locate(el),
@@ -126,6 +128,17 @@
     if (el.parentElement && getComputedStyle(el.parentElement).cursor === 'pointer') continue;
     if (el.querySelector(CONTROL_CSS)) continue;
     consider(el, true);
+  }
+  // Elements a person reaches with Tab that the accessibility tree gives no role, whose class or id (or
+  // their container's) says the widget they are (jQuery UI's slider handle: <span class="ui-slider-handle"
+  // tabindex="0"> in <div id="slider">): a slider, guessed from that word, named by the container's id.
+  for (const el of document.querySelectorAll('[tabindex]')) {
+    if (isControl.has(el) || el.tabIndex < 0 || el.getAttribute('role') || el.matches(CONTROL_CSS) || P.text(el.textContent) || !shown(el)) continue;
+    const up = el.parentElement;
+    const said = [el, up].filter(Boolean).flatMap((e) => [e.id, ...e.classList]).find((w) => WIDGET_WORD.test(w || ''));
+    if (!said) continue;
+    const named = [el, up].find((e) => e && stableId(e.id));
+    consider(el, false, { role: 'slider', why: 'the word “' + said + '” in its class or id, or its container’s', words: named ? named.id : 'slider' });
   }
 
   // ---- forms ----------------------------------------------------------------------------------------

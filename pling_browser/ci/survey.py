@@ -91,6 +91,8 @@ class Control(_Data):
     beside: str = ""              # no name: the text beside it (a guess, said in a TODO)
     alone: bool = False           # outside a form, with no button beside it: committed by Enter
     dialog: int | None = None
+    guessed: str = ""             # no role in the accessibility tree: why the draft guessed the one it says
+    words: str = ""               # what names it then (its container's id)
     seen: Seen = Seen()
 
 
