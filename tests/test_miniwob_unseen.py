@@ -267,18 +267,21 @@ def test_a_slider_handle_without_a_role_is_drafted_as_a_guess_and_stepped_to_eac
     """jQuery UI's slider handle is a <span tabindex=0> with no role or name: the draft guesses a slider from
     the word in its class (a TODO says so) and names it by its container's id; the generic policy steps each
     slider, in the model's order, to the instruction's number at the same place, read off the state its step
-    changed (use-slider: one slider and #val; use-slider-2: three, and the values in a list under #area)."""
+    changed (use-slider: one slider and #val; use-slider-2: three, and the values in a list under #area;
+    form-sequence: #val is an inline-block in a box of no id beside the slider, read by its own id)."""
     folder = tmp_path / "drafts"
     folder.mkdir()
     with TaskServer() as tasks:
-        asyncio.run(write_drafts(tasks, ["use-slider", "use-slider-2"], folder, lambda _: None))
+        asyncio.run(write_drafts(tasks, ["use-slider", "use-slider-2", "form-sequence"], folder, lambda _: None))
+        assert 'P.textOf({"css": "#val"})' in (folder / "form-sequence.js").read_text()
         one = (folder / "use-slider.js").read_text()
         assert 'id: "increase_slider"' in one and 'id: "decrease_slider"' in one
         assert "a slider guessed from the word “ui-slider-handle”" in one
         three = (folder / "use-slider-2.js").read_text()
         assert all(f'id: "{verb}_slider_{i}"' in three for verb in ("increase", "decrease") for i in (1, 2, 3))
         with unseen_service(tmp_path / "service.log", folder) as service:
-            done = _run(service.url, lambda client: generic_episodes(client, tasks, [("use-slider", 2), ("use-slider-2", 1)], lambda _: None))
+            done = _run(service.url, lambda client: generic_episodes(client, tasks, [("use-slider", 2), ("use-slider-2", 1), ("form-sequence", 1)],
+                                                                           lambda _: None))
     for ep in done:
         assert ep["error"] is None and ep["raw"] == 1 and ep["lies"] == [], ep
         calls = [s["call"] for s in ep["steps"]]

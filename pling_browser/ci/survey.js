@@ -320,6 +320,10 @@
     const css = place(el);
     return css.startsWith('#') && !css.includes(':nth-of-type') && only(css) ? { css, how: 'its path under the id attribute ' + css.split(' ')[0] } : loc;
   };
+  const withId = (el, outer) => {
+    for (let up = el; up && up !== outer; up = up.parentElement) if (stableId(up.id) && only('#' + esc(up.id))) return up;
+    return null;
+  };
   const walker = document.body ? document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT) : null;
   for (let node = walker && walker.nextNode(); node && texts.length < limits.texts; node = walker.nextNode()) {
     if (!P.text(node.nodeValue)) continue;
@@ -328,6 +332,9 @@
     // A text in a box that also holds a control ("3 + 4 =" in an inline-block beside its field): the
     // largest element around the text that holds no control is the block.
     if (block && block !== document.body && block.querySelector(CONTROL_CSS)) block = ownBox(node.parentElement, block);
+    // A block found only by its place, around an element of the text's with an id of its own (an inline-block
+    // #val beside a slider, in a box of no id): that element is the text, found by its id.
+    if (block && block !== document.body && locateText(block).guess) block = withId(node.parentElement, block) || block;
     if (!block || block === document.body || seenBlocks.has(block) || skipped(block) || !P.visible(block)) continue;
     seenBlocks.add(block);
     if (block.closest('label, button, a, select, option, textarea, [role=button], [role=option], [role=tab], [role=menuitem], [role=treeitem], [role=status], [role=alert], [role=log], [aria-live], output, table')) continue;
