@@ -19,7 +19,8 @@ It reads only the model and receipts (never the DOM, never a task's name) and kn
    quoted value is ("enter "Keneth""); "wait N seconds" between two operations is waited.
 
 Everything it knows is in this file, instruction.py (reading the instruction) and page_reading.py (values
-read off the page); no branch names a task (tests/test_miniwob_unseen.py checks the three)."""
+read off the page), stepping.py (sliders set by steps) and arranging.py (lists reordered by dragging); no branch
+names a task (tests/test_miniwob_unseen.py checks the five)."""
 
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .agent_pling import PlingAgent
+from .arranging import arrange
 from .instruction import (
     NOUNS,
     STOP,
@@ -284,10 +286,10 @@ def explorations(model: dict[str, Any], tried: set[str]) -> list[str]:
 SUBMITS = {"submit", "search", "go", "ok", "send", "done"}
 
 
-def _submit_left(model: dict[str, Any], ins: Instruction, done: dict[str, list[tuple[int, int]]]) -> list[Candidate]:
-    """Fields filled with the values the instruction stresses, and the page's one submit button ("Submit",
-    "Search") not pressed: pressing it is what a person does last."""
-    if not ins.stressed or not done:
+def _submit_left(model: dict[str, Any], ins: Instruction, done: dict[str, list[tuple[int, int]]], worked: bool = False) -> list[Candidate]:
+    """Fields filled with the values the instruction stresses (or sliders set, a list reordered: `worked`),
+    and the page's one submit button ("Submit", "Search") not pressed: pressing it is what a person does last."""
+    if not (ins.stressed or worked) or not done:
         return []
     left = [a for a in model.get("actions") or [] if not a.get("record") and a.get("available", True) and not a.get("params")
             and a["id"] not in done and a["id"].split("_")[0] in ("click", "press") and set(_name_words(a)) & SUBMITS]
@@ -326,7 +328,8 @@ async def solve(agent: PlingAgent, model: dict[str, Any], steps: int = 8, explor
     model = await whole_texts(agent, model, ins)
     invoked: list[str] = []
     model, stepped = await set_sliders(agent, model, ins, invoked)
-    done: dict[str, list[tuple[int, int]]] = {ref: [] for ref in stepped}
+    model, dragged = await arrange(agent, model, ins, invoked)
+    done: dict[str, list[tuple[int, int]]] = {ref: [] for ref in stepped + dragged}
     tried: set[str] = set()
     took, ended = 0.0, time.perf_counter()     # the last call's duration, and when it ended
     for _ in range(steps + explore):
@@ -343,7 +346,7 @@ async def solve(agent: PlingAgent, model: dict[str, Any], steps: int = 8, explor
                     model = await whole_texts(agent, await agent.model(), ins)
                 continue
         if not todo:
-            todo = _submit_left(model, ins, done)
+            todo = _submit_left(model, ins, done, worked=bool(stepped or dragged))
             if not todo:
                 break
         step = todo[0]

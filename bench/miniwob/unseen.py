@@ -39,7 +39,8 @@ SEEDS = [1, 2, 3]
 QUICK = ["click-test-2", "enter-date", "focus-text", "click-scroll-list"]
 # The kinds of trusted event each operation's gesture produces (the receipt's action id begins with its verb).
 EVENTS = {"click": {"click", "change"}, "open": {"click"}, "point": {"mouseover"}, "choose": {"click", "change"}, "check": {"click", "change"},
-          "fill": {"input", "change", "keydown"}, "focus": {"focus", "focusin"}, "increase": {"keydown"}, "decrease": {"keydown"}}
+          "fill": {"input", "change", "keydown"}, "focus": {"focus", "focusin"}, "increase": {"keydown"}, "decrease": {"keydown"},
+          "drag": {"mousedown", "mouseup", "drop"}}
 
 
 def unseen_tasks(root: Path | None = None) -> list[str]:

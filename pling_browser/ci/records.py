@@ -203,7 +203,7 @@ def group_records(survey: Survey, reading: Reading, types: Names, names: Names, 
         if flat and all(c.type == "radio" for c in flat):
             continue   # a radio group: radio_records
         id_expr, id_how, guess, key_column = _key(group)
-        if not flat and not group.table and guess:
+        if not flat and not group.table and guess and not group.drags:
             # Text with nothing to operate and no id of its own: what the page lists, as state.
             key = names.take(slug(group.name or group.heading or (group.loc.css or "").lstrip("#"), "list"))
             reading.states.append(StatePlan(key, f"What the list {group.name or group.heading or group.loc.css or ''} shows, in order".replace("  ", " "),
@@ -248,6 +248,8 @@ def group_records(survey: Survey, reading: Reading, types: Names, names: Names, 
             if family:
                 families.append(family)
         families.extend(_submenus(group, flat, families, family_names, noun))
+        if group.drags and "drag" not in family_names:
+            families.append(_drag_family(noun, group.drags))
         covered.update(c.n for c in flat)
         found = (f"{len(group.items)} {group.tag == 'table' and 'rows' or 'items'} ({', '.join(repr(t[:30]) for t in texts[:3])}"
                  f"{'…' if len(texts) > 3 else ''}) under {where(group.loc)}, each matching {group.item_css!r}"
@@ -257,6 +259,15 @@ def group_records(survey: Survey, reading: Reading, types: Names, names: Names, 
                                           regions.get(group.dialog) if group.dialog else None, todos, texts[:3],
                                           group.item_css if group.nested else None))
     return covered
+
+
+def _drag_family(noun: str, said: str) -> FamilyPlan:
+    """Items a person drags to reorder: the item dragged onto another one's place (its element's centre)."""
+    return FamilyPlan("drag", f"Drag the {noun} onto the place of another {noun} (onto: that {noun}'s id)", "write", None,
+                      {"type": "object", "properties": {"onto": {"type": "string", "description": f"the id of the {noun} it goes onto"}},
+                       "required": ["onto"]}, {"drag": "{onto}"},
+                      [f"TODO: a guess from {said}: are the items reordered by dragging? (a drag ends where the other item's centre is)",
+                       "TODO: risk 'write' is guessed (read, write or danger?)"])
 
 
 def radio_records(survey: Survey, reading: Reading, types: Names, names: Names) -> set[int]:

@@ -79,6 +79,7 @@
     '[role=slider], [role=spinbutton], [role=tab], [role=treeitem], [role=menuitem], [role=menuitemcheckbox], ' +
     '[role=menuitemradio], [role=option], [role=textbox], [role=searchbox], [onclick]';
   const WIDGET_WORD = /(^|[-_])slider([-_]|$)/i;
+  const DRAG_WORD = /(^|[-_])(sortable|draggable)([-_]|$)/i;
   const controls = [];
   const isControl = new Set();
   // A form's submit buttons (Save, Save and add another…): each is a way to submit that form, not a list.
@@ -273,11 +274,14 @@
                inner_attrs: inner.length === 1 ? attrsOf(inner[0]) : boxes(inner).length === 1 ? attrsOf(boxes(inner)[0]) : {} };
     });
     if (items.length < 2 && !(items.length === 1 && Object.keys(items[0].attrs).some((a) => a.startsWith('data-')))) continue;
+    // Items a person drags to reorder (draggable="true", or the word sortable or draggable in the list's or
+    // every item's class or id: jQuery UI's ul.ui-sortable > li.ui-sortable-handle): a guess the draft says.
+    const dragSaid = (el) => (el.getAttribute('draggable') === 'true' ? 'draggable="true"' : '') || [el.id, ...el.classList].find((w) => DRAG_WORD.test(w || '')) || '';
     out.push({ n: mark(container), loc: locate(container), name: P.nameOf(container) || cut(container.getAttribute('aria-label'), 80),
                caption: table && table.caption ? cut(table.caption.textContent, 80) : '', heading: headingOf(container),
                role: P.roleOf(container), tag: container.tagName.toLowerCase(), table: !!table, nested: !!group.nested, spread: !!group.spread,
                css: table ? ':scope > tbody > tr, :scope > tr' : (group.nested || group.spread ? group.css : ':scope > ' + group.css),
-               item_css: group.css, headers, items });
+               item_css: group.css, headers, items, drags: dragSaid(container) || (group.items.every(dragSaid) ? dragSaid(group.items[0]) : '') });
   }
   function headingOf(el) {
     for (let node = el; node && node !== document.body; node = node.parentElement) {

@@ -134,6 +134,7 @@ class Group(_Data):
     item_css: str
     headers: list[str] = []
     items: list[Item]
+    drags: str = ""               # what says its items are dragged to reorder (a class word, draggable="true")
     dialog: int | None = None
 
 

@@ -1,0 +1,104 @@
+"""Lists reordered by dragging, for the generic policy (policy_generic.py): a record type with a family
+``drag`` whose param ``onto`` is another record's id (the draft's `{drag: '{onto}'}`). Two kinds of
+instruction are read:
+
+- a move: the instruction names one record by its label and a place in the list ("to the 2nd position",
+  "to the top", "to the bottom", "up by one", "down by one", "left by one", "right by one"): the record is
+  dragged onto the one at that place now;
+- a sort: "sort … increasing|ascending|decreasing|descending": the labels are numbers; for each place
+  from the first, the record that belongs there is dragged onto the one there, and the model is read again
+  (the policy checks the order it reads, never assumes the drag did it).
+
+Nothing here names a task (tests/test_miniwob_unseen.py checks it)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .agent_pling import PlingAgent
+from .instruction import ORDINALS, Instruction, PolicyError, phrase_at, tokens
+from .page_reading import NUMBER
+
+
+def drag_types(model: dict[str, Any]) -> list[str]:
+    """Record types with a drag family that takes the record it goes onto."""
+    return [a["record"] for a in model.get("actions") or [] if a.get("record") and a["id"] == "drag"
+            and "onto" in ((a.get("params") or {}).get("properties") or {})]
+
+
+def _items(model: dict[str, Any], kind: str) -> list[dict[str, Any]]:
+    return list(((model.get("records") or {}).get(kind) or {}).get("items") or [])
+
+
+def place_wanted(text: str, at: int, count: int) -> int | None:
+    """The 0-based place the instruction moves a record to, from where it is (`at`), or None."""
+    low = text.lower()
+    if re.search(r"\b(up|left) by one\b", low):
+        return at - 1
+    if re.search(r"\b(down|right) by one\b", low):
+        return at + 1
+    if re.search(r"\bto the (top|beginning|start)\b", low):
+        return 0
+    if re.search(r"\bto the (bottom|end)\b", low):
+        return count - 1
+    m = re.search(r"\bto the (\d+)(?:st|nd|rd|th) (?:position|place)\b", low)
+    if m:
+        return int(m[1]) - 1
+    m = re.search(r"\bto the (" + "|".join(ORDINALS) + r") (?:position|place)\b", low)
+    if m:
+        return ORDINALS[m[1]] - 1 if ORDINALS[m[1]] > 0 else count - 1
+    return None
+
+
+async def _drag(agent: PlingAgent, kind: str, ref: str, onto: str, invoked: list[str]) -> dict[str, Any]:
+    result = await agent.invoke(ref, {"onto": onto})
+    invoked.append(ref)
+    if not result.get("ok"):
+        error = result.get("error") or {}
+        raise PolicyError(f"{ref} onto {onto}: {error.get('code')} {str(error.get('message', ''))[:200]}")
+    return await agent.model()
+
+
+async def _move(agent: PlingAgent, model: dict[str, Any], kind: str, ins: Instruction, invoked: list[str]) -> dict[str, Any] | None:
+    items = _items(model, kind)
+    named = [i for i, item in enumerate(items) if phrase_at(ins.words, tokens(str(item.get("label") or item["id"]))) >= 0]
+    if len(named) != 1:
+        return None
+    at = named[0]
+    to = place_wanted(ins.text, at, len(items))
+    if to is None or not 0 <= to < len(items) or to == at:
+        return None
+    return await _drag(agent, kind, f"drag@{items[at]['id']}", items[to]["id"], invoked)
+
+
+def _number(item: dict[str, Any]) -> float | None:
+    label = str(item.get("label") or item["id"]).strip()
+    return float(label) if re.fullmatch(NUMBER, label) else None
+
+
+async def _sort(agent: PlingAgent, model: dict[str, Any], kind: str, ins: Instruction, invoked: list[str]) -> dict[str, Any] | None:
+    m = re.search(r"\bsort\b.*\b(increasing|ascending|decreasing|descending)\b", ins.text, re.I)
+    if not m:
+        return None
+    down = m[1].lower() in ("decreasing", "descending")
+    for place in range(len(_items(model, kind))):
+        items = _items(model, kind)
+        numbers = [_number(i) for i in items]
+        if None in numbers:
+            return None
+        rest = numbers[place:]
+        best = place + rest.index(max(rest) if down else min(rest))   # type: ignore[type-var]
+        if best != place and numbers[best] != numbers[place]:
+            model = await _drag(agent, kind, f"drag@{items[best]['id']}", items[place]["id"], invoked)
+    return model
+
+
+async def arrange(agent: PlingAgent, model: dict[str, Any], ins: Instruction, invoked: list[str]) -> tuple[dict[str, Any], list[str]]:
+    """A move or a sort the instruction asks of a list reordered by dragging. Answers the model last read
+    and the drag refs now done (the policy plans nothing more on them)."""
+    for kind in drag_types(model):
+        after = await _sort(agent, model, kind, ins, invoked) or await _move(agent, model, kind, ins, invoked)
+        if after is not None:
+            return after, [f"drag@{i['id']}" for i in _items(model, kind) + _items(after, kind)]
+    return model, []
