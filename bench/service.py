@@ -29,10 +29,12 @@ def _serve(data_dir: str) -> None:
 
     from pling_browser.config import Settings
     from pling_browser.server.api import create_app
+    from pling_browser.server.limits import raise_open_file_limit, uvicorn_options
 
     settings = Settings.from_env()  # PLING_APPROVE and PLING_ADAPTERS from the environment add to the bench's own
     settings = settings.with_(allow_hosts=("127.0.0.1",), approve=APPROVE + settings.approve, max_sessions=MAX_SESSIONS,
                               data_dir=Path(data_dir))
+    raise_open_file_limit()
     app = create_app(settings)
     # IPPROTO_TCP given explicitly: asyncio turns Nagle off (TCP_NODELAY) only on sockets whose proto says
     # TCP, and a bare socket.socket() says 0, which costs every answer on a kept-alive connection ~40 ms
@@ -42,7 +44,9 @@ def _serve(data_dir: str) -> None:
     sock.bind(("127.0.0.1", 0))
     sock.listen(128)
     print(f"PORT {sock.getsockname()[1]}", flush=True)
-    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on")
+    # As `pling-browser serve` runs: with uvicorn's defaults an idle kept-alive connection was closed after
+    # 5 s, as long as httpx keeps it for reuse, and a busy client lost answers (tests/test_keep_alive.py).
+    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on", **uvicorn_options(settings))
     try:
         uvicorn.Server(config).run(sockets=[sock])
     except KeyboardInterrupt:  # uvicorn raises the stop signal again once it has shut down cleanly

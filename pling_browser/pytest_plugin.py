@@ -74,12 +74,16 @@ class _LocalService:
     def __init__(self, data_dir: Path) -> None:
         from .config import Settings
         from .server.api import create_app
+        from .server.limits import uvicorn_options
         from .server.threaded import UvicornThread
 
         settings = Settings.from_env()
         settings = settings.with_(allow_hosts=settings.allow_hosts + _LOOPBACK, data_dir=data_dir)
+        # With the limits `pling-browser serve` runs with: uvicorn's own keep-alive (5 s) closed idle
+        # connections as httpx reused them (tests/test_keep_alive.py).
         self.served = UvicornThread(create_app(settings), lifespan="on",
-                                    name="the Pling service (is Chromium installed? see PLING_CHROMIUM)")
+                                    name="the Pling service (is Chromium installed? see PLING_CHROMIUM)",
+                                    **uvicorn_options(settings))
 
     @property
     def url(self) -> str:
