@@ -27,6 +27,7 @@ from .events import Events
 from .pipeline import Pipeline
 from .profiles import Profiles
 from .store import Store
+from .store_appends import Appends
 from .turns import CallerCheck, CallerGone, Turns  # noqa: F401  (CallerGone: the server's)
 
 PRUNE_EVERY_S = 3600.0
@@ -70,6 +71,7 @@ class Runtime:
         self.sessions.operator_values = tuple(value for value in self.operator_secrets.values() if value)
         mask_logs(self)  # log lines of the service mask what its sessions mask
         self.store: Store | None = None
+        self.appends: Appends | None = None  # receipts appended in groups, to the store (start)
         self.profiles = Profiles(settings.data_dir, settings.profiles_key)
         self.pipeline = Pipeline(self)
         self.turns = Turns(settings, lambda reason: self.metrics.dropped.labels(reason=reason).inc())
@@ -95,6 +97,7 @@ class Runtime:
         self.loop = asyncio.get_running_loop()
         mask_logs(self)  # again: loggers of modules imported since (the server's) get the filter too
         self.store = Store(self.settings.data_dir)
+        self.appends = Appends(self.store)
         await self.prune()
         self._reaper = asyncio.create_task(self._reap_forever())
 

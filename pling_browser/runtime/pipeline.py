@@ -84,7 +84,7 @@ class Pipeline:
     async def _stored(self, span: Any, command: AnyCommand, key: str | None, fingerprint: str,
                       future: asyncio.Future[Kept] | None) -> dict[str, Any]:
         runtime = self.runtime
-        assert runtime.store is not None
+        assert runtime.store is not None and runtime.appends is not None
         stored = None if key is None else await asyncio.to_thread(runtime.store.first_receipt, key)
         if stored is not None:
             assert future is not None and key is not None
@@ -96,8 +96,8 @@ class Pipeline:
         # and leaves through the session's way out: the operator's secrets and its earlier values masked.
         out = session.outbound
         receipt, coded = out.data(wellformed(answered.as_json())), out.data(wellformed(answered.coded))
-        seq = await asyncio.to_thread(runtime.store.append, command.session, receipt, key, fingerprint,
-                                      wellformed(command.request()), coded)
+        seq = await runtime.appends.append(command.session, receipt, key, fingerprint, wellformed(command.request()),
+                                           coded)
         telemetry.record_receipt(span, receipt, seq)
         runtime.metrics.observe(receipt)
         runtime.events.publish("receipt", session=command.session, receipt_seq=seq, receipt=receipt)

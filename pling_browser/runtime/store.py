@@ -3,7 +3,8 @@ idempotency key, in SQLite under PLING_DATA_DIR (WAL mode, so a killed service l
 answered). One file per service replica; no shared database is needed.
 
 The methods are plain blocking calls (SQLite, behind one lock); the runtime and the routes call them
-through `asyncio.to_thread`, so a slow disk never stalls the event loop. `prune` drops receipts and
+through `asyncio.to_thread`, so a slow disk never stalls the event loop (receipts through
+store_appends.py's `Appends`: one thread hop and one COMMIT for the receipts that end together). `prune` drops receipts and
 idempotency keys by age (PLING_RETENTION_DAYS); a key lives at least 24 hours, as SPEC promises, and
 the receipt it answers with lives as long as the key."""
 
@@ -70,6 +71,19 @@ def _encodable(text: str) -> str:
     return text
 
 
+def _json(value: Any) -> str:
+    return _encodable(json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str))
+
+
+def _row(session: str, receipt: dict[str, Any], key: str | None = None, fingerprint: str | None = None,
+         request: Any = None, coded: Any = None) -> tuple[Any, ...]:
+    """An append's columns, encoded (before the store's lock is taken)."""
+    code = (receipt.get("error") or {}).get("code")
+    return (_encodable(session), _encodable(str(receipt["action"]["id"])), int(bool(receipt.get("ok"))),
+            code and _encodable(str(code)), _encodable(json.dumps(receipt, ensure_ascii=False, separators=(",", ":"))),
+            None if request is None else _json(request), None if coded is None else _json(coded), key, fingerprint)
+
+
 class Store:
     def __init__(self, folder: Path) -> None:
         self.path = folder / "pling.sqlite3"
@@ -97,29 +111,58 @@ class Store:
         """Log a receipt (and the request that asked for it, as the caller sent it: references to
         secrets unrestored; and its log and warnings as codes, ``Receipt.coded``), with the idempotency
         key that answers with it."""
-        body = _encodable(json.dumps(receipt, ensure_ascii=False, separators=(",", ":")))
-        codes = None if coded is None else _encodable(json.dumps(coded, ensure_ascii=False, separators=(",", ":"),
-                                                                 default=str))
-        asked = None if request is None else _encodable(json.dumps(request, ensure_ascii=False, separators=(",", ":"),
-                                                                   default=str))
-        code = (receipt.get("error") or {}).get("code")
-        now = time.time()
+        seq = self.append_many([(session, receipt, key, fingerprint, request, coded)])[0]
+        if isinstance(seq, Exception):
+            raise seq
+        return seq
+
+    def append_many(self, appends: list[tuple[Any, ...]]) -> list[int | Exception]:
+        """`append`'s arguments, several at once in one transaction (one COMMIT: runtime/store_appends.py
+        groups the receipts of invocations that end together); each answers its seq, or the error that
+        kept that one receipt out (the others are kept)."""
+        rows: list[tuple[Any, ...] | Exception] = []
+        for append in appends:
+            try:
+                rows.append(_row(*append))
+            except Exception as error:  # noqa: BLE001 - a receipt that cannot be encoded fails alone
+                rows.append(error)
+        out: list[int | Exception] = []
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
             try:
-                cursor = self._db.execute(
-                    "INSERT INTO receipts (session, action, ok, code, created, body, request, coded) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (_encodable(session), _encodable(str(receipt["action"]["id"])), int(bool(receipt.get("ok"))),
-                     code and _encodable(str(code)), now, body, asked, codes))
-                seq = int(cursor.lastrowid or 0)
-                if key is not None:
-                    self._db.execute("INSERT OR IGNORE INTO idempotency_keys (key, session, fingerprint, receipt, created) "
-                                     "VALUES (?, ?, ?, ?, ?)", (key, session, fingerprint or "", seq, now))
+                grouped = len(rows) > 1  # a savepoint each, so that one failing leaves the others in
+                for row in rows:
+                    out.append(row if isinstance(row, Exception) else self._insert(row, grouped))
                 self._db.execute("COMMIT")
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
+        return out
+
+    def _insert(self, row: tuple[Any, ...], grouped: bool) -> int | Exception:
+        session, action, ok, code, body, asked, codes, key, fingerprint = row
+        now = time.time()
+        if not grouped:
+            return self._insert_one(session, action, ok, code, now, body, asked, codes, key, fingerprint)
+        self._db.execute("SAVEPOINT receipt")
+        try:
+            seq = self._insert_one(session, action, ok, code, now, body, asked, codes, key, fingerprint)
+        except sqlite3.Error as error:
+            self._db.execute("ROLLBACK TO receipt")
+            self._db.execute("RELEASE receipt")
+            return error
+        self._db.execute("RELEASE receipt")
+        return seq
+
+    def _insert_one(self, session: str, action: str, ok: int, code: str | None, now: float, body: str, asked: str | None,
+                    codes: str | None, key: str | None, fingerprint: str | None) -> int:
+        cursor = self._db.execute(
+            "INSERT INTO receipts (session, action, ok, code, created, body, request, coded) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", (session, action, ok, code, now, body, asked, codes))
+        seq = int(cursor.lastrowid or 0)
+        if key is not None:
+            self._db.execute("INSERT OR IGNORE INTO idempotency_keys (key, session, fingerprint, receipt, created) "
+                             "VALUES (?, ?, ?, ?, ?)", (key, session, fingerprint or "", seq, now))
         return seq
 
     def prune(self, retention_s: float, now: float | None = None) -> tuple[int, int]:
