@@ -75,6 +75,15 @@ def service_settings(**changes: Any) -> Settings:
     return base.with_(**changes)
 
 
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """`--dist loadfile` (make test) with the longest files first (tests/schedule.py); other modes as xdist has them."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from .schedule import LongestFirst
+
+    return LongestFirst(config, log)
+
+
 @pytest.fixture(scope="session")
 def fixtures() -> Iterator[FixtureServer]:
     server = FixtureServer().start()

@@ -1,14 +1,11 @@
 """Remote browsers: two Playwright browser servers as endpoints. Sessions spread over both; killing
 one fails only its sessions, new sessions go to the other, and it is used again once restarted. The
-lifecycle tests of the stages that work on the page also run against a remote endpoint."""
+lifecycle tests of the stages that work on the page also run against a remote endpoint
+(tests/test_remote_lifecycle.py)."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import time
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -70,23 +67,3 @@ def test_a_version_mismatch_or_dead_endpoint_is_said_clearly(fixtures: FixtureSe
         assert health["ok"] is False and health["browser"]["endpoints"][0]["last_error"]
     finally:
         svc.stop()
-
-
-# Not rerun remotely: test_runner (the code's shape, no browser), test_decode and test_validate (args
-# refused or completed in the service before the page is touched; the pages they open are opened as in
-# every other file). Every other file of tests/lifecycle, new ones too, runs against the remote browser.
-NOT_REMOTE = ("test_runner.py", "test_decode.py", "test_validate.py")
-
-
-def test_lifecycle_suite_passes_against_a_remote_endpoint() -> None:
-    server = BrowserServer().start()
-    try:
-        env = {**os.environ, "PLING_TEST_BROWSER_ENDPOINT": server.url}
-        root = Path(__file__).resolve().parent.parent
-        ignored = [f"--ignore=tests/lifecycle/{name}" for name in NOT_REMOTE]
-        done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "tests/lifecycle", *ignored],
-                              cwd=root, env=env, capture_output=True, text=True, timeout=600)
-        assert done.returncode == 0, done.stdout[-3000:]
-        print("\n  lifecycle against a remote endpoint: " + done.stdout.strip().splitlines()[-1])
-    finally:
-        server.stop()
