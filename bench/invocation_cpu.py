@@ -2,14 +2,14 @@
 and any others given with --tree, e.g. a `git archive` of main), bursts alternating between them so both
 meet the same load from the rest of the machine. Per service, medians of:
 
-- CPU of its process tree per sequential `add` with evidence at 12 records (service, driver, Chromium by
-  process type) and the bench client's own;
+- CPU of its process tree per `add` with evidence at 12 records (service, driver, Chromium by process
+  type) and the bench client's own: sequential, or with --sessions S, S sessions adding at once;
 - a read (`summary`, evidence on) against a bare ``page.evaluate(summary())`` on the same page;
 - a fill (`type_new`, evidence on) against Playwright's ``locator.fill`` until rendered (bench/floor.py);
 - `add` with evidence at 1,000 records against the floor's rendered add;
 - the invocation's stage timings (``timings_ms``).
 
-    python -m bench.invocation_cpu [--tree NAME=DIR ...] [--rounds 4] [--burst 20]"""
+    python -m bench.invocation_cpu [--tree NAME=DIR ...] [--rounds 4] [--burst 20] [--sessions 1]"""
 
 from __future__ import annotations
 
@@ -96,13 +96,15 @@ class Side:
         self.samples: dict[str, list[float]] = defaultdict(list)
         self.stages: dict[str, list[dict[str, float]]] = defaultdict(list)
         self.sids: dict[int, str] = {}
+        self.crowd: list[str] = []  # the sessions of the CPU bursts (the 12-record one alone by default)
 
-    async def open(self, fixtures: FixtureServer) -> None:
+    async def open(self, fixtures: FixtureServer, sessions: int = 1) -> None:
         for n in (12, 1000):
             self.sids[n] = (await self.api.open(fixtures.page(n)))[0]
+        self.crowd = [self.sids[12]] + [(await self.api.open(fixtures.page(12)))[0] for _ in range(sessions - 1)]
 
-    async def invoke(self, key: str, n: int, action: str, args: Any = None) -> None:
-        call = await self.api.invoke(self.sids[n], action, args)
+    async def invoke(self, key: str, n: int, action: str, args: Any = None, sid: str | None = None) -> None:
+        call = await self.api.invoke(sid or self.sids[n], action, args)
         if not call.result.get("ok"):
             raise RuntimeError(f"{self.name} {action}: {str(call.body)[:300]}")
         self.samples[key].append(call.ms)
@@ -110,14 +112,19 @@ class Side:
             self.stages[key].append(call.result["timings_ms"])
 
     async def cpu_burst(self, burst: int) -> None:
+        async def adds(sid: str) -> None:
+            for i in range(burst):
+                await self.invoke("add.12", 12, "add", {"text": f"cpu {i}"}, sid=sid)
+
         before, own = cpu_ms(self.service.pid), time.process_time()
-        for i in range(burst):
-            await self.invoke("add.12", 12, "add", {"text": f"cpu {i}"})
+        await asyncio.gather(*(adds(sid) for sid in self.crowd))
         after, own_after = cpu_ms(self.service.pid), time.process_time()
+        count = burst * len(self.crowd)
         for kind in after:
-            self.samples["cpu " + kind].append((after[kind] - before.get(kind, 0.0)) / burst)
-        self.samples["cpu bench client"].append((own_after - own) * 1000 / burst)
-        await self.api.invoke(self.sids[12], "reset", evidence=False)
+            self.samples["cpu " + kind].append((after[kind] - before.get(kind, 0.0)) / count)
+        self.samples["cpu bench client"].append((own_after - own) * 1000 / count)
+        for sid in self.crowd:
+            await self.api.invoke(sid, "reset", evidence=False)
 
     async def latency_burst(self, burst: int) -> None:
         for i in range(burst):
@@ -147,7 +154,7 @@ async def _floor(floor: FloorBrowser, fixtures: FixtureServer, burst: int, sampl
         await page1000.close()
 
 
-async def main_async(trees: dict[str, Path], rounds: int, burst: int) -> dict[str, Any]:
+async def main_async(trees: dict[str, Path], rounds: int, burst: int, sessions: int = 1) -> dict[str, Any]:
     floor_samples: dict[str, list[float]] = defaultdict(list)
     logs = Path("/tmp") / "pling-invocation-cpu"
     logs.mkdir(exist_ok=True)
@@ -158,7 +165,7 @@ async def main_async(trees: dict[str, Path], rounds: int, burst: int) -> dict[st
         try:
             sides = [Side(name, s, c) for (name, s), c in zip(services.items(), clients, strict=True)]
             for side in sides:
-                await side.open(fixtures)
+                await side.open(fixtures, sessions)
                 await side.cpu_burst(5)  # warm-up, dropped below
                 side.samples.clear()
                 side.stages.clear()
@@ -191,12 +198,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tree", action="append", default=[], help="NAME=DIR: another source tree to compare")
     parser.add_argument("--rounds", type=int, default=4)
     parser.add_argument("--burst", type=int, default=20)
+    parser.add_argument("--sessions", type=int, default=1, help="sessions adding at once in the CPU bursts")
     args = parser.parse_args(argv)
     trees = {"this": HERE}
     for entry in args.tree:
         name, _, root = entry.partition("=")
         trees[name] = Path(root).resolve()
-    result = asyncio.run(main_async(trees, args.rounds, args.burst))
+    result = asyncio.run(main_async(trees, args.rounds, args.burst, args.sessions))
     print(json.dumps(result, indent=1))
     return 0
 
