@@ -314,3 +314,22 @@ def test_a_list_reordered_by_dragging_is_a_record_type_with_a_drag_and_the_polic
     assert [s["call"] for s in done[0]["steps"]][:2] == ["open", "invoke drag@Julee"]
     calls = [s["call"] for s in done[1]["steps"]]
     assert calls.count("invoke click_submit") == 1 and calls[-1] == "invoke click_submit" and any(c.startswith("invoke drag@") for c in calls), calls
+
+
+def test_items_of_several_kinds_are_clicked_by_the_kind_their_control_says(tmp_path: Path) -> None:
+    """click-widget: div.widget items each hold one control of another kind (radio, checkbox, text field, text
+    area, button), the kind in the control's data-type. The draft had no action on them, and the text field's
+    item (no text of its own) no id; now the kind is a field (`type`), the item is clicked (a TODO says the
+    guess), and an item showing only a field is known by the value its page wrote. Seed 2 asks for a "text"
+    widget: the policy clicks the item whose field says so (failed before: nothing matched)."""
+    folder = tmp_path / "drafts"
+    folder.mkdir()
+    with TaskServer() as tasks:
+        asyncio.run(write_drafts(tasks, ["click-widget"], folder, lambda _: None))
+        text = (folder / "click-widget.js").read_text()
+        assert 'type: P.attrIn(el, "data-type")' in text and 'pling.action({ id: "click", record: "item"' in text
+        with unseen_service(tmp_path / "service.log", folder) as service:
+            done = _run(service.url, lambda client: generic_episodes(client, tasks, [("click-widget", 2), ("click-widget", 1)], lambda _: None))
+    for ep in done:
+        assert ep["error"] is None and ep["raw"] == 1 and ep["lies"] == [], ep
+        assert [s["call"] for s in ep["steps"]][1].startswith("invoke click@"), ep["steps"]

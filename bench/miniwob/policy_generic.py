@@ -107,9 +107,12 @@ def _mention(c: Candidate, ins: Instruction, index: int = 0, count: int = 0) -> 
     verb = action["id"].split("_")[0]
     if c.record is not None:
         label = str(c.record.get("label") or c.record["id"])
+        held = {str(v).strip().lower() for k, v in (c.record.get("fields") or {}).items() if isinstance(v, str) and k != "text"}
         for pos, q in ins.quoted:
             if q.strip().lower() == label.strip().lower():
                 c.score, c.start, c.end = 4.0, pos, pos + len(tokens(q))
+            elif not c.score and q.strip() and q.strip().lower() in held:
+                c.score, c.start, c.end = 3.5, pos, pos + len(tokens(q))     # a field says it ("text" of data-type)
         at = phrase_at(words, tokens(label))
         if not c.score and at >= 0 and [w for w in tokens(label) if w not in STOP]:
             c.score, c.start, c.end = 2.0 + 0.1 * len(tokens(label)), at, at + len(tokens(label))

@@ -123,11 +123,14 @@ const P = (() => {
   const items = (container, css) => { const root = container ? one(container) : document; return root ? all(root, css).filter(visible) : []; };
   // An id from what an item shows when it carries no stable attribute: its text ('@' is reserved in
   // action refs, so it is written '(at)').
+  // An item that shows only a field: the value or placeholder its page wrote (the attribute, which typing
+  // does not change), so the id stays the item's while a person types in it.
+  const fieldDefault = (el) => { const f = all(el, 'input:not([type=hidden])'); return f.length === 1 ? text(f[0].getAttribute('value') || f[0].getAttribute('placeholder')) : ''; };
   const textId = (el, nested) => ownLabel(el, nested).slice(0, 100).replace(/@/g, '(at)');
   // What an item shows as its name; `nested`: the selector of items nested in it (a tree's children),
   // whose text is theirs, not this item's.
   const ownLabel = (el, nested) => {
-    if (!nested) return nameOf(el) || text(el.textContent);
+    if (!nested) return nameOf(el) || text(el.textContent) || fieldDefault(el);
     const copy = el.cloneNode(true);
     copy.querySelectorAll(nested).forEach((c) => c.remove());
     return text(copy.textContent);

@@ -188,6 +188,11 @@ def _fields(group: Group, controls: list[Any], inner: list[list[Any]], roles: li
         fields.append(("checked", "P.valueOf(el.querySelector('input[type=checkbox]'))"))
     if any(len(i.text) > len(i.name) + 3 for i in group.items):
         fields.append(("text", "P.text(el.innerText).slice(0, 200)"))
+    kinds = [a for a in group.items[0].inner_attrs if a.startswith("data-") and all(i.inner_attrs.get(a) for i in group.items)
+             and all(len(i.inner) == 1 for i in group.items)]
+    if kinds and slug(kinds[0][5:]) and slug(kinds[0][5:]) not in dict(fields):
+        # The one control of each item says what it is in an attribute of the app's (data-type="text"): a field.
+        fields.append((slug(kinds[0][5:]), f"P.attrIn(el, {js(kinds[0])})"))
     if all(controls) and roles[0] in ("textbox", "searchbox"):
         # What each field holds now (a text to copy): a field's text is its value, not its content.
         fields.append(("value", "P.valueOf(el.matches('input, textarea') ? el : el.querySelector('input, textarea'))"))
@@ -248,6 +253,10 @@ def group_records(survey: Survey, reading: Reading, types: Names, names: Names, 
             if family:
                 families.append(family)
         families.extend(_submenus(group, flat, families, family_names, noun))
+        if not families and all(len(row) == 1 and row[0] for row in inner) and len({role_of(row[0]) for row in inner if row[0]}) > 1:
+            families.append(FamilyPlan("click", f"Click the {noun} (each holds one control, of several kinds)", "write", None, None, "click",
+                                       ["TODO: a guess: the item is clicked whatever it holds (is that what a person does here?)",
+                                        "TODO: risk 'write' is guessed (read, write or danger?)"]))
         if group.drags and "drag" not in family_names:
             families.append(_drag_family(noun, group.drags))
         covered.update(c.n for c in flat)
