@@ -333,3 +333,22 @@ def test_items_of_several_kinds_are_clicked_by_the_kind_their_control_says(tmp_p
     for ep in done:
         assert ep["error"] is None and ep["raw"] == 1 and ep["lies"] == [], ep
         assert [s["call"] for s in ep["steps"]][1].startswith("invoke click@"), ep["steps"]
+
+
+def test_an_icon_in_each_row_is_an_action_named_by_its_class_and_a_row_is_found_by_the_name_it_begins_with(tmp_path: Path) -> None:
+    """email-inbox-noscroll: each email row (clickable) holds a trash and a star, <span>s whose picture is CSS
+    `content: url(…)`, no text, no name: the draft skipped them (inside something clickable). Now each is a
+    family named by its class (trash@ID, star@ID; a TODO says the guess), found by tag and class inside the
+    row. Seed 2 says "Find the email by Cathy and click the star icon": the row whose label begins with that
+    name, the family the instruction names (failed before: nothing matched)."""
+    folder = tmp_path / "drafts"
+    folder.mkdir()
+    with TaskServer() as tasks:
+        asyncio.run(write_drafts(tasks, ["email-inbox-noscroll"], folder, lambda _: None))
+        text = (folder / "email-inbox-noscroll.js").read_text()
+        assert 'pling.action({ id: "star", record: "item"' in text and 'pling.action({ id: "trash", record: "item"' in text
+        assert "TODO: no name: named by its class “star” (a picture with no name), a guess" in text
+        with unseen_service(tmp_path / "service.log", folder) as service:
+            done = _run(service.url, lambda client: generic_episodes(client, tasks, [("email-inbox-noscroll", 2)], lambda _: None))
+    assert done[0]["error"] is None and done[0]["raw"] == 1 and done[0]["lies"] == [], done[0]
+    assert [s["call"] for s in done[0]["steps"]][1].startswith("invoke star@Cathy "), done[0]["steps"]

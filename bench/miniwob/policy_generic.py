@@ -45,6 +45,7 @@ from .instruction import (
     read_instruction,
     tokens,
     value_for,
+    word_position,
 )
 from .page_reading import NUMBER, answers_text, read_values, wanted_number, whole_texts
 from .stepping import set_sliders
@@ -116,13 +117,15 @@ def _mention(c: Candidate, ins: Instruction, index: int = 0, count: int = 0) -> 
         at = phrase_at(words, tokens(label))
         if not c.score and at >= 0 and [w for w in tokens(label) if w not in STOP]:
             c.score, c.start, c.end = 2.0 + 0.1 * len(tokens(label)), at, at + len(tokens(label))
+        if not c.score:
+            _named_first(c, ins, label)
         ordinal = ordinal_in(ins)
         if not c.score and ordinal and (ordinal[0] == index + 1 or ordinal[0] == -1 and index == count - 1):
             c.score, c.start, c.end = 1.5, ordinal[1], ordinal[1] + 1
         if c.score and c.start > 0 and words[c.start - 1] in tokens(str(action.get("record", "")).replace("_", " ")):
             c.start -= 1     # "the group "Reviewers"": the word naming its kind is part of the mention
         if c.score and verb in words:
-            c.score += 0.5
+            c.score += 0.5 if verb in GENERIC_VERBS else 0.7     # a family's own name ("trash") over a bare click
         if not c.score and "value" in words:
             _looked_up(c, ins, label)
         if label.strip().lower() in ins.stressed and _takes_text(action):
@@ -145,6 +148,23 @@ def _mention(c: Candidate, ins: Instruction, index: int = 0, count: int = 0) -> 
             if not c.score and verb not in ("fill", "click", "open", "choose"):
                 c.score, c.start, c.end = 0.8, words.index(verb), words.index(verb) + 1
     return _valued(c, ins)
+
+
+GENERIC_VERBS = {"click", "open", "choose", "check", "fill", "focus", "point", "drag"}
+
+
+def _named_first(c: Candidate, ins: Instruction, label: str) -> None:
+    """A record whose label begins with a name the instruction gives (a capitalised word not starting a
+    sentence: "the email by Mae" for "Mae Massa. Dui…"), when no other record of its type begins so."""
+    first = tokens(label)[:1]
+    if not first or len(first[0]) < 2:
+        return
+    proper = [m for m in re.finditer(r"\b[A-Z][a-z]+\b", ins.text) if m.start() and not re.search(r"[.!?]\s*$", ins.text[:m.start()])]
+    at = [word_position(ins.text, m.start()) for m in proper if m[0].lower() == first[0]]
+    kind = c.action.get("record")
+    alike = [lab for k, lab in ins.labels if k == kind and tokens(lab)[:1] == first]
+    if len(at) == 1 and len(alike) == 1:
+        c.score, c.start, c.end = 1.8, at[0], at[0] + 1
 
 
 def _takes_text(action: dict[str, Any]) -> bool:

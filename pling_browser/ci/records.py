@@ -246,6 +246,11 @@ def group_records(survey: Survey, reading: Reading, types: Names, names: Names, 
             same = name and all(any(o and role_of(o) == role and control_name(o) == name for o in row) for row in inner[1:])
             if same:
                 family = _family(role, name, {"role": role, "name": c.name or name}, family_names, noun, c.attrs.get("href", ""), c.tag)
+            elif c.css and all(any(o and o.css == c.css for o in row) for row in inner[1:]):
+                family = _family(role, c.words, {"css": c.css, "name": c.words}, family_names, noun, "", c.tag)
+                if family:
+                    family.description = f"Click the “{c.words}” of the {noun} (a picture with no name: named by its class)"
+                    family.todos.append(f"TODO: no name: named by {c.guessed}, a guess; give it an aria-label")
             elif all(sum(1 for o in row if o and role_of(o) == role) == 1 for row in inner):
                 family = _family(role, "", {"role": role}, family_names, noun, c.attrs.get("href", ""), c.tag)
             else:

@@ -93,7 +93,7 @@
     const own = clickable ? cut(el.innerText || el.textContent, 120) : '';
     if (el.parentElement && el.parentElement.closest('button, a[href], [role=button], [role=link], select, [role=option], [role=tab], [role=menuitem], [role=treeitem]') && !clickable) return;
     if (el.isContentEditable && el.parentElement && el.parentElement.isContentEditable) return;
-    const seen = shown(el);
+    const seen = shown(el) || !!(guess && guess.css);   // an icon whose picture has not loaded yet
     const name = P.nameOf(el) || own;
     if (!seen && !name) return;
     isControl.add(el);
@@ -101,7 +101,7 @@
     const control = {
       n: mark(el), tag, type: tag === 'input' ? (el.getAttribute('type') || 'text').toLowerCase() : '',
       role: guess ? guess.role : P.roleOf(el), name, visible: seen, clickable: !!clickable, guessed: guess ? guess.why : '',
-      words: guess ? guess.words : '',
+      words: guess ? guess.words : '', css: guess && guess.css ? guess.css : '',
       disabled: !!(el.disabled || el.getAttribute('aria-disabled') === 'true'), readonly: !!el.readOnly,
       required: !!(el.required || el.getAttribute('aria-required') === 'true'), multiple: !!el.multiple,
       editable: !!el.isContentEditable, attrs: attrsOf(el), loc: locate(el),
@@ -120,15 +120,25 @@
   // Elements a person would click because the pointer says so (a handler the accessibility tree does not
   // show): the outermost such element that holds no control, and has text or a size of its own.
   const area = document.body ? document.body.querySelectorAll('*') : [];
+  const icons = new Set();
   let looked = 0;
   for (const el of area) {
     if (++looked > limits.elements) break;
     if (isControl.has(el) || skipped(el) || el.closest('a[href], button, select, label')) continue;
     const style = getComputedStyle(el);
-    if (style.cursor !== 'pointer' || !shown(el)) continue;
-    if (el.parentElement && getComputedStyle(el.parentElement).cursor === 'pointer') continue;
+    // An icon (a picture with no text, no children and a class: a row's trash can) inside something clickable
+    // is a control of its own, named by its class: a guess the draft says. Its picture may not have loaded
+    // yet (no size): it counts when it is not hidden.
+    const named = Array.from(el.classList).filter((c) => /^[A-Za-z_][\w-]*$/.test(c) && !/^(ui-|is-|has-)/.test(c));
+    const icon = !el.children.length && !P.text(el.textContent) && named.length > 0
+      && (el.tagName === 'IMG' || /^url\(/.test(style.content) || style.backgroundImage !== 'none');
+    const unloaded = icon && style.display !== 'none' && style.visibility !== 'hidden' && !!el.parentElement && shown(el.parentElement);
+    if (style.cursor !== 'pointer' || !(shown(el) || unloaded)) continue;
+    if (el.parentElement && getComputedStyle(el.parentElement).cursor === 'pointer' && !icon) continue;
     if (el.querySelector(CONTROL_CSS)) continue;
-    consider(el, true);
+    if (icon) icons.add(el);
+    consider(el, true, icon ? { role: '', why: 'its class “' + named[0] + '” (a picture with no name)', words: named[0],
+                                css: el.tagName.toLowerCase() + '.' + esc(named[0]) } : undefined);
   }
   // Elements a person reaches with Tab that the accessibility tree gives no role, whose class or id (or
   // their container's) says the widget they are (jQuery UI's slider handle: <span class="ui-slider-handle"
@@ -264,7 +274,8 @@
     const header = (el) => !!el.closest('thead') || Array.from(el.children).every((c) => c.tagName === 'TH');
     const items = group.items.filter((el) => !table || !header(el)).slice(0, limits.items).map((el) => {
       // A nested item's controls are its own, not its parent item's (a submenu's items).
-      const inner = Array.from(el.querySelectorAll(CONTROL_CSS)).filter((c) => isControl.has(c) && c !== el
+      const inner = Array.from(el.querySelectorAll(CONTROL_CSS + ', [' + MARK + ']')).filter((c) => isControl.has(c) && c !== el
+        && (c.matches(CONTROL_CSS) || icons.has(c))
         && (!group.nested || c.closest(group.css) === el));
       return { n: mark(el), name: P.nameOf(el), text: cut(el.innerText !== undefined ? el.innerText : el.textContent, 200),
                attrs: attrsOf(el), role: P.roleOf(el), control: isControl.has(el) ? mark(el) : null,

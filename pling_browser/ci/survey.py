@@ -92,7 +92,8 @@ class Control(_Data):
     alone: bool = False           # outside a form, with no button beside it: committed by Enter
     dialog: int | None = None
     guessed: str = ""             # no role in the accessibility tree: why the draft guessed the one it says
-    words: str = ""               # what names it then (its container's id)
+    words: str = ""               # what names it then (its container's id, an icon's class)
+    css: str = ""                 # an icon: its tag and that class, how it is found inside a record's item
     seen: Seen = Seen()
 
 
