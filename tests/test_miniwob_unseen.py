@@ -352,3 +352,21 @@ def test_an_icon_in_each_row_is_an_action_named_by_its_class_and_a_row_is_found_
             done = _run(service.url, lambda client: generic_episodes(client, tasks, [("email-inbox-noscroll", 2)], lambda _: None))
     assert done[0]["error"] is None and done[0]["raw"] == 1 and done[0]["lies"] == [], done[0]
     assert [s["call"] for s in done[0]["steps"]][1].startswith("invoke star@Cathy "), done[0]["steps"]
+
+
+@pytest.mark.parametrize("seed", [4, 11])
+def test_an_item_dragged_down_a_sortable_list_lands_in_the_place_asked(tmp_path: Path, seed: int) -> None:
+    """drag-items asking for a move down (seed 4: "Drag Estell to the 3rd position." from the 1st; seed 11:
+    "Drag Carilyn down by one position."). A drag dropped on the destination's centre in one move never
+    moved an item down jQuery UI's sortable list: it reorders when the dragged item passes the centre of the
+    one it goes over, which a drop on that centre does not. The drag now moves in steps to a point past the
+    destination's centre in the direction of travel, as a person's hand does. The reward is the task's own,
+    the drag's ok held against the page's own mousedown/up."""
+    folder = tmp_path / "drafts"
+    folder.mkdir()
+    with TaskServer() as tasks:
+        asyncio.run(write_drafts(tasks, ["drag-items"], folder, lambda _: None))
+        with unseen_service(tmp_path / "service.log", folder) as service:
+            done = _run(service.url, lambda client: generic_episodes(client, tasks, [("drag-items", seed)], lambda _: None))
+    assert done[0]["error"] is None and done[0]["lies"] == [], done[0]
+    assert done[0]["raw"] == 1, [s["call"] for s in done[0]["steps"]]

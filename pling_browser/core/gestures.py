@@ -18,11 +18,12 @@ contenteditable take Playwright's path. A select asked for one option is set by 
 Playwright's select_option sets it (its ``input`` and ``change`` are untrusted there too), in one call
 (js_bridge/choose.js); a multiple select, a list, or an option not there yet takes Playwright's path.
 
-A declared gesture (``Gesture``: the element itself clicked, double-clicked, focused or hovered; a
-drag onto another record's element; the value typed key by key, a key pressed, a fill that ends
-with blur, Enter or nothing) always takes Playwright's path, with the actionability each of its
-calls checks. A gesture of several steps (type, then press, then commit) has started once its first
-step went out: a later step that gives up is the page not answering, never "nothing ran".
+A declared gesture (``Gesture``: the element itself clicked, double-clicked, focused or hovered; a drag
+onto another record's element, in steps, let go past its centre; the value typed key by key, a key
+pressed, a fill that ends with blur, Enter or nothing) always takes Playwright's path, with the
+actionability each of its calls checks. A gesture of several steps (type, then press, then commit) has
+started once its first step went out: a later step that gives up is the page not answering, never
+"nothing ran".
 
 Errors come out as ``TargetNotOperable`` (nothing was dispatched), ``PageUnresponsive`` (dispatched,
 then the page did not answer) or another Pling error (core/playwright.py)."""
@@ -40,6 +41,7 @@ from .bridge import Bridge
 from .playwright import translate_playwright_errors
 
 Path = Literal["direct", "playwright"]
+DRAG_STEPS = 10  # pointer moves per drag (Playwright's 1): a sortable list reorders as one passes another's centre
 
 
 class TargetNotOperable(Exception):
@@ -249,9 +251,22 @@ async def _gesture(step: _Steps, target: Any, control: str, value: Any, timeout_
     elif gesture.drag:
         if destination is None:
             raise TargetNotOperable("a drag needs its destination where Playwright can locate it")
-        await step(target.drag_to(destination, timeout=timeout_ms, force=force))
+        await step(target.drag_to(destination, timeout=timeout_ms, force=force, steps=DRAG_STEPS,
+                                  target_position=await _drop_point(target, destination)))
     else:
         await _keys(step, target, control, value, timeout_ms, force, gesture)
+
+
+async def _drop_point(target: Any, destination: Any) -> dict[str, float] | None:
+    """Where a drag lets go: a quarter past the destination's centre the way it travels, as a hand does."""
+    source, box = await target.bounding_box(), await destination.bounding_box()
+    if not source or not box:
+        return None  # Playwright's centre
+    point = {"x": box["width"] / 2, "y": box["height"] / 2}
+    for axis, size in (("x", "width"), ("y", "height")):
+        travel = (box[axis] + box[size] / 2) - (source[axis] + source[size] / 2)
+        point[axis] += box[size] / 4 * ((travel >= 1) - (travel <= -1))
+    return point
 
 
 async def _own(step: _Steps, target: Any, control: str, value: Any, timeout_ms: float, force: bool) -> None:
