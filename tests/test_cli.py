@@ -78,26 +78,32 @@ def _free_port() -> int:
     return port
 
 
-@pytest.mark.parametrize("how", ["SIGINT", "SIGTERM", "SIGINT to the group"])
-def test_serve_stops_cleanly_on_a_signal(how: str, tmp_path: Path) -> None:
-    """A real `pling-browser serve`, with a session open, signalled as a terminal's Ctrl-C (the whole
-    process group: the browser's driver gets it too), as `kill -INT`, or as systemd/docker stop it. It
-    reads PLING_TOKEN from the .env of its working directory."""
-    (tmp_path / ".env").write_text("PLING_TOKEN=from-dotenv-0123\n")
+def _serve(tmp_path: Path) -> tuple[subprocess.Popen[str], str]:
+    """A real `pling-browser serve` in tmp_path, in a process group of its own, once it answers /healthz."""
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("PLING_")}
     env["PLING_DATA_DIR"] = str(tmp_path / "data")
     service = subprocess.Popen([sys.executable, "-m", "pling_browser", "serve", "--port", str(port)], cwd=tmp_path,
                                env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and service.poll() is None:
+        try:
+            if httpx.get(f"{url}/healthz", timeout=5).status_code == 200:
+                break
+        except httpx.TransportError:
+            time.sleep(0.1)
+    return service, url
+
+
+@pytest.mark.parametrize("how", ["SIGINT", "SIGTERM", "SIGINT to the group"])
+def test_serve_stops_cleanly_on_a_signal(how: str, tmp_path: Path) -> None:
+    """A real `pling-browser serve`, with a session open, signalled as a terminal's Ctrl-C (the whole
+    process group: the browser's driver gets it too), as `kill -INT`, or as systemd/docker stop it. It
+    reads PLING_TOKEN from the .env of its working directory."""
+    (tmp_path / ".env").write_text("PLING_TOKEN=from-dotenv-0123\n")
+    service, url = _serve(tmp_path)
     try:
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(f"{url}/healthz", timeout=5).status_code == 200:
-                    break
-            except httpx.TransportError:
-                time.sleep(0.1)
         assert httpx.get(f"{url}/sessions", timeout=30).status_code == 401  # the .env's token is required
         auth = {"Authorization": "Bearer from-dotenv-0123"}
         opened = httpx.post(f"{url}/sessions", json={}, headers=auth, timeout=120)
@@ -126,20 +132,8 @@ def test_a_driver_that_dies_first_leaves_no_unread_error(tmp_path: Path) -> None
     the service opens a session on a new one, and stops as asked."""
     from pling_browser.core import processes
 
-    port = _free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PLING_")}
-    env["PLING_DATA_DIR"] = str(tmp_path / "data")
-    service = subprocess.Popen([sys.executable, "-m", "pling_browser", "serve", "--port", str(port)], cwd=tmp_path,
-                               env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
-    url = f"http://127.0.0.1:{port}"
+    service, url = _serve(tmp_path)
     try:
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(f"{url}/healthz", timeout=5).status_code == 200:
-                    break
-            except httpx.TransportError:
-                time.sleep(0.1)
         assert httpx.post(f"{url}/sessions", json={}, timeout=120).status_code == 201
         drivers = [pid for pid in processes.descendants(service.pid) if "run-driver" in processes.cmdline(pid)]
         assert len(drivers) == 1, drivers

@@ -53,6 +53,20 @@ def _run(service: str, work: Any) -> Any:
     return asyncio.run(go())
 
 
+def _drafted_and_played(tmp_path: Path, cases: list[tuple[str, int]]) -> tuple[dict[str, str], list[dict[str, Any]]]:
+    """The tasks' pages drafted unedited, then the episodes played by the generic policy over those drafts:
+    each draft's text by task, and the episodes."""
+    folder = tmp_path / "drafts"
+    folder.mkdir()
+    names = sorted({name for name, _ in cases})
+    with TaskServer() as tasks:
+        asyncio.run(write_drafts(tasks, names, folder, lambda _: None))
+        drafts = {name: (folder / f"{name}.js").read_text() for name in names}
+        with unseen_service(tmp_path / "service.log", folder) as service:
+            done = _run(service.url, lambda client: generic_episodes(client, tasks, cases, lambda _: None))
+    return drafts, done
+
+
 def test_the_rule_chooses_tasks_without_adapters_variants_or_drawings() -> None:
     names = unseen_tasks()
     assert len(names) >= 30 and names == sorted(names)
@@ -200,12 +214,7 @@ def test_an_operation_is_repeated_until_the_number_it_shows_is_the_one_asked_for
     assert wanted("Generate a number less than 8, then press submit.")(7) and not wanted("a number less than 8")(8)
     assert wanted("a number greater than 3")(4) and wanted("an odd number")(3) and not wanted("an even number")(3)
     assert wanted("Click the button 3 times") is None
-    folder = tmp_path / "drafts"
-    folder.mkdir()
-    with TaskServer() as tasks:
-        asyncio.run(write_drafts(tasks, ["generate-number"], folder, lambda _: None))
-        with unseen_service(tmp_path / "service.log", folder) as service:
-            done = _run(service.url, lambda client: generic_episodes(client, tasks, [("generate-number", 2)], lambda _: None))
+    _, done = _drafted_and_played(tmp_path, [("generate-number", 2)])
     calls = [s["call"] for s in done[0]["steps"]]
     assert done[0]["raw"] == 1 and done[0]["lies"] == [], done[0]
     assert calls.count("invoke click@Generate") >= 2 and calls[-2:] == ["invoke click@Submit", "model"], calls
@@ -226,12 +235,7 @@ def test_the_values_an_instruction_stresses_go_to_the_fields_its_words_name_then
     model["state"]["query"]["value"] = ["horror", "Smith"]        # not the instruction's words: nothing is stressed
     ins = policy_generic.read_instruction(policy_generic.instruction_of(model))
     assert policy_generic.plan(model, ins, {}) == []
-    folder = tmp_path / "drafts"
-    folder.mkdir()
-    with TaskServer() as tasks:
-        asyncio.run(write_drafts(tasks, ["multi-orderings"], folder, lambda _: None))
-        with unseen_service(tmp_path / "service.log", folder) as service:
-            done = _run(service.url, lambda client: generic_episodes(client, tasks, [("multi-orderings", 1)], lambda _: None))
+    _, done = _drafted_and_played(tmp_path, [("multi-orderings", 1)])
     assert done[0]["raw"] == 1 and done[0]["lies"] == [], done[0]
     assert [s["call"] for s in done[0]["steps"]][-1] == "invoke click_submit"
 
@@ -269,19 +273,13 @@ def test_a_slider_handle_without_a_role_is_drafted_as_a_guess_and_stepped_to_eac
     slider, in the model's order, to the instruction's number at the same place, read off the state its step
     changed (use-slider: one slider and #val; use-slider-2: three, and the values in a list under #area;
     form-sequence: #val is an inline-block in a box of no id beside the slider, read by its own id)."""
-    folder = tmp_path / "drafts"
-    folder.mkdir()
-    with TaskServer() as tasks:
-        asyncio.run(write_drafts(tasks, ["use-slider", "use-slider-2", "form-sequence"], folder, lambda _: None))
-        assert 'P.textOf({"css": "#val"})' in (folder / "form-sequence.js").read_text()
-        one = (folder / "use-slider.js").read_text()
-        assert 'id: "increase_slider"' in one and 'id: "decrease_slider"' in one
-        assert "a slider guessed from the word “ui-slider-handle”" in one
-        three = (folder / "use-slider-2.js").read_text()
-        assert all(f'id: "{verb}_slider_{i}"' in three for verb in ("increase", "decrease") for i in (1, 2, 3))
-        with unseen_service(tmp_path / "service.log", folder) as service:
-            done = _run(service.url, lambda client: generic_episodes(client, tasks, [("use-slider", 2), ("use-slider-2", 1), ("form-sequence", 1)],
-                                                                           lambda _: None))
+    drafts, done = _drafted_and_played(tmp_path, [("use-slider", 2), ("use-slider-2", 1), ("form-sequence", 1)])
+    assert 'P.textOf({"css": "#val"})' in drafts["form-sequence"]
+    one = drafts["use-slider"]
+    assert 'id: "increase_slider"' in one and 'id: "decrease_slider"' in one
+    assert "a slider guessed from the word “ui-slider-handle”" in one
+    three = drafts["use-slider-2"]
+    assert all(f'id: "{verb}_slider_{i}"' in three for verb in ("increase", "decrease") for i in (1, 2, 3))
     for ep in done:
         assert ep["error"] is None and ep["raw"] == 1 and ep["lies"] == [], ep
         calls = [s["call"] for s in ep["steps"]]
@@ -299,16 +297,10 @@ def test_a_list_reordered_by_dragging_is_a_record_type_with_a_drag_and_the_polic
     assert [place("Drag A to the top.", 3, 5), place("Drag A to the bottom.", 1, 5), place("Drag A up by one position.", 2, 5),
             place("Drag A down by one position.", 2, 5), place("Drag A to the 4th position.", 0, 5), place("Drag A somewhere", 0, 5)] == [
         0, 4, 1, 3, 3, None]
-    folder = tmp_path / "drafts"
-    folder.mkdir()
-    with TaskServer() as tasks:
-        asyncio.run(write_drafts(tasks, ["drag-items", "drag-sort-numbers"], folder, lambda _: None))
-        for name in ("drag-items", "drag-sort-numbers"):
-            text = (folder / f"{name}.js").read_text()
-            assert 'pling.action({ id: "drag", record: "item"' in text and 'gesture: {"drag": "{onto}"}' in text, name
-            assert "TODO: a guess from ui-sortable" in text or "TODO: a guess from sortable" in text, name
-        with unseen_service(tmp_path / "service.log", folder) as service:
-            done = _run(service.url, lambda client: generic_episodes(client, tasks, [("drag-items", 1), ("drag-sort-numbers", 1)], lambda _: None))
+    drafts, done = _drafted_and_played(tmp_path, [("drag-items", 1), ("drag-sort-numbers", 1)])
+    for name, text in drafts.items():
+        assert 'pling.action({ id: "drag", record: "item"' in text and 'gesture: {"drag": "{onto}"}' in text, name
+        assert "TODO: a guess from ui-sortable" in text or "TODO: a guess from sortable" in text, name
     for ep in done:
         assert ep["error"] is None and ep["raw"] == 1 and ep["lies"] == [], ep
     assert [s["call"] for s in done[0]["steps"]][:2] == ["open", "invoke drag@Julee"]
@@ -322,14 +314,9 @@ def test_items_of_several_kinds_are_clicked_by_the_kind_their_control_says(tmp_p
     item (no text of its own) no id; now the kind is a field (`type`), the item is clicked (a TODO says the
     guess), and an item showing only a field is known by the value its page wrote. Seed 2 asks for a "text"
     widget: the policy clicks the item whose field says so (failed before: nothing matched)."""
-    folder = tmp_path / "drafts"
-    folder.mkdir()
-    with TaskServer() as tasks:
-        asyncio.run(write_drafts(tasks, ["click-widget"], folder, lambda _: None))
-        text = (folder / "click-widget.js").read_text()
-        assert 'type: P.attrIn(el, "data-type")' in text and 'pling.action({ id: "click", record: "item"' in text
-        with unseen_service(tmp_path / "service.log", folder) as service:
-            done = _run(service.url, lambda client: generic_episodes(client, tasks, [("click-widget", 2), ("click-widget", 1)], lambda _: None))
+    drafts, done = _drafted_and_played(tmp_path, [("click-widget", 2), ("click-widget", 1)])
+    text = drafts["click-widget"]
+    assert 'type: P.attrIn(el, "data-type")' in text and 'pling.action({ id: "click", record: "item"' in text
     for ep in done:
         assert ep["error"] is None and ep["raw"] == 1 and ep["lies"] == [], ep
         assert [s["call"] for s in ep["steps"]][1].startswith("invoke click@"), ep["steps"]
@@ -341,15 +328,10 @@ def test_an_icon_in_each_row_is_an_action_named_by_its_class_and_a_row_is_found_
     family named by its class (trash@ID, star@ID; a TODO says the guess), found by tag and class inside the
     row. Seed 2 says "Find the email by Cathy and click the star icon": the row whose label begins with that
     name, the family the instruction names (failed before: nothing matched)."""
-    folder = tmp_path / "drafts"
-    folder.mkdir()
-    with TaskServer() as tasks:
-        asyncio.run(write_drafts(tasks, ["email-inbox-noscroll"], folder, lambda _: None))
-        text = (folder / "email-inbox-noscroll.js").read_text()
-        assert 'pling.action({ id: "star", record: "item"' in text and 'pling.action({ id: "trash", record: "item"' in text
-        assert "TODO: no name: named by its class “star” (a picture with no name), a guess" in text
-        with unseen_service(tmp_path / "service.log", folder) as service:
-            done = _run(service.url, lambda client: generic_episodes(client, tasks, [("email-inbox-noscroll", 2)], lambda _: None))
+    drafts, done = _drafted_and_played(tmp_path, [("email-inbox-noscroll", 2)])
+    text = drafts["email-inbox-noscroll"]
+    assert 'pling.action({ id: "star", record: "item"' in text and 'pling.action({ id: "trash", record: "item"' in text
+    assert "TODO: no name: named by its class “star” (a picture with no name), a guess" in text
     assert done[0]["error"] is None and done[0]["raw"] == 1 and done[0]["lies"] == [], done[0]
     assert [s["call"] for s in done[0]["steps"]][1].startswith("invoke star@Cathy "), done[0]["steps"]
 
@@ -362,11 +344,6 @@ def test_an_item_dragged_down_a_sortable_list_lands_in_the_place_asked(tmp_path:
     one it goes over, which a drop on that centre does not. The drag now moves in steps to a point past the
     destination's centre in the direction of travel, as a person's hand does. The reward is the task's own,
     the drag's ok held against the page's own mousedown/up."""
-    folder = tmp_path / "drafts"
-    folder.mkdir()
-    with TaskServer() as tasks:
-        asyncio.run(write_drafts(tasks, ["drag-items"], folder, lambda _: None))
-        with unseen_service(tmp_path / "service.log", folder) as service:
-            done = _run(service.url, lambda client: generic_episodes(client, tasks, [("drag-items", seed)], lambda _: None))
+    _, done = _drafted_and_played(tmp_path, [("drag-items", seed)])
     assert done[0]["error"] is None and done[0]["lies"] == [], done[0]
     assert done[0]["raw"] == 1, [s["call"] for s in done[0]["steps"]]
