@@ -187,12 +187,14 @@ function tick() {
   });
 }
 
+// Resolves true when a frame rendered, false when the wait ran out first (a loaded machine, a
+// compositor that is late or stopped): only a rendered frame is counted as one.
 function animationFrame(capMs) {
   return new PromiseCtor((resolve) => {
     let done = false;
-    const finish = () => { if (!done) { done = true; resolve(); } };
-    try { ReflectApply(nativeRequestAnimationFrame, G, [finish]); } catch (e) { /* no frames */ }
-    setTimer(finish, capMs);
+    const finish = (rendered) => { if (!done) { done = true; resolve(rendered); } };
+    try { ReflectApply(nativeRequestAnimationFrame, G, [() => finish(true)]); } catch (e) { /* no frames */ }
+    setTimer(() => finish(false), capMs);
   });
 }
 
@@ -303,20 +305,26 @@ export async function settle(since, capMs) {
         return answerOf({ settled: true, ms: 0, frames: 0 });
       }
     }
+    let lastFrame = started;
     for (;;) {
       const before = mutationCount;
-      await animationFrame(20);
+      const rendered = await animationFrame(20);
       await tick();
-      frames += 1;
+      if (rendered) { frames += 1; lastFrame = now(); }
+      // A wait that ran out is not a frame: the page's own frame callbacks have not run, and a round
+      // counted for it would settle before them. Frames that do not come for half the cap are taken as
+      // not coming at all (the round then counts, as a rendered one would).
+      const framed = rendered || now() - lastFrame >= capMs / 2;
       const pending = pendingSince(since);
       const queued = queuedSince(since);
       const quiet = mutationCount === before;
-      if (pending === 0 && quiet && queued.timers === 0 && (queued.frames === 0 || rounds >= QUEUED_ROUNDS)) {
+      if (framed && pending === 0 && quiet && queued.timers === 0 && (queued.frames === 0 || rounds >= QUEUED_ROUNDS)) {
         return answerOf({ settled: true, ms: now() - started, frames });
       }
       const elapsed = now() - started;
       if (elapsed >= capMs) return answerOf({ settled: false, ms: elapsed, frames, pending, timers: queued.timers });
-      rounds = quiet && pending === 0 ? rounds + 1 : 0;
+      if (!quiet || pending > 0) rounds = 0;
+      else if (framed) rounds += 1;
       if (pending > 0) await nextChange(MathMin(50, MathMax(1, capMs - elapsed)));
     }
   } finally {

@@ -2473,17 +2473,17 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
   function animationFrame(capMs) {
     return new PromiseCtor((resolve) => {
       let done = false;
-      const finish = () => {
+      const finish = (rendered) => {
         if (!done) {
           done = true;
-          resolve();
+          resolve(rendered);
         }
       };
       try {
-        ReflectApply(nativeRequestAnimationFrame, G, [finish]);
+        ReflectApply(nativeRequestAnimationFrame, G, [() => finish(true)]);
       } catch (e) {
       }
-      setTimer(finish, capMs);
+      setTimer(() => finish(false), capMs);
     });
   }
   var queuedWork = create(null);
@@ -2583,20 +2583,26 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
           return answerOf({ settled: true, ms: 0, frames: 0 });
         }
       }
+      let lastFrame = started;
       for (; ; ) {
         const before = mutationCount;
-        await animationFrame(20);
+        const rendered = await animationFrame(20);
         await tick();
-        frames += 1;
+        if (rendered) {
+          frames += 1;
+          lastFrame = now();
+        }
+        const framed = rendered || now() - lastFrame >= capMs / 2;
         const pending = pendingSince(since);
         const queued = queuedSince(since);
         const quiet = mutationCount === before;
-        if (pending === 0 && quiet && queued.timers === 0 && (queued.frames === 0 || rounds >= QUEUED_ROUNDS)) {
+        if (framed && pending === 0 && quiet && queued.timers === 0 && (queued.frames === 0 || rounds >= QUEUED_ROUNDS)) {
           return answerOf({ settled: true, ms: now() - started, frames });
         }
         const elapsed = now() - started;
         if (elapsed >= capMs) return answerOf({ settled: false, ms: elapsed, frames, pending, timers: queued.timers });
-        rounds = quiet && pending === 0 ? rounds + 1 : 0;
+        if (!quiet || pending > 0) rounds = 0;
+        else if (framed) rounds += 1;
         if (pending > 0) await nextChange(MathMin(50, MathMax(1, capMs - elapsed)));
       }
     } finally {
