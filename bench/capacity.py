@@ -1,5 +1,6 @@
 """Capacity (issue 31): the most sessions one service holds on this machine with every one answering
-within 1 s. Sessions are opened in steps (8, 16, 32, 64, 96, 128, 192, 256, … up to --capacity-max) on the
+within 1 s. Each session is driven through an HTTP client of its own, as each agent has one (a
+shared pool's bookkeeping takes the bench's CPU from the service's 2 cores). Sessions are opened in steps (8, 16, 32, 64, 96, 128, 192, 256, … up to --capacity-max) on the
 12-record page and kept open; at each step every open session invokes `add` (evidence on) once, all at
 the same moment, twice. A step is held when both rounds answer every invocation ok within ANSWER_MS;
 the first step that is not ends the climb. Reported (no target): the last step held, the first missed
@@ -21,10 +22,10 @@ ROUNDS = 2
 OPEN_AT_ONCE = 4
 
 
-async def _round(api: PlingApi, sids: list[str], tag: str) -> tuple[list[float], list[str]]:
+async def _round(agents: list[PlingApi], sids: list[str], tag: str) -> tuple[list[float], list[str]]:
     async def one(k: int, sid: str) -> tuple[float | None, str | None]:
         try:
-            call = await api.invoke(sid, "add", {"text": f"c{k} {tag}"})
+            call = await agents[k].invoke(sid, "add", {"text": f"c{k} {tag}"})
         except Exception as error:  # noqa: BLE001 - a transport failure is a session not answering
             return None, f"{type(error).__name__}: {error}"[:200]
         ok = call.status == 200 and call.result.get("ok")
@@ -52,6 +53,7 @@ async def measure_capacity(fixtures: FixtureServer, api: PlingApi, service_pid: 
     out: dict[str, Any] = {"answer_ms": ANSWER_MS, "rounds": ROUNDS, "most_tried": most, "steps": [],
                            "held": 0, "missed": None}
     sids: list[str] = []
+    agents: list[PlingApi] = []
     try:
         for size in [s for s in STEPS if s <= most]:
             try:
@@ -59,12 +61,14 @@ async def measure_capacity(fixtures: FixtureServer, api: PlingApi, service_pid: 
             except RuntimeError as error:  # the service refused to open more: that is the limit
                 out["missed"] = {"sessions": size, "why": str(error)[:300]}
                 break
+            agents += [api.agent() for _ in new]
+            # untimed: a session's first call pays for code caches
+            await _round(agents[len(sids):], new, "warm")
             sids += new
-            await _round(api, new, "warm")  # untimed: a session's first call pays for code caches
             progress(f"  capacity: {size} sessions, every one invoking at once")
             latencies, errors = [], []
             for r in range(ROUNDS):
-                got, failed = await _round(api, sids, f"r{r}")
+                got, failed = await _round(agents, sids, f"r{r}")
                 latencies += got
                 errors += failed
             step = {"sessions": size, "latency_ms": summary(latencies), "errors": len(errors),
@@ -79,4 +83,6 @@ async def measure_capacity(fixtures: FixtureServer, api: PlingApi, service_pid: 
     finally:
         for sid in sids:
             await api.close(sid)
+        for agent in agents:
+            await agent.aclose()
     return out

@@ -19,8 +19,6 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import httpx
-
 from . import procmem
 from .fixtures import FixtureServer
 from .floor import ADD_RENDERED, FloorBrowser, FloorPage
@@ -110,11 +108,8 @@ def _bare_worker(page: FloorPage, k: int, count: int, side: Side, tag: str) -> C
 
 
 def _agents(api: PlingApi, sessions: int) -> list[PlingApi]:
-    """An HTTP client per session, as each agent has its own: one httpx pool shared by 64 callers costs
-    its bookkeeping 5-6 ms of the bench's CPU per request (0.8-0.9 ms with a pool each; 1.4 against 0.9
-    at 16), taken from the same 2 cores as the service's."""
-    return [PlingApi(httpx.AsyncClient(base_url=api.client.base_url, timeout=api.client.timeout))
-            for _ in range(sessions)]
+    """An HTTP client per session, as each agent has its own (PlingApi.agent)."""
+    return [api.agent() for _ in range(sessions)]
 
 
 async def _open_all(api: PlingApi, agents: list[PlingApi], floor: FloorBrowser,
@@ -160,7 +155,7 @@ async def measure_level(fixtures: FixtureServer, api: PlingApi, floor: FloorBrow
         for page in pages:
             await page.close()
         for agent in agents:
-            await agent.client.aclose()
+            await agent.aclose()
     total = sessions * 2 * half
     out = {"sessions": sessions, "per_session": 2 * half, "records": records,
            "pling": pling.as_json(total), "bare": bare.as_json(total), "memory": _memory(idle, loaded, sessions)}
