@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
-from bench.miniwob import arranging, instruction, page_reading, policy_generic, stepping
+from bench.miniwob import arranging, instruction, marking, page_reading, policy_generic, stepping
 from bench.miniwob.server import TaskServer
 from bench.miniwob.suite import TASKS, episode
 from bench.miniwob.unseen import (
@@ -111,7 +111,7 @@ def test_a_receipt_that_says_ok_for_a_click_that_never_happened_is_counted_as_a_
 
 def test_the_generic_policy_names_no_task() -> None:
     names = set(unseen_tasks()) | set(TASKS)
-    for module in (policy_generic, instruction, page_reading, stepping, arranging):
+    for module in (policy_generic, instruction, page_reading, stepping, arranging, marking):
         source = Path(module.__file__).read_text()
         assert not [n for n in names if n in source], module.__name__
 
@@ -347,3 +347,23 @@ def test_an_item_dragged_down_a_sortable_list_lands_in_the_place_asked(tmp_path:
     _, done = _drafted_and_played(tmp_path, [("drag-items", seed)])
     assert done[0]["error"] is None and done[0]["lies"] == [], done[0]
     assert done[0]["raw"] == 1, [s["call"] for s in done[0]["steps"]]
+
+
+def test_each_record_is_marked_by_the_property_its_number_has_then_the_one_submit(tmp_path: Path) -> None:
+    """odd-or-even: rows each showing a number between an “Odd” and an “Even” button, drafted as a record
+    type with the families odd@ROW and even@ROW; "Mark the numbers below as odd or even and press submit".
+    The policy pressed only Submit (reward -1 on seeds 1-3): nothing named a row. Now each row whose label
+    shows one number gets the family named by the property that number has, then the one Submit."""
+    ins = instruction.read_instruction("Mark the numbers as odd or even.")
+    model = {"actions": [{"id": "odd", "record": "row", "description": "Press the button “Odd” of the row"},
+                         {"id": "even", "record": "row", "description": "Press the button “Even” of the row"}],
+             "records": {"row": {"items": [{"id": "a", "label": "Odd -3 Even"}, {"id": "b", "label": "Odd 0 Even"},
+                                           {"id": "c", "label": "Odd 1 2 Even"}, {"id": "d", "label": "Odd 2.5 Even"}]}}}
+    assert marking.marks(model, ins) == ["odd@a", "even@b"]
+    assert marking.marks(model, instruction.read_instruction("Press the buttons.")) == []
+    _, done = _drafted_and_played(tmp_path, [("odd-or-even", 1), ("odd-or-even", 2)])
+    for ep in done:
+        assert ep["error"] is None and ep["raw"] == 1 and ep["lies"] == [], ep
+        calls = [s["call"] for s in ep["steps"] if s["call"].startswith("invoke ")]
+        assert len(calls) == 4 and calls[-1] == "invoke click_submit", calls
+        assert all(c.split("@")[0] in ("invoke odd", "invoke even") for c in calls[:3]), calls

@@ -19,8 +19,8 @@ It reads only the model and receipts (never the DOM, never a task's name) and kn
    quoted value is ("enter "Keneth""); "wait N seconds" between two operations is waited.
 
 Everything it knows is in this file, instruction.py (reading the instruction) and page_reading.py (values
-read off the page), stepping.py (sliders set by steps) and arranging.py (lists reordered by dragging); no branch
-names a task (tests/test_miniwob_unseen.py checks the five)."""
+read off the page), stepping.py (sliders set by steps), arranging.py (lists reordered by dragging) and marking.py
+(records marked by a property of their number); no branch names a task (tests/test_miniwob_unseen.py checks the six)."""
 
 from __future__ import annotations
 
@@ -47,6 +47,7 @@ from .instruction import (
     value_for,
     word_position,
 )
+from .marking import mark
 from .page_reading import NUMBER, answers_text, read_values, wanted_number, whole_texts
 from .stepping import set_sliders
 
@@ -352,7 +353,8 @@ async def solve(agent: PlingAgent, model: dict[str, Any], steps: int = 8, explor
     invoked: list[str] = []
     model, stepped = await set_sliders(agent, model, ins, invoked)
     model, dragged = await arrange(agent, model, ins, invoked)
-    done: dict[str, list[tuple[int, int]]] = {ref: [] for ref in stepped + dragged}
+    model, marked = await mark(agent, model, ins, invoked)
+    done: dict[str, list[tuple[int, int]]] = {ref: [] for ref in stepped + dragged + marked}
     tried: set[str] = set()
     took, ended = 0.0, time.perf_counter()     # the last call's duration, and when it ended
     for _ in range(steps + explore):
@@ -369,7 +371,7 @@ async def solve(agent: PlingAgent, model: dict[str, Any], steps: int = 8, explor
                     model = await whole_texts(agent, await agent.model(), ins)
                 continue
         if not todo:
-            todo = _submit_left(model, ins, done, worked=bool(stepped or dragged))
+            todo = _submit_left(model, ins, done, worked=bool(stepped or dragged or marked))
             if not todo:
                 break
         step = todo[0]
