@@ -1,8 +1,11 @@
 // evidence.js: the before snapshot and the diff against it, keyed on business ids. The before
 // snapshot stays in the page; only the bounded diff crosses to the controller, so a 10,000-record
-// page costs two passes over its records and one small message.
+// page costs two passes over its records and one small message. A record is kept as its bounded
+// copy, [label, fields] (records.js: never the page's own objects, so a change made in place is seen),
+// and compared value by value: no text is made of a record that did not change (issue 31: at 1,000
+// records the JSON signature of every record, made twice, was a quarter of an invocation's snapshots).
 
-import { create, jsonParse, keys, push } from './prelude.js';
+import { create, hasOwn, isArray, keys, push } from './prelude.js';
 import { newTally, toJSON } from './bound.js';
 import { registry } from './declarations.js';
 import { pageInfo } from './navigate.js';
@@ -23,13 +26,13 @@ export function captureEvidence() {
   for (let r = 0; r < registry.records.length; r++) {
     const decl = registry.records[r];
     const set = readRecordIds(decl);
-    const signatures = create(null);
+    const entries = create(null);
     const tally = newTally();
     for (let i = 0; i < set.ids.length; i++) {
       const id = set.ids[i];
-      signatures[id] = toJSON([recordLabel(decl, set.objects[i], id, tally), recordFields(decl, set.objects[i], id, tally)]);
+      entries[id] = [recordLabel(decl, set.objects[i], id, tally), recordFields(decl, set.objects[i], id, tally)];
     }
-    records[decl.type] = { ids: set.ids, signatures };
+    records[decl.type] = { ids: set.ids, entries };
   }
   const actions = create(null);
   let checks = MEMBER_CHECKS;
@@ -59,24 +62,56 @@ export function captureEvidence() {
   return { records, actions, state, feedback, page: pageInfo() };
 }
 
-function fieldChanges(before, after) {
-  // Signatures are [label, fields]; the changes name the label and each field that differs.
-  const from = jsonParse(before);
-  const to = jsonParse(after);
-  const changes = create(null);
-  if (toJSON(from[0]) !== toJSON(to[0])) changes.label = { from: from[0], to: to[0] };
-  const names = keys(from[1]);
-  const seen = create(null);
-  for (let i = 0; i < names.length; i++) {
-    seen[names[i]] = true;
-    // A field that is absent reads as null: one that goes from null to absent (or back) did not change.
-    const a = toJSON(from[1][names[i]]);
-    const b = toJSON(to[1][names[i]] === undefined ? null : to[1][names[i]]);
-    if (a !== b) changes[names[i]] = { from: from[1][names[i]], to: to[1][names[i]] === undefined ? null : to[1][names[i]] };
+// A before snapshot another document carried (navigate.js) arrives parsed from JSON: its records'
+// maps are rebuilt without a prototype, so an id such as "constructor" finds only its own record.
+export function carriedRecords(records) {
+  const out = create(null);
+  const types = keys(records);
+  for (let t = 0; t < types.length; t++) {
+    const kept = records[types[t]];
+    const ids = kept && isArray(kept.ids) ? kept.ids : [];
+    const entries = create(null);
+    for (let i = 0; i < ids.length; i++) if (kept.entries && hasOwn(kept.entries, ids[i])) entries[ids[i]] = kept.entries[ids[i]];
+    out[types[t]] = { ids, entries };
   }
-  const added = keys(to[1]);
+  return out;
+}
+
+// Two bounded values (records.js): equal primitives at once, arrays and objects by their JSON. A field
+// that is absent reads as null: one that goes from null to absent (or back) did not change.
+export function sameValue(a, b) {
+  if (a === undefined) a = null;
+  if (b === undefined) b = null;
+  if (a === b) return true;
+  return a !== null && b !== null && typeof a === 'object' && typeof b === 'object' && toJSON(a) === toJSON(b);
+}
+
+// Whether a record kept as [label, fields] changed: the label, or a field of either side.
+export function entryChanged(before, after) {
+  if (!sameValue(before[0], after[0])) return true;
+  const from = before[1];
+  const to = after[1];
+  const names = keys(from);
+  for (let i = 0; i < names.length; i++) if (!sameValue(from[names[i]], to[names[i]])) return true;
+  const added = keys(to);
+  for (let i = 0; i < added.length; i++) if (from[added[i]] === undefined && !sameValue(null, to[added[i]])) return true;
+  return false;
+}
+
+// What changed in one record: the label and each field that differs, from and to.
+function fieldChanges(before, after) {
+  const changes = create(null);
+  if (!sameValue(before[0], after[0])) changes.label = { from: before[0], to: after[0] };
+  const from = before[1];
+  const to = after[1];
+  const names = keys(from);
+  for (let i = 0; i < names.length; i++) {
+    const is = to[names[i]] === undefined ? null : to[names[i]];
+    if (!sameValue(from[names[i]], is)) changes[names[i]] = { from: from[names[i]], to: is };
+  }
+  const added = keys(to);
   for (let i = 0; i < added.length; i++) {
-    if (!seen[added[i]] && to[1][added[i]] !== null) changes[added[i]] = { from: null, to: to[1][added[i]] };
+    if (from[added[i]] === undefined && to[added[i]] !== null) changes[added[i]] = { from: null, to: to[added[i]] };
   }
   return changes;
 }
@@ -90,29 +125,28 @@ function diffRecords(before, after, actionsOut) {
   for (let t = 0; t < beforeTypes.length; t++) if (after[beforeTypes[t]] === undefined) push(types, beforeTypes[t]);
   for (let t = 0; t < types.length; t++) {
     const type = types[t];
-    const a = before[type] || { ids: [], signatures: create(null) };
-    const b = after[type] || { ids: [], signatures: create(null) };
+    const a = before[type] || { ids: [], entries: create(null) };
+    const b = after[type] || { ids: [], entries: create(null) };
     const change = { added: [], removed: [], updated: [], reordered: false, omitted: { added: 0, removed: 0, updated: 0 },
       total: { from: a.ids.length, to: b.ids.length } };
     const added = [];
     const removed = [];
-    for (let i = 0; i < b.ids.length; i++) if (a.signatures[b.ids[i]] === undefined) push(added, b.ids[i]);
-    for (let i = 0; i < a.ids.length; i++) if (b.signatures[a.ids[i]] === undefined) push(removed, a.ids[i]);
+    for (let i = 0; i < b.ids.length; i++) if (a.entries[b.ids[i]] === undefined) push(added, b.ids[i]);
+    for (let i = 0; i < a.ids.length; i++) if (b.entries[a.ids[i]] === undefined) push(removed, a.ids[i]);
     // Reordered: the records present before and after are not in the same relative order.
     let j = 0;
     for (let i = 0; i < a.ids.length && !change.reordered; i++) {
-      if (b.signatures[a.ids[i]] === undefined) continue;
-      while (j < b.ids.length && a.signatures[b.ids[j]] === undefined) j += 1;
+      if (b.entries[a.ids[i]] === undefined) continue;
+      while (j < b.ids.length && a.entries[b.ids[j]] === undefined) j += 1;
       if (b.ids[j] !== a.ids[i]) change.reordered = true;
       j += 1;
     }
     for (let i = 0; i < b.ids.length; i++) {
       const id = b.ids[i];
-      const was = a.signatures[id];
-      if (was === undefined || was === b.signatures[id]) continue;
+      const was = a.entries[id];
+      if (was === undefined || !entryChanged(was, b.entries[id])) continue;
       if (change.updated.length >= DIFF_LIMITS.updated) { change.omitted.updated += 1; continue; }
-      const changes = fieldChanges(was, b.signatures[id]);
-      if (keys(changes).length) push(change.updated, { id, changes });
+      push(change.updated, { id, changes: fieldChanges(was, b.entries[id]) });
     }
     for (let i = 0; i < added.length; i++) {
       if (change.added.length < DIFF_LIMITS.ids) push(change.added, added[i]); else change.omitted.added += 1;

@@ -14,7 +14,7 @@ import {
 import { randomName } from './secrets.js';
 import { toJSON } from './bound.js';
 import { registry } from './declarations.js';
-import { diffEvidence } from './evidence.js';
+import { carriedRecords, diffEvidence } from './evidence.js';
 import { inFlight, markStart, takeBefore } from './reveal.js';
 
 export const DOC_ID = randomName();
@@ -119,7 +119,8 @@ export function whoami() {
 // The diff of this (new) document against the before snapshot another document carried out.
 export function diffFrom(arg) {
   const before = arg && arg.before;
-  if (!before || typeof before !== 'object' || !before.records) return answerOf({ ok: false, code: 'no_snapshot' });
+  if (!before || typeof before !== 'object' || !before.records || typeof before.records !== 'object') return answerOf({ ok: false, code: 'no_snapshot' });
+  before.records = carriedRecords(before.records);
   const changed = diffEvidence(before, null);
   changed.page = { from: before.page || { id: null, url: '', title: '' }, to: pageInfo() };
   changed.observed = true;

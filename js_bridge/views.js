@@ -8,9 +8,8 @@
 // the action left (navigate.js, diffFrom) and for a route of a single-page app that declares another
 // page. This file is the one place that decides which rule applies.
 
-import { create, hasOwn, jsonParse, keys, push, strIndexOf, strSlice } from './prelude.js';
-import { toJSON } from './bound.js';
-import { DIFF_LIMITS, actionChange, diffState } from './evidence.js';
+import { create, hasOwn, keys, push, strIndexOf, strSlice } from './prelude.js';
+import { DIFF_LIMITS, actionChange, diffState, entryChanged, sameValue } from './evidence.js';
 
 // Two pages are the same page when they declare the same `pling.page` id. A document that declares
 // none has no page id to compare: then the same address (origin and path, without query or hash) is
@@ -47,19 +46,19 @@ export function diffViews(before, after) {
       total: { from: a.ids.length, to: b.ids.length } };
     for (let i = 0; i < b.ids.length; i++) {
       const id = b.ids[i];
-      const was = a.signatures[id];
+      const was = a.entries[id];
       if (was === undefined) {
         if (change.entered.length < DIFF_LIMITS.ids) push(change.entered, id); else change.omitted.entered += 1;
         continue;
       }
-      if (was === b.signatures[id]) continue;
-      const changes = viewFieldChanges(was, b.signatures[id]);
+      if (!entryChanged(was, b.entries[id])) continue;
+      const changes = viewFieldChanges(was, b.entries[id]);
       if (!keys(changes).length) continue;
       if (change.updated.length >= DIFF_LIMITS.updated) { change.omitted.updated += 1; continue; }
       push(change.updated, { id, changes });
     }
     for (let i = 0; i < a.ids.length; i++) {
-      if (b.signatures[a.ids[i]] !== undefined) continue;
+      if (b.entries[a.ids[i]] !== undefined) continue;
       if (change.left.length < DIFF_LIMITS.ids) push(change.left, a.ids[i]); else change.omitted.left += 1;
     }
     const counted = change.entered.length + change.left.length + change.updated.length;
@@ -70,15 +69,13 @@ export function diffViews(before, after) {
 
 // A record both pages show: its label, and the fields both views show (a detail view shows fields the
 // list does not; a field one view leaves out did not change).
-function viewFieldChanges(before, after) {
-  const from = jsonParse(before);
-  const to = jsonParse(after);
+function viewFieldChanges(from, to) {
   const changes = create(null);
-  if (toJSON(from[0]) !== toJSON(to[0])) changes.label = { from: from[0], to: to[0] };
+  if (!sameValue(from[0], to[0])) changes.label = { from: from[0], to: to[0] };
   const names = keys(from[1]);
   for (let i = 0; i < names.length; i++) {
     if (!hasOwn(to[1], names[i])) continue;
-    if (toJSON(from[1][names[i]]) !== toJSON(to[1][names[i]])) changes[names[i]] = { from: from[1][names[i]], to: to[1][names[i]] };
+    if (!sameValue(from[1][names[i]], to[1][names[i]])) changes[names[i]] = { from: from[1][names[i]], to: to[1][names[i]] };
   }
   return changes;
 }

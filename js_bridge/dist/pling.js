@@ -2699,14 +2699,14 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
       };
       for (let i = 0; i < b.ids.length; i++) {
         const id = b.ids[i];
-        const was = a.signatures[id];
+        const was = a.entries[id];
         if (was === void 0) {
           if (change.entered.length < DIFF_LIMITS.ids) push(change.entered, id);
           else change.omitted.entered += 1;
           continue;
         }
-        if (was === b.signatures[id]) continue;
-        const changes = viewFieldChanges(was, b.signatures[id]);
+        if (!entryChanged(was, b.entries[id])) continue;
+        const changes = viewFieldChanges(was, b.entries[id]);
         if (!keys(changes).length) continue;
         if (change.updated.length >= DIFF_LIMITS.updated) {
           change.omitted.updated += 1;
@@ -2715,7 +2715,7 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
         push(change.updated, { id, changes });
       }
       for (let i = 0; i < a.ids.length; i++) {
-        if (b.signatures[a.ids[i]] !== void 0) continue;
+        if (b.entries[a.ids[i]] !== void 0) continue;
         if (change.left.length < DIFF_LIMITS.ids) push(change.left, a.ids[i]);
         else change.omitted.left += 1;
       }
@@ -2724,15 +2724,13 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
     }
     return out;
   }
-  function viewFieldChanges(before, after) {
-    const from = jsonParse(before);
-    const to = jsonParse(after);
+  function viewFieldChanges(from, to) {
     const changes = create(null);
-    if (toJSON(from[0]) !== toJSON(to[0])) changes.label = { from: from[0], to: to[0] };
+    if (!sameValue(from[0], to[0])) changes.label = { from: from[0], to: to[0] };
     const names = keys(from[1]);
     for (let i = 0; i < names.length; i++) {
       if (!hasOwn(to[1], names[i])) continue;
-      if (toJSON(from[1][names[i]]) !== toJSON(to[1][names[i]])) changes[names[i]] = { from: from[1][names[i]], to: to[1][names[i]] };
+      if (!sameValue(from[1][names[i]], to[1][names[i]])) changes[names[i]] = { from: from[1][names[i]], to: to[1][names[i]] };
     }
     return changes;
   }
@@ -2804,13 +2802,13 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
     for (let r = 0; r < registry.records.length; r++) {
       const decl = registry.records[r];
       const set = readRecordIds(decl);
-      const signatures = create(null);
+      const entries2 = create(null);
       const tally = newTally();
       for (let i = 0; i < set.ids.length; i++) {
         const id = set.ids[i];
-        signatures[id] = toJSON([recordLabel(decl, set.objects[i], id, tally), recordFields(decl, set.objects[i], id, tally)]);
+        entries2[id] = [recordLabel(decl, set.objects[i], id, tally), recordFields(decl, set.objects[i], id, tally)];
       }
-      records[decl.type] = { ids: set.ids, signatures };
+      records[decl.type] = { ids: set.ids, entries: entries2 };
     }
     const actions = create(null);
     let checks = MEMBER_CHECKS;
@@ -2839,22 +2837,47 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
     const feedback = { entries, counts: feedbackCounts(entries) };
     return { records, actions, state, feedback, page: pageInfo() };
   }
-  function fieldChanges(before, after) {
-    const from = jsonParse(before);
-    const to = jsonParse(after);
-    const changes = create(null);
-    if (toJSON(from[0]) !== toJSON(to[0])) changes.label = { from: from[0], to: to[0] };
-    const names = keys(from[1]);
-    const seen = create(null);
-    for (let i = 0; i < names.length; i++) {
-      seen[names[i]] = true;
-      const a = toJSON(from[1][names[i]]);
-      const b = toJSON(to[1][names[i]] === void 0 ? null : to[1][names[i]]);
-      if (a !== b) changes[names[i]] = { from: from[1][names[i]], to: to[1][names[i]] === void 0 ? null : to[1][names[i]] };
+  function carriedRecords(records) {
+    const out = create(null);
+    const types = keys(records);
+    for (let t = 0; t < types.length; t++) {
+      const kept2 = records[types[t]];
+      const ids = kept2 && isArray(kept2.ids) ? kept2.ids : [];
+      const entries = create(null);
+      for (let i = 0; i < ids.length; i++) if (kept2.entries && hasOwn(kept2.entries, ids[i])) entries[ids[i]] = kept2.entries[ids[i]];
+      out[types[t]] = { ids, entries };
     }
-    const added = keys(to[1]);
+    return out;
+  }
+  function sameValue(a, b) {
+    if (a === void 0) a = null;
+    if (b === void 0) b = null;
+    if (a === b) return true;
+    return a !== null && b !== null && typeof a === "object" && typeof b === "object" && toJSON(a) === toJSON(b);
+  }
+  function entryChanged(before, after) {
+    if (!sameValue(before[0], after[0])) return true;
+    const from = before[1];
+    const to = after[1];
+    const names = keys(from);
+    for (let i = 0; i < names.length; i++) if (!sameValue(from[names[i]], to[names[i]])) return true;
+    const added = keys(to);
+    for (let i = 0; i < added.length; i++) if (from[added[i]] === void 0 && !sameValue(null, to[added[i]])) return true;
+    return false;
+  }
+  function fieldChanges(before, after) {
+    const changes = create(null);
+    if (!sameValue(before[0], after[0])) changes.label = { from: before[0], to: after[0] };
+    const from = before[1];
+    const to = after[1];
+    const names = keys(from);
+    for (let i = 0; i < names.length; i++) {
+      const is = to[names[i]] === void 0 ? null : to[names[i]];
+      if (!sameValue(from[names[i]], is)) changes[names[i]] = { from: from[names[i]], to: is };
+    }
+    const added = keys(to);
     for (let i = 0; i < added.length; i++) {
-      if (!seen[added[i]] && to[1][added[i]] !== null) changes[added[i]] = { from: null, to: to[1][added[i]] };
+      if (from[added[i]] === void 0 && to[added[i]] !== null) changes[added[i]] = { from: null, to: to[added[i]] };
     }
     return changes;
   }
@@ -2865,8 +2888,8 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
     for (let t = 0; t < beforeTypes.length; t++) if (after[beforeTypes[t]] === void 0) push(types, beforeTypes[t]);
     for (let t = 0; t < types.length; t++) {
       const type = types[t];
-      const a = before[type] || { ids: [], signatures: create(null) };
-      const b = after[type] || { ids: [], signatures: create(null) };
+      const a = before[type] || { ids: [], entries: create(null) };
+      const b = after[type] || { ids: [], entries: create(null) };
       const change = {
         added: [],
         removed: [],
@@ -2877,25 +2900,24 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
       };
       const added = [];
       const removed = [];
-      for (let i = 0; i < b.ids.length; i++) if (a.signatures[b.ids[i]] === void 0) push(added, b.ids[i]);
-      for (let i = 0; i < a.ids.length; i++) if (b.signatures[a.ids[i]] === void 0) push(removed, a.ids[i]);
+      for (let i = 0; i < b.ids.length; i++) if (a.entries[b.ids[i]] === void 0) push(added, b.ids[i]);
+      for (let i = 0; i < a.ids.length; i++) if (b.entries[a.ids[i]] === void 0) push(removed, a.ids[i]);
       let j = 0;
       for (let i = 0; i < a.ids.length && !change.reordered; i++) {
-        if (b.signatures[a.ids[i]] === void 0) continue;
-        while (j < b.ids.length && a.signatures[b.ids[j]] === void 0) j += 1;
+        if (b.entries[a.ids[i]] === void 0) continue;
+        while (j < b.ids.length && a.entries[b.ids[j]] === void 0) j += 1;
         if (b.ids[j] !== a.ids[i]) change.reordered = true;
         j += 1;
       }
       for (let i = 0; i < b.ids.length; i++) {
         const id = b.ids[i];
-        const was = a.signatures[id];
-        if (was === void 0 || was === b.signatures[id]) continue;
+        const was = a.entries[id];
+        if (was === void 0 || !entryChanged(was, b.entries[id])) continue;
         if (change.updated.length >= DIFF_LIMITS.updated) {
           change.omitted.updated += 1;
           continue;
         }
-        const changes = fieldChanges(was, b.signatures[id]);
-        if (keys(changes).length) push(change.updated, { id, changes });
+        push(change.updated, { id, changes: fieldChanges(was, b.entries[id]) });
       }
       for (let i = 0; i < added.length; i++) {
         if (change.added.length < DIFF_LIMITS.ids) push(change.added, added[i]);
@@ -3118,7 +3140,8 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
   }
   function diffFrom(arg) {
     const before = arg && arg.before;
-    if (!before || typeof before !== "object" || !before.records) return answerOf({ ok: false, code: "no_snapshot" });
+    if (!before || typeof before !== "object" || !before.records || typeof before.records !== "object") return answerOf({ ok: false, code: "no_snapshot" });
+    before.records = carriedRecords(before.records);
     const changed = diffEvidence(before, null);
     changed.page = { from: before.page || { id: null, url: "", title: "" }, to: pageInfo() };
     changed.observed = true;
