@@ -22,6 +22,7 @@ import { handoffDone, restore } from './handoff.js';
 import { answerInteraction } from './interaction.js';
 import { modelSnapshot } from './model.js';
 import { ranBefore, runThenExpect } from './ran.js';
+import { readAction } from './read.js';
 import { adoptCarry, begin, diffFrom, whoami, withLeaving } from './navigate.js';
 import { settle } from './observe.js';
 import { describeThenReveal } from './revealed.js';
@@ -37,6 +38,7 @@ const handlers = {
   reveal: (arg) => reveal(arg),
   run: (arg) => runThenExpect(arg),
   ran: () => ranBefore(),
+  read: (arg) => readAction(arg),
   synthetic: () => syntheticClick(),
   release: () => releaseTarget(),
   landed: () => landed(),

@@ -9,14 +9,16 @@ import { findAction } from './declarations.js';
 import { describe, splitRef } from './resolve.js';
 import { reveal } from './reveal.js';
 
-function plainFunction(action) {
+export function plainFunction(action) {
   return !!action && action.kind === 'action' && !!action.run && !action.target && !action.steps;
 }
 
 export async function describeThenReveal(arg) {
   const described = describe(arg.ref);
   const asked = arg.reveal;
-  if (!asked || described.ok !== true || !plainFunction(findAction(splitRef(arg.ref).id))) return described;
+  const action = findAction(splitRef(arg.ref).id);
+  if (!asked || described.ok !== true || !plainFunction(action)) return described;
+  described.seq = action.seq;  // which declaration this is: a read asked again names it (read.js)
   described.revealed = await reveal({ ref: arg.ref, capMs: asked.capMs, evidence: asked.evidence === true,
                                       aim: false, args: {}, nested: asked.nested === true });
   return described;

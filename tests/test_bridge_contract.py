@@ -160,6 +160,23 @@ async def _run_with_expect(b: Bridge) -> Answers:
     return [("run", held), ("run", never)]
 
 
+async def _read(b: Bridge) -> Answers:
+    """A read described before (its document and declaration seq), revealed, run and checked in one
+    call; named as another declaration (or document), it is `stale` and nothing ran."""
+    await _page(b, "window.counted = 0; pling.action({ id: 'count', description: 'Count', risk: 'read', "
+                   "run: () => ({ n: ++window.counted }) })")
+    described = json.loads(await b.raw("describe", {"ref": "count", "reveal": {"capMs": 500, "evidence": False}}))
+    known = {"ref": "count", "doc": described["revealed"]["doc"], "seq": described["seq"], "args": {}, "capMs": 500,
+             "evidence": True, "timeoutMs": 2000, "expect": {"timeoutMs": 1000, "settleMs": 500, "diff": True}}
+    read = await b.raw("read", known)
+    body = json.loads(read)
+    assert body["ran"]["data"] == {"n": 1} and body["ran"]["expected"]["diffed"]["changed"]["observed"] is False, read
+    stale = await b.raw("read", {**known, "seq": described["seq"] + 1})
+    other_doc = await b.raw("read", {**known, "doc": "another"})
+    assert json.loads(other_doc)["code"] == "stale" and await b.page.evaluate("window.counted") == 1
+    return [("read", read), ("read", stale)]
+
+
 async def _ran(b: Bridge) -> Answers:
     # run()'s answer is kept while its expectation is polled in the same call: asked meanwhile, `ran`
     # hands it over once (what the controller asks when that call hangs), then has none.
@@ -299,6 +316,7 @@ CASES: dict[str, tuple[Callable[[Bridge], Awaitable[Answers]], list[str]]] = {
     "typed": (_typed, []),
     "choose": (_choose, []),
     "run": (_run, ["threw"]),
+    "read": (_read, ["stale"]),
     "ran": (_ran, ["gone"]),
     "synthetic": (_synthetic, []),
     "expect": (_expect, ["never"]),

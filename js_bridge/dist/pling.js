@@ -15,6 +15,7 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
     choose: { answer: "Chosen", promise: false, does: "the direct path of a select: the option set and input and change dispatched as Playwright's select_option does, or why not (choose.js)" },
     typed: { answer: "Landed", promise: false, does: "where a direct fill's text went; landed, the field left and the target released (fill.js)" },
     run: { answer: "Ran", promise: true, does: "stage 6: a function action's run(); asked with `expect`, stage 7 in the same call (execute.js, ran.js)" },
+    read: { answer: "ReadAnswer", promise: true, does: "a read action the controller described before in this document, as declared then (its seq): stage 5, run() and stage 7 in one call, or `stale` (read.js)" },
     ran: { answer: "Ran", promise: false, does: "run()'s answer, kept while its expectation hung in the same call (ran.js)" },
     synthetic: { answer: "Done", promise: false, does: "stage 6: synthetic events on a control Playwright cannot operate (execute.js)" },
     expect: { answer: "Expected", promise: true, does: "stage 7: the declared expectation polled, the page settled (expect.js)" },
@@ -3867,7 +3868,9 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
   async function describeThenReveal(arg) {
     const described = describe(arg.ref);
     const asked = arg.reveal;
-    if (!asked || described.ok !== true || !plainFunction(findAction(splitRef(arg.ref).id))) return described;
+    const action = findAction(splitRef(arg.ref).id);
+    if (!asked || described.ok !== true || !plainFunction(action)) return described;
+    described.seq = action.seq;
     described.revealed = await reveal({
       ref: arg.ref,
       capMs: asked.capMs,
@@ -3877,6 +3880,31 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
       nested: asked.nested === true
     });
     return described;
+  }
+
+  // js_bridge/read.js
+  async function readAction(arg) {
+    const action = findAction(splitRef(arg.ref).id);
+    if (arg.doc !== DOC_ID || !plainFunction(action) || action.seq !== arg.seq || riskOf(action) !== "read") {
+      return answerOf({ ok: false, code: "stale" });
+    }
+    const revealed = await reveal({
+      ref: arg.ref,
+      capMs: arg.capMs,
+      evidence: arg.evidence === true,
+      aim: false,
+      args: {},
+      nested: false
+    });
+    if (revealed.ok !== true) return answerOf({ ok: true, revealed });
+    const ran = await runThenExpect({
+      ref: arg.ref,
+      args: arg.args,
+      timeoutMs: arg.timeoutMs,
+      nested: false,
+      expect: arg.expect
+    });
+    return answerOf({ ok: true, revealed, ran });
   }
 
   // js_bridge/webmcp_forms.js
@@ -4085,6 +4113,7 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
     reveal: (arg) => reveal(arg),
     run: (arg) => runThenExpect(arg),
     ran: () => ranBefore(),
+    read: (arg) => readAction(arg),
     synthetic: () => syntheticClick(),
     release: () => releaseTarget(),
     landed: () => landed(),

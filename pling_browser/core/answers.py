@@ -36,6 +36,8 @@ class BridgeCode(str, enum.Enum):
     REVERTED = "reverted"
     # diff: there is no before snapshot (the document that held it was replaced)
     NO_SNAPSHOT = "no_snapshot"
+    # read: the page no longer declares the read the controller named (read.js): nothing ran
+    STALE = "stale"
     # an exception escaped an operation, or an unknown operation: ours, never the page's
     BRIDGE_BUG = "bridge_bug"
 
@@ -92,6 +94,7 @@ class Described(_Answer):
     # Asked with `reveal` (revealed.js): for a function action, the reveal's answer from the same call,
     # Revealed or a Refusal as the reveal operation would have answered it.
     revealed: dict[str, Any] | None = None
+    seq: int | None = None  # with `revealed`: which declaration this is (a read names it again: read.js)
 
 
 Control = Literal["button", "link", "checkbox", "text", "select", "gesture", "synthetic", "function", "flow", "handoff"]
@@ -190,6 +193,15 @@ class Ran(_Answer):
     # Asked with `expect` (ran.js): the expectation's answer from the same call, Expected or a Refusal
     # as the expect operation would have answered it; absent when run() failed or its document is leaving.
     expected: dict[str, Any] | None = None
+
+
+class ReadAnswer(_Answer):
+    """read (read.js): a read described before, revealed, run and checked in one call. ``revealed`` is
+    the reveal's answer (Revealed or a Refusal); ``ran`` run's with its expectation (Ran or a Refusal),
+    absent when the reveal refused (nothing ran)."""
+
+    revealed: dict[str, Any]
+    ran: dict[str, Any] | None = None
 
 
 class Diffed(_Answer):

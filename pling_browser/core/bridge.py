@@ -22,6 +22,7 @@ from .answers import (
     Protected,
     Ran,
     Reached,
+    ReadAnswer,
     Restored,
     Revealed,
     Settled,
@@ -32,10 +33,11 @@ from .answers import (
 from .bridge_script import bridge_source as bridge_source
 from .bridge_script import document_script as document_script
 from .bridge_script import operations
-from .channel import BridgeBug, BridgeChannel, BridgeError, CutByNavigation
+from .channel import BridgeBug, BridgeChannel, BridgeError, CutByNavigation, KnownRead
 from .playwright import translate_playwright_errors
 
-__all__ = ["Bridge", "BridgeBug", "BridgeError", "CutByNavigation", "bridge_source", "document_script", "operations"]
+__all__ = ["Bridge", "BridgeBug", "BridgeError", "CutByNavigation", "KnownRead", "bridge_source", "document_script",
+           "operations"]
 
 
 class Bridge(BridgeChannel):
@@ -91,6 +93,15 @@ class Bridge(BridgeChannel):
             arg["expect"] = expect
             budget += expect["timeoutMs"] + expect["settleMs"] + 1_000
         return await self._call("run", arg, Ran, budget_ms=budget, adapt=ran_from)
+
+    async def read(self, known: KnownRead, ref: str, args: dict[str, Any], cap_ms: float, evidence: bool,
+                   timeout_ms: float, expect: dict[str, Any]) -> ReadAnswer:
+        """A read described before (``known``): reveal, run() and the expectation in one call (read.js),
+        or ``stale`` (BridgeError) when the page no longer declares it as it was; nothing ran then."""
+        arg = {"ref": ref, "doc": known.doc, "seq": known.seq, "args": args, "capMs": cap_ms, "evidence": evidence,
+               "timeoutMs": timeout_ms, "expect": expect}
+        budget = cap_ms * 2 + 1_000 + timeout_ms + expect["timeoutMs"] + expect["settleMs"] + 1_000
+        return await self._call("read", arg, ReadAnswer, budget_ms=budget)
 
     async def ran_before(self) -> Ran:
         """run()'s answer, kept while the expectation asked with it hung (the script was stopped)."""

@@ -15,6 +15,7 @@ import contextlib
 import json
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
@@ -55,6 +56,17 @@ class BridgeBug(InternalError):
     our fault; the lifecycle reports it as a failure of the service, never as the page's."""
 
 
+@dataclass(frozen=True)
+class KnownRead:
+    """A read action as this page declared it when it was last described (issue 31): the document that
+    declared it, the declaration's ``seq`` (revealed.js) and the declaration. The next invocation of it
+    names the two and the page answers ``stale`` unless it still declares that very one (read.js)."""
+
+    doc: str
+    seq: int
+    action: Any  # models.ActionDecl, as the page declared it (the operator's risk is applied on use)
+
+
 A = TypeVar("A", bound=BaseModel)
 C = TypeVar("C", bound="BridgeChannel")
 
@@ -92,6 +104,7 @@ class BridgeChannel:
         # The frames this CDP session runs, each with its document's execution context (core/contexts.py).
         self.contexts = FrameContexts()
         self.frames: Any = None  # core/frames.py keeps the child frames' bridges here
+        self.reads: dict[str, KnownRead] = {}  # read actions described before, by reference (lifecycle/read.py)
 
     @property
     def window_opens(self) -> int:

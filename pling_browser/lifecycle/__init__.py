@@ -12,6 +12,7 @@ from ..models import Receipt
 from .codes import LogEvent, ReceiptWarning
 from .context import Confirmer, Invocation, PendingRequests, Request
 from .flow import execute_action_or_flow, resumed_stages
+from .read import ReadPath, forget_read, known_read
 from .receipt import build
 from .resumes import FlowState, Resumes
 from .runner import LIFECYCLE, run
@@ -28,9 +29,18 @@ async def invoke(session: Session, ref: str, args: object, *, settings: Settings
                  confirmer: Confirmer | None = None, pending_requests: PendingRequests | None = None,
                  resumes: Resumes | None = None, operator_secrets: dict[str, str] | None = None,
                  caller: Caller | None = None) -> Receipt:
-    inv = Invocation(Request(session=session, ref=ref, raw_args=args, settings=settings, evidence=evidence,
-                             confirmer=confirmer, pending_requests=pending_requests, resumes=resumes,
-                             operator_secrets=operator_secrets, caller=caller))
+    request = Request(session=session, ref=ref, raw_args=args, settings=settings, evidence=evidence,
+                      confirmer=confirmer, pending_requests=pending_requests, resumes=resumes,
+                      operator_secrets=operator_secrets, caller=caller)
+    known = known_read(session, ref, args)
+    if known is not None:  # a read described before: one bridge call, unless the page declares it otherwise now
+        path = ReadPath(known)
+        inv = Invocation(request)
+        await run(inv, path.stages())
+        if not path.stale:
+            return build(inv)
+        forget_read(session, ref)
+    inv = Invocation(request)
     await run(inv, {"execute": execute_action_or_flow})
     return build(inv)
 

@@ -5,10 +5,11 @@ trusted input according to the control; a non-native target gets synthetic event
 from __future__ import annotations
 
 import contextlib
+from typing import TYPE_CHECKING
 
 from pydantic import JsonValue
 
-from ..core.answers import BridgeCode, Ran
+from ..core.answers import BridgeCode, Ran, Refusal
 from ..core.bridge import BridgeError
 from ..core.gestures import CheckboxUnchanged, TargetNotOperable, operate
 from ..errors import ActionUnavailable, ExecutionFailed, PageUnresponsive, PlingError
@@ -20,16 +21,16 @@ from .interaction import person_interactions
 from .navigation import navigation_error
 from .results import Executed, Marks, Ready
 
+if TYPE_CHECKING:
+    from ..core.sessions import Session
+
 
 async def execute(inv: Invocation) -> Executed:
     """The before snapshot was taken by the reveal stage's last call, after every pre-check. The
     journal says the write path ``started`` only when it may run: run() is called, events are
     dispatched, or trusted input was not refused before dispatch."""
     assert inv.decl is not None
-    session = inv.session
-    marks = Marks(refused=session.proxy.refusals if session.proxy is not None else 0,
-                  tabs=session.tabs.seq if session.tabs is not None else None,
-                  opens=session.bridge.window_opens if session.tabs is not None else 0)
+    marks = start_marks(inv.session)
     if inv.control == "handoff":
         inv.journal.start(marks)  # the person may act in the page from now on
         await handoff(inv)
@@ -41,6 +42,13 @@ async def execute(inv: Invocation) -> Executed:
     else:
         await _operate(inv, marks)
     return Executed()
+
+
+def start_marks(session: Session) -> Marks:
+    """The session's counters as the write path starts (what the action refused, opened, changed)."""
+    return Marks(refused=session.proxy.refusals if session.proxy is not None else 0,
+                 tabs=session.tabs.seq if session.tabs is not None else None,
+                 opens=session.bridge.window_opens if session.tabs is not None else 0)
 
 
 async def _run(inv: Invocation, marks: Marks) -> Executed:
@@ -72,14 +80,23 @@ async def _run(inv: Invocation, marks: Marks) -> Executed:
         inv.note(LogEvent.RAN_THEN_REPLACED)
         return Executed()
     except BridgeError as error:
-        page_error = error.refusal.error
-        if error.code is BridgeCode.TIMEOUT:
-            raise ExecutionFailed(f"run() did not finish within {timeout:.0f} ms", outcome="unknown",
-                                  page_error=page_error) from None
-        raise ExecutionFailed(f"The page's run() failed: {page_error}", page_error=page_error) from None
+        raise run_failed(error.refusal, timeout) from None
     finally:
         if not bridge.nested:
             bridge.running = outer
+    return ran(inv, answer, hung)
+
+
+def run_failed(refusal: Refusal, timeout: float) -> ExecutionFailed:
+    """run() threw or took too long (the page's refusal), as the error the invocation ends with."""
+    page_error = refusal.error
+    if refusal.code is BridgeCode.TIMEOUT:
+        return ExecutionFailed(f"run() did not finish within {timeout:.0f} ms", outcome="unknown", page_error=page_error)
+    return ExecutionFailed(f"The page's run() failed: {page_error}", page_error=page_error)
+
+
+def ran(inv: Invocation, answer: Ran, hung: PageUnresponsive | None = None) -> Executed:
+    """run()'s answer: its document followed, its data kept, the expectation asked with it handed on."""
     inv.document.answered(inv, answer.doc, answer.leaving)
     inv.note(LogEvent.RAN, data=answer.has_data)
     expected = hung or folded_answer(answer.expected)

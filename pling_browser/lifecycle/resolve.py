@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from pydantic import JsonValue, ValidationError
 
 from ..core.answers import BridgeCode, Described, Refusal, Revealed
-from ..core.bridge import BridgeBug, BridgeError
+from ..core.bridge import BridgeBug, BridgeError, KnownRead
 from ..core.frames import Frames, declaring
 from ..errors import ActionNotFound, PlingError
 from .codes import LogEvent
@@ -23,7 +23,9 @@ from .results import Resolved
 
 if TYPE_CHECKING:
     from ..core.sessions import Session
+    from ..models import ActionDecl
 
+KNOWN_READS = 64  # read declarations a bridge holds for read.py (a page's read actions: a few)
 SECRET_MARK = "<secret>"  # decode.py's references: <secret>NAME</secret>
 _WHY = {
     "not_found": "No action {id!r} is declared on this page now",
@@ -57,10 +59,27 @@ async def resolve(inv: Invocation) -> Resolved:
     except PlingError:
         await drop_revealed(inv.session, revealed)
         raise
+    remember_read(inv, decl, answer.action, answer.seq, revealed, frame)
     record = answer.record
     inv.note(LogEvent.RESOLVED, ref=ref, what=decl.description or decl.id,
              record_type=record.type if record is not None else None, label=record.label if record is not None else None)
     return Resolved(decl=decl, record=record, session=session, frame=frame, revealed=revealed)
+
+
+def remember_read(inv: Invocation, decl: ActionDecl, page_decl: ActionDecl, seq: int | None,
+                  revealed: Revealed | Refusal | None, frame: str | None) -> None:
+    """After a describe on the full path: a plain read of the session's own document, revealed with it
+    (revealed.js reveals plain function actions only), is held for its next invocation. A WebMCP
+    tool is not (a person may answer during its run: execute.py). read.py uses it."""
+    bridge = inv.session.bridge
+    if bridge.nested or bridge.frame_hosted or frame is not None or seq is None:
+        return
+    if not isinstance(revealed, Revealed) or revealed.doc is None or decl.risk != "read" or decl.webmcp:
+        return
+    bridge.reads.pop(inv.ref.strip(), None)
+    while len(bridge.reads) >= KNOWN_READS:
+        del bridge.reads[next(iter(bridge.reads))]
+    bridge.reads[inv.ref.strip()] = KnownRead(doc=revealed.doc, seq=seq, action=page_decl)
 
 
 def _reveal_asked(inv: Invocation) -> dict[str, JsonValue] | None:

@@ -53,10 +53,20 @@ async def reveal(inv: Invocation) -> Ready:
     try:
         answer = await _revealed(inv)
     except BridgeError as error:
-        for line in error.refusal.log:
-            inv.note(LogEvent.BRIDGE, text=line)
-        reason = error.refusal.reason
-        raise ActionUnavailable(reason or f"{inv.ref} is not available now (the page gives no reason)", reason=reason) from None
+        raise unavailable(inv, error.refusal) from None
+    return await ready(inv, answer)
+
+
+def unavailable(inv: Invocation, refusal: Refusal) -> ActionUnavailable:
+    """The reveal's refusal, as the error the invocation ends with (nothing ran)."""
+    for line in refusal.log:
+        inv.note(LogEvent.BRIDGE, text=line)
+    reason = refusal.reason
+    return ActionUnavailable(reason or f"{inv.ref} is not available now (the page gives no reason)", reason=reason)
+
+
+async def ready(inv: Invocation, answer: Revealed) -> Ready:
+    """What the reveal's answer makes ready for execute (a value required and missing: INVALID_PARAMS)."""
     for line in answer.log:
         inv.note(LogEvent.BRIDGE, text=line)
     # What the gesture types decides whether a value is needed, never the kind of control alone: a

@@ -48,10 +48,10 @@ def calls(service: ServiceThread, monkeypatch: pytest.MonkeyPatch) -> list[tuple
 
 
 def _invoke(page: Any, calls: list[tuple[Bridge, str]], action: str, args: Any = None) -> tuple[dict[str, Any], list[str]]:
-    """The receipt, and the calls the invocation's bridge (the one it described the action on) made."""
+    """The receipt, and the calls the invocation's bridge (the one it described or read the action on) made."""
     calls.clear()
     receipt = page.invoke(action, args)
-    own = next(bridge for bridge, name in calls if name == "describe")
+    own = next(bridge for bridge, name in calls if name in ("describe", "read"))
     return receipt, [name for bridge, name in calls if bridge is own]
 
 
@@ -82,3 +82,47 @@ def test_an_element_action_reveals_in_a_call_of_its_own(pages: Pages, calls: lis
     receipt, made = _invoke(page, calls, "remove@t9")
     assert receipt["ok"] is True and receipt["changed"]["records"]["item"]["removed"] == ["t9"], receipt
     assert made[:2] == ["describe", "reveal"] and "expect" in made and "run" not in made
+
+
+def test_a_read_described_before_takes_one_bridge_call(pages: Pages, calls: list[tuple[Bridge, str]]) -> None:
+    page = pages.open(PAGE)
+    first, made = _invoke(page, calls, "summary")
+    assert made == ["describe", "run"], made  # the full path: the session's bridge holds the declaration now
+    first_log = [entry["code"] for entry in page.codes().log]
+    again, made = _invoke(page, calls, "summary")
+    assert made == ["read"], made
+    # The receipt says what the full path's says: the data, nothing changed, the page settled.
+    assert again["data"] == first["data"] == {"total": 12, "done": 4}, again
+    assert again["changed"] == first["changed"] and again["changed"]["observed"] is False, again
+    assert [entry["code"] for entry in page.codes().log] == first_log
+
+
+def _in_page(service: ServiceThread, sid: str, expression: str) -> None:
+    """A script of the page's own (as the page's code would run it), in the session's page."""
+    service.in_service(lambda runtime: runtime.sessions.get(sid).bridge.cdp.send("Runtime.evaluate", {"expression": expression}))
+
+
+def test_a_read_that_changed_the_page_says_what_changed(service: ServiceThread, pages: Pages,
+                                                        calls: list[tuple[Bridge, str]]) -> None:
+    page = pages.open(PAGE)
+    _invoke(page, calls, "summary")
+    _in_page(service, page.id, "pling.action({ id: 'summary', description: 'Count, and mark t1 done', region: 'list', "
+                               "risk: 'read', run: () => { items[0].done = !items[0].done; return summary(); } })")
+    receipt, made = _invoke(page, calls, "summary")
+    # Declared again: the one call answers stale before anything runs, and the full path runs it once.
+    assert made == ["read", "describe", "run"], made
+    assert receipt["action"]["description"] == "Count, and mark t1 done", receipt
+    assert receipt["changed"]["records"]["item"]["updated"][0]["id"] == "t1", receipt
+    receipt, made = _invoke(page, calls, "summary")
+    assert made == ["read"], made  # held again: a read that writes still has its changes said
+    assert receipt["changed"]["records"]["item"]["updated"][0]["id"] == "t1", receipt
+
+
+def test_a_read_in_a_new_document_is_described_again(service: ServiceThread, pages: Pages,
+                                                     calls: list[tuple[Bridge, str]]) -> None:
+    page = pages.open(PAGE)
+    _invoke(page, calls, "summary")
+    service.in_service(lambda runtime: runtime.sessions.get(page.id).bridge.page.reload())
+    receipt, made = _invoke(page, calls, "summary")
+    assert made[0] == "read" and made[-2:] == ["describe", "run"], made  # stale: another document
+    assert receipt["ok"] is True and receipt["data"]["total"] == 12, receipt

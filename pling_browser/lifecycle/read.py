@@ -1,0 +1,147 @@
+"""A read in one bridge call (issue 31). A plain function action of risk ``read`` takes two calls on
+the full path (describe with the reveal, run with the expectation: resolve.py, execute.py); each is a
+round trip through the service, Playwright's driver and Chromium. Once it was described in a
+document, the session's bridge holds its declaration (``KnownRead``: the document, the declaration's
+``seq``, the declaration), and its next invocation resolves from that, decodes, validates and confirms
+as any other, then asks the page once (read.js): when the page still declares that very declaration,
+the reveal (availability, the before snapshot), run() and the expectation with the page settled and
+the after snapshot answer together; the receipt says all it says on the full path. When the page
+declares it no longer as it was (another document, declared again, gone, its risk raised) it answers
+``stale`` before anything runs, and the invocation is run again on the full path (``invoke``)."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, TypeVar
+
+from pydantic import ValidationError
+
+from ..core.answers import BridgeCode, Ran, Refusal, Revealed, ran_from
+from ..core.bridge import BridgeBug, BridgeError, KnownRead
+from ..errors import ActionNotFound, ExecutionFailed, PageUnresponsive, PlingError
+from .codes import LogEvent
+from .confirm import by_caller, operator_risk
+from .context import Invocation
+from .execute import ran, run_failed, start_marks
+from .navigation import navigation_error
+from .resolve import SECRET_MARK
+from .results import Executed, Marks, Ready, Resolved
+from .reveal import ready, unavailable
+
+if TYPE_CHECKING:
+    from ..core.sessions import Session
+    from .runner import StageFn
+
+class DeclarationChanged(ActionNotFound):
+    """The page no longer declares the read as the session's bridge held it: never in a receipt, the
+    invocation runs again on the full path."""
+
+
+def known_read(session: Session, ref: str, raw_args: object) -> KnownRead | None:
+    """The read the session's own document declared when ``ref`` was last described, if any; none when
+    the arguments name a secret (decode restores it and the page masks it before any snapshot)."""
+    bridge = session.bridge
+    if bridge.nested or bridge.frame_hosted:
+        return None
+    if raw_args is not None and SECRET_MARK in (raw_args if isinstance(raw_args, str) else json.dumps(raw_args, default=str)):
+        return None
+    return bridge.reads.get(ref.strip())
+
+
+def forget_read(session: Session, ref: str) -> None:
+    session.bridge.reads.pop(ref.strip(), None)
+
+
+class ReadPath:
+    """The stages a known read replaces (``stages()``, for ``runner.run``): resolve from the held
+    declaration, reveal by the one call (which runs it too), execute from that call's answer."""
+
+    def __init__(self, known: KnownRead) -> None:
+        self.known = known
+        self.stale = False
+        self.marks: Marks | None = None
+        self.ran: dict[str, object] | None = None
+        self.kept: Ran | None = None  # run()'s answer handed over after the call hung in the expectation
+        self.hung: PageUnresponsive | None = None
+        self.replaced = False  # run() navigated before the call answered
+
+    def stages(self) -> dict[str, StageFn]:
+        return {"resolve": self.resolve, "reveal": self.reveal, "execute": self.execute}
+
+    def resolve(self, inv: Invocation) -> Resolved:
+        decl = operator_risk(self.known.action, inv.settings)
+        by_caller(inv, decl.risk, decl.id)
+        inv.note(LogEvent.RESOLVED, ref=inv.ref.strip(), what=decl.description or decl.id, record_type=None, label=None)
+        return Resolved(decl=decl, record=None, session=inv.session)
+
+    async def reveal(self, inv: Invocation) -> Ready:
+        if inv.cleared is not None and inv.cleared.described_again:
+            raise self._stale()
+        bridge = inv.session.bridge
+        self.marks = start_marks(inv.session)
+        expect = {"timeoutMs": inv.expect_timeout_ms, "settleMs": inv.settings.settle_cap_ms, "diff": inv.request.evidence}
+        outer, bridge.running = bridge.running, inv  # a call the page makes to an export meanwhile is this invocation's
+        try:
+            answer = await bridge.read(self.known, inv.ref.strip(), inv.args, inv.settings.settle_cap_ms,
+                                       inv.request.evidence, inv.action_timeout_ms, expect)
+        except BridgeError as error:
+            if error.code is not BridgeCode.STALE:
+                raise BridgeBug(f"The bridge's read refused with {error.code.value}") from None
+            raise self._stale() from None
+        except PlingError as error:
+            return await self._cut(inv, error)
+        finally:
+            bridge.running = outer
+        revealed = _typed(answer.revealed, Revealed)
+        if isinstance(revealed, Refusal):
+            raise unavailable(inv, revealed)
+        self.ran = answer.ran
+        return await ready(inv, revealed)
+
+    async def _cut(self, inv: Invocation, error: PlingError) -> Ready:
+        """The call did not answer: the document was replaced (run() navigated: an outcome), or the page
+        hung and its script was stopped (run()'s answer, if it had come, is handed over: then the
+        expectation is what hung, as on the full path); run() may have been called either way."""
+        assert self.marks is not None
+        inv.journal.start(self.marks)
+        if navigation_error(error):
+            self.replaced = True
+        elif isinstance(error, PageUnresponsive):
+            try:
+                self.kept, self.hung = await inv.session.bridge.ran_before(), error
+            except (BridgeError, PlingError):
+                raise ExecutionFailed(f"Running the read failed: {error.message}", stage="execute", cause=error.code,
+                                      outcome="unknown") from None
+        else:
+            raise error
+        return Ready(control="function", evidence=inv.request.evidence, doc=self.known.doc)
+
+    async def execute(self, inv: Invocation) -> Executed:
+        assert self.marks is not None
+        inv.journal.start(self.marks)
+        if self.replaced:
+            inv.document.leave()
+            inv.note(LogEvent.RAN_THEN_REPLACED)
+            return Executed()
+        if self.kept is not None:
+            return ran(inv, self.kept, self.hung)
+        answer = _typed(ran_from(self.ran) if self.ran and self.ran.get("ok") is True else self.ran, Ran)
+        if isinstance(answer, Refusal):
+            raise run_failed(answer, inv.action_timeout_ms)
+        return ran(inv, answer)
+
+    def _stale(self) -> DeclarationChanged:
+        self.stale = True
+        return DeclarationChanged("The page no longer declares the read as it was described")
+
+
+T = TypeVar("T", Revealed, Ran)
+
+
+def _typed(raw: object, model: type[T]) -> T | Refusal:
+    try:
+        if isinstance(raw, dict) and raw.get("ok") is True:
+            return model.model_validate(raw)
+        return Refusal.model_validate(raw)
+    except ValidationError:
+        raise BridgeBug(f"The bridge's read answer carried a {model.__name__} answer of the wrong shape") from None
