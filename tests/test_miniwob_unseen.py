@@ -367,3 +367,17 @@ def test_each_record_is_marked_by_the_property_its_number_has_then_the_one_submi
         calls = [s["call"] for s in ep["steps"] if s["call"].startswith("invoke ")]
         assert len(calls) == 4 and calls[-1] == "invoke click_submit", calls
         assert all(c.split("@")[0] in ("invoke odd", "invoke even") for c in calls[:3]), calls
+
+
+def test_a_menu_item_that_opens_a_submenu_is_pointed_at_to_find_what_the_instruction_quotes(tmp_path: Path) -> None:
+    """click-menu-2 (seed 1: "Click the "Menu" button, and then find and click on the item labeled "Stop"."):
+    jQuery UI's menu, hidden until "Menu" is pressed; "Stop" is in the submenu of "Playback" (aria-haspopup).
+    The draft declared choose_playback, a write, so the policy never tried it and stopped after "Menu" (no
+    reward). Now such an item is point_playback (gesture hover, risk read: it only shows the submenu); the
+    policy, finding nothing named "Stop", points at it, reads the model again and chooses Stop. The hover's
+    ok is held against the page's own mouseover."""
+    drafts, done = _drafted_and_played(tmp_path, [("click-menu-2", 1)])
+    assert 'pling.action({ id: "point_playback"' in drafts["click-menu-2"] and 'gesture: "hover"' in drafts["click-menu-2"]
+    assert done[0]["error"] is None and done[0]["raw"] == 1 and done[0]["lies"] == [], done[0]
+    calls = [s["call"] for s in done[0]["steps"] if s["call"].startswith("invoke ")]
+    assert calls == ["invoke click_menu", "invoke point_playback", "invoke choose@Stop"], calls

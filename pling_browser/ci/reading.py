@@ -90,6 +90,12 @@ def _control_action(c: Control, names: Names, regions: dict[int, str]) -> list[A
             path = match_pattern(c.href).split("://", 1)[-1].split("/", 1)[-1]
             out.append(ActionPlan(names.take(f"open_{words}"), f"Follow the link {label} (to /{path} on {target.hostname})",
                                   "read", found, loc, region=region, todos=todos))
+    elif role == "menuitem" and c.attrs.get("aria-haspopup") in ("true", "menu"):
+        # A menu item that opens a submenu is pointed at, not clicked (clicking one selects it in most menus),
+        # as the family `point` of a nested menu's items: what it opens is only shown, so its risk is read.
+        out.append(ActionPlan(names.take(f"point_{words}"), f"Point at the menu item {label}: its submenu opens", "read",
+                              found, loc, None, "hover", region=region,
+                              todos=todos + ["TODO: a guess: a menu item with aria-haspopup opens its submenu when pointed at"]))
     else:
         if role == "clickable" and name and c.beside and c.beside.rstrip(": ") != name:
             # Text that reads as data ("660-918-3135") next to what it is ("Phone:"): the action is named by the latter.
