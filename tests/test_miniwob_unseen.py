@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
-from bench.miniwob import arranging, instruction, marking, page_reading, policy_generic, stepping
+from bench.miniwob import arranging, instruction, marking, page_reading, picking, policy_generic, stepping
 from bench.miniwob.server import TaskServer
 from bench.miniwob.suite import TASKS, episode
 from bench.miniwob.unseen import (
@@ -111,7 +111,7 @@ def test_a_receipt_that_says_ok_for_a_click_that_never_happened_is_counted_as_a_
 
 def test_the_generic_policy_names_no_task() -> None:
     names = set(unseen_tasks()) | set(TASKS)
-    for module in (policy_generic, instruction, page_reading, stepping, arranging, marking):
+    for module in (policy_generic, instruction, page_reading, stepping, arranging, marking, picking):
         source = Path(module.__file__).read_text()
         assert not [n for n in names if n in source], module.__name__
 
@@ -381,3 +381,29 @@ def test_a_menu_item_that_opens_a_submenu_is_pointed_at_to_find_what_the_instruc
     assert done[0]["error"] is None and done[0]["raw"] == 1 and done[0]["lies"] == [], done[0]
     calls = [s["call"] for s in done[0]["steps"] if s["call"].startswith("invoke ")]
     assert calls == ["invoke click_menu", "invoke point_playback", "invoke choose@Stop"], calls
+
+
+def test_the_record_a_superlative_picks_is_found_by_the_quantity_its_fields_say(tmp_path: Path) -> None:
+    """buy-ticket: four flights, each a record with a `price` field (data-price) and a text saying "Duration:
+    6h 19m Book for $1085", and click@ID on its Book button; "Buy the ticket with the cheapest cost." (or the
+    shortest / longest duration, the most expensive cost). Nothing was mentioned: the policy stopped with
+    nothing matched on seeds 1-3. Now the record with the extreme quantity, read from the field named like
+    it (cost: price) or after the word in its text (a duration in minutes), gets the type's one family."""
+    def item(i: str, price: str, text: str) -> dict[str, Any]:
+        return {"id": i, "label": i, "fields": {"price": price, "text": text}}
+    model = {"actions": [{"id": "click", "record": "item", "risk": "write"}],
+             "records": {"item": {"items": [item("a", "1085", "Duration: 6h 19m Book for $1085"),
+                                            item("b", "713", "Duration: 18h 5m Book for $713"),
+                                            item("c", "803", "Duration: 45m Book for $803")]}}}
+    read = instruction.read_instruction
+    assert picking.picks(model, read("Buy the ticket with the cheapest cost.")) == ["click@b"]
+    assert picking.picks(model, read("Buy the ticket with the most expensive cost.")) == ["click@a"]
+    assert picking.picks(model, read("Buy the ticket with the shortest duration.")) == ["click@c"]
+    assert picking.picks(model, read("Buy the ticket with the longest duration.")) == ["click@b"]
+    assert picking.picks(model, read("Buy the ticket with the fewest stops.")) == []      # no record says stops
+    labels_only = {"actions": model["actions"], "records": {"item": {"items": [{"id": "1", "label": "1"}, {"id": "7", "label": "7"}]}}}
+    assert picking.picks(labels_only, read("Pick the card with the greatest number.")) == []
+    _, done = _drafted_and_played(tmp_path, [("buy-ticket", 1), ("buy-ticket", 2)])
+    for ep in done:
+        assert ep["error"] is None and ep["raw"] == 1 and ep["lies"] == [], ep
+        assert [s["call"] for s in ep["steps"] if s["call"].startswith("invoke ")][0].startswith("invoke click@"), ep["steps"]
