@@ -397,3 +397,18 @@ export function stopFeedbackWatch() {
   stopObserving();
   return watch;
 }
+
+// A read settles without a frame where it wrote nothing (read.js, issue 31): nothing to render, so
+// nothing to wait for. `mutationMark()` is taken before run(); quiet since then: the same observer was
+// on all along (evidence on) and counted no mutation, no request started since `since` is still
+// waiting, and no timer or frame queued since is due. Otherwise settle() waits as for any action.
+export function mutationMark() {
+  return { observer, count: mutationCount };
+}
+
+export function quietSince(since, mark) {
+  if (!mark || !observer || mark.observer !== observer || mark.count !== mutationCount) return false;
+  if (pendingSince(since) !== 0) return false;
+  const queued = queuedSince(since);
+  return queued.timers === 0 && queued.frames === 0;
+}

@@ -3,24 +3,27 @@
 // goes straight on to stage 7 (expect.js) once run() answered in a document that is not leaving, and
 // answers both: the run's answer (its document as run() left it) with the expectation's in `expected`.
 // While the expectation is polled, run()'s answer is kept: if that part hangs and the controller stops
-// the page's script, `ran` hands it over, so the run is not taken for the part that hung.
+// the page's script, `ran` hands it over, so the run is not taken for the part that hung. Asked `quiet`
+// (a read: read.js), a page the action did not change settles without a frame (observe.js).
 
 import { answerOf } from './prelude.js';
 import { runAction } from './execute.js';
 import { expectEffect } from './expect.js';
 import { withLeaving } from './navigate.js';
+import { mutationMark } from './observe.js';
 import { inFlight } from './reveal.js';
 
 let kept = null;
 
 export async function runThenExpect(args) {
   kept = null;
+  const mark = args.expect && args.expect.quiet === true ? mutationMark() : null;  // read.js
   const ran = withLeaving(await runAction(args));
   const asked = args.expect;
   if (!asked || ran.ok !== true || inFlight.leaving) return ran;
   kept = ran;
   const expected = await expectEffect({ ref: args.ref, args: args.args, timeoutMs: asked.timeoutMs,
-                                        settleMs: asked.settleMs, diff: asked.diff === true });
+                                        settleMs: asked.settleMs, diff: asked.diff === true, quiet: mark });
   kept = null;
   ran.expected = withLeaving(expected);
   return ran;

@@ -4,7 +4,8 @@
 // still declares that very one, the reveal (availability, the before snapshot), run() and the
 // expectation with the page settled and the after snapshot (ran.js) answer in this one call. Anything
 // else (another document, the action declared again or gone, its risk raised) answers `stale`
-// before anything runs: the controller then takes the full path.
+// before anything runs: the controller then takes the full path. A read that changed nothing on the
+// page settles without waiting for a frame (observe.js `quietSince`): there is nothing to render.
 
 import { answerOf } from './prelude.js';
 import { findAction } from './declarations.js';
@@ -24,6 +25,6 @@ export async function readAction(arg) {
                                   args: {}, nested: false });
   if (revealed.ok !== true) return answerOf({ ok: true, revealed });
   const ran = await runThenExpect({ ref: arg.ref, args: arg.args, timeoutMs: arg.timeoutMs, nested: false,
-                                    expect: arg.expect });
+                                    expect: { ...arg.expect, quiet: true } });
   return answerOf({ ok: true, revealed, ran });
 }

@@ -2662,6 +2662,15 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
     stopObserving();
     return watch;
   }
+  function mutationMark() {
+    return { observer, count: mutationCount };
+  }
+  function quietSince(since, mark) {
+    if (!mark || !observer || mark.observer !== observer || mark.count !== mutationCount) return false;
+    if (pendingSince(since) !== 0) return false;
+    const queued = queuedSince(since);
+    return queued.timers === 0 && queued.frames === 0;
+  }
 
   // js_bridge/views.js
   function samePage(before, after) {
@@ -3744,7 +3753,7 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
       const expect = action.expect;
       const since = inFlight.since;
       if (!expect) {
-        const settled2 = await settle(since, settleCap);
+        const settled2 = quietSince(since, args.quiet) ? answerOf({ settled: true, ms: 0, frames: 0 }) : await settle(since, settleCap);
         return withAfter(answerOf({ ok: true, declared: false, settled: settled2 }), args);
       }
       const started = now();
@@ -3840,6 +3849,7 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
   var kept = null;
   async function runThenExpect(args) {
     kept = null;
+    const mark = args.expect && args.expect.quiet === true ? mutationMark() : null;
     const ran = withLeaving(await runAction(args));
     const asked = args.expect;
     if (!asked || ran.ok !== true || inFlight.leaving) return ran;
@@ -3849,7 +3859,8 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
       args: args.args,
       timeoutMs: asked.timeoutMs,
       settleMs: asked.settleMs,
-      diff: asked.diff === true
+      diff: asked.diff === true,
+      quiet: mark
     });
     kept = null;
     ran.expected = withLeaving(expected);
@@ -3902,7 +3913,7 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
       args: arg.args,
       timeoutMs: arg.timeoutMs,
       nested: false,
-      expect: arg.expect
+      expect: { ...arg.expect, quiet: true }
     });
     return answerOf({ ok: true, revealed, ran });
   }

@@ -57,7 +57,9 @@ class Settled(BaseModel):
     ms: float = 0
     pending: int = 0  # requests the action started, still unanswered
     timers: int = 0  # timers (at most 500 ms) it queued, still due
-    frames: int = 0  # frames waited for; 0: the frame after the action had rendered, quiet, before settling began
+    # frames waited for; 0: the frame after the action had rendered, quiet, before settling began, or (a
+    # read, read.js) the action changed nothing and queued nothing: there was nothing to render
+    frames: int = 0
 
 
 class Settling(_Answer):

@@ -12,6 +12,7 @@ import httpx
 import pytest
 
 from pling_browser.core.bridge import Bridge
+from pling_browser.lifecycle.codes import LogEvent
 
 from ..conftest import Pages, ServiceThread, serving
 
@@ -126,3 +127,22 @@ def test_a_read_in_a_new_document_is_described_again(service: ServiceThread, pag
     receipt, made = _invoke(page, calls, "summary")
     assert made[0] == "read" and made[-2:] == ["describe", "run"], made  # stale: another document
     assert receipt["ok"] is True and receipt["data"]["total"] == 12, receipt
+
+
+def test_a_read_that_wrote_nothing_settles_without_a_frame(service: ServiceThread, pages: Pages,
+                                                           calls: list[tuple[Bridge, str]]) -> None:
+    page = pages.open(PAGE)
+    _invoke(page, calls, "summary")
+    _invoke(page, calls, "summary")
+    settled = page.codes().events(LogEvent.PAGE_SETTLED)
+    assert settled and settled[0]["frames"] == 0, settled  # nothing written, nothing to render
+    # A read that writes the DOM waits for its frame as any action does, and says what it changed.
+    _in_page(service, page.id, "pling.action({ id: 'summary', description: 'Count', region: 'list', risk: 'read', "
+                               "run: () => { count.textContent = 'counted'; items[0].done = !items[0].done; "
+                               "return summary(); } })")
+    _invoke(page, calls, "summary")
+    receipt, made = _invoke(page, calls, "summary")
+    assert made == ["read"], made
+    settled = page.codes().events(LogEvent.PAGE_SETTLED)
+    assert settled and settled[0]["frames"] >= 1, settled
+    assert receipt["changed"]["records"]["item"]["updated"][0]["id"] == "t1", receipt
