@@ -63,7 +63,7 @@ def picks(model: dict[str, Any], ins: Instruction) -> list[str]:
         if len(family) != 1 or len(items) < 2 or any(a is None for a in amounts):
             continue
         best = (max if largest else min)(a for a in amounts if a is not None)
-        chosen = [item for item, a in zip(items, amounts) if a == best]
+        chosen = [item for item, a in zip(items, amounts, strict=True) if a == best]
         if len(chosen) == 1 and family[0]["id"] not in (chosen[0].get("unavailable") or {}):
             refs.append(f"{family[0]['id']}@{chosen[0]['id']}")
     return refs if len(refs) == 1 else []
