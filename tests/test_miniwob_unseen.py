@@ -407,3 +407,23 @@ def test_the_record_a_superlative_picks_is_found_by_the_quantity_its_fields_say(
     for ep in done:
         assert ep["error"] is None and ep["raw"] == 1 and ep["lies"] == [], ep
         assert [s["call"] for s in ep["steps"] if s["call"].startswith("invoke ")][0].startswith("invoke click@"), ep["steps"]
+
+
+def test_an_ordinal_goes_to_the_kind_it_is_said_of_and_a_filled_form_is_submitted(tmp_path: Path) -> None:
+    """form-sequence-2: "Check the 2nd radio button and enter the number "-5" into the 3rd textbox." Every
+    record type took the instruction's first ordinal (the 2nd textbox got the value), and after a fill the
+    page's one Submit, not named, was left unpressed. Now an ordinal goes to the record type whose word
+    follows it, and the one submit is pressed after a fill. The draft is the operator's edit (5 lines: the
+    radios keyed by their value, the text fields by their id, with a fill)."""
+    read = instruction.read_instruction
+    ins = read('Check the 2nd radio button and enter the number "-5" into the 3rd textbox.')
+    assert instruction.ordinal_for(ins, {"radio"}) == (2, 2) and instruction.ordinal_for(ins, {"choice", "textbox"}) == (3, 12)
+    assert instruction.ordinal_for(ins, {"row"}) == (2, 2) and instruction.ordinal_for(read("Click the 3rd field."), {"textbox"}) == (3, 2)
+    assert edited_drafts(EDITED, ["form-sequence-2"]) == {"form-sequence-2": {"edited_lines": 5}}
+    folder = tmp_path / "edited"
+    folder.mkdir()
+    (folder / "form-sequence-2.js").write_text((EDITED / "form-sequence-2.js").read_text(encoding="utf-8"), encoding="utf-8")
+    with TaskServer() as tasks, unseen_service(tmp_path / "service.log", folder) as service:
+        done = _run(service.url, lambda client: generic_episodes(client, tasks, [("form-sequence-2", 1)], lambda _: None))
+    assert done[0]["raw"] == 1 and done[0]["lies"] == [], done[0]
+    assert [s["call"] for s in done[0]["steps"]] == ["open", "invoke choose@2", "invoke fill@input-3", "invoke click_submit"]

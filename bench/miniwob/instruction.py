@@ -135,6 +135,15 @@ def optional_args(params: dict[str, Any], ins: Instruction, taken: dict[str, Any
     return out
 
 
+def ordinal_for(ins: Instruction, kinds: set[str]) -> tuple[int, int] | None:
+    """The ordinal said of a kind of thing: of several ("the 2nd radio button … the 3rd textbox"), the first
+    followed within two words by one of `kinds` (or a synonym of one); else the instruction's first."""
+    found = [(ORDINALS[w] if w in ORDINALS else int(w[:-2]), i) for i, w in enumerate(ins.words)
+             if w in ORDINALS or re.fullmatch(r"\d+(st|nd|rd|th)", w)]
+    named = [(n, i) for n, i in found if ({w for w in ins.words[i + 1:i + 3]} | {SYNONYMS.get(w, w) for w in ins.words[i + 1:i + 3]}) & kinds]
+    return named[0] if named else found[0] if found else None
+
+
 def ordinal_in(ins: Instruction) -> tuple[int, int] | None:
     for i, word in enumerate(ins.words):
         m = re.fullmatch(r"(\d+)(st|nd|rd|th)", word)

@@ -40,7 +40,7 @@ from .instruction import (
     PolicyError,
     instruction_of,
     optional_args,
-    ordinal_in,
+    ordinal_for,
     phrase_at,
     read_instruction,
     tokens,
@@ -120,7 +120,7 @@ def _mention(c: Candidate, ins: Instruction, index: int = 0, count: int = 0) -> 
             c.score, c.start, c.end = 2.0 + 0.1 * len(tokens(label)), at, at + len(tokens(label))
         if not c.score:
             _named_first(c, ins, label)
-        ordinal = ordinal_in(ins)
+        ordinal = ordinal_for(ins, set(tokens(str(action.get("record", "")).replace("_", " "))) | NOUNS & set(tokens(action.get("description") or "")))
         if not c.score and ordinal and (ordinal[0] == index + 1 or ordinal[0] == -1 and index == count - 1):
             c.score, c.start, c.end = 1.5, ordinal[1], ordinal[1] + 1
         if c.score and c.start > 0 and words[c.start - 1] in tokens(str(action.get("record", "")).replace("_", " ")):
@@ -313,7 +313,7 @@ SUBMITS = {"submit", "search", "go", "ok", "send", "done"}
 def _submit_left(model: dict[str, Any], ins: Instruction, done: dict[str, list[tuple[int, int]]], worked: bool = False) -> list[Candidate]:
     """Fields filled with the values the instruction stresses (or sliders set, a list reordered: `worked`),
     and the page's one submit button ("Submit", "Search") not pressed: pressing it is what a person does last."""
-    if not (ins.stressed or worked) or not done:
+    if not (ins.stressed or worked or any(ref.split("_")[0].split("@")[0] == "fill" for ref in done)) or not done:
         return []
     left = [a for a in model.get("actions") or [] if not a.get("record") and a.get("available", True) and not a.get("params")
             and a["id"] not in done and a["id"].split("_")[0] in ("click", "press") and set(_name_words(a)) & SUBMITS]

@@ -1,12 +1,12 @@
 // ==UserScript==
-// @name         DRAFT: Click Widget Task
-// @description  A draft written by pling-browser draft from http://127.0.0.1:34653/miniwob/click-widget.html?seed=0&run=draft-click-widget-0-6 on 2026-12-04 20:37 UTC
-// @match        http://127.0.0.1/miniwob/click-widget.html
-// @match        http://127.0.0.1/miniwob/click-widget.html?*
+// @name         DRAFT: Form Sequence Task
+// @description  A draft written by pling-browser draft from http://127.0.0.1:34641/miniwob/form-sequence-2.html?seed=0&run=draft-form-sequence-2-0-1 on 2026-12-05 07:05 UTC
+// @match        http://127.0.0.1/miniwob/form-sequence-2.html
+// @match        http://127.0.0.1/miniwob/form-sequence-2.html?*
 // ==/UserScript==
 // DRAFT: written from what a person sees on the page (its accessibility tree and DOM). A person finishes
 // it: check every TODO, narrow @match, run `pling-browser check URL --adapter THIS_FILE`, then delete this line.
-// Found: 0 actions, 2 record types, 2 state entries, 0 feedback sources, 0 dialogs; 4 TODOs.
+// Found: 1 actions, 3 record types, 2 state entries, 0 feedback sources, 0 dialogs; 9 TODOs.
 
 // What a draft needs to find what it declared, again, on every read of the model. Each finder answers
 // one element or none: a locator that matches two elements finds nothing (invariant 6: never the first
@@ -133,11 +133,14 @@ const P = (() => {
   const items = (container, css) => { const root = container ? one(container) : document; return root ? all(root, css).filter(visible) : []; };
   // An id from what an item shows when it carries no stable attribute: its text ('@' is reserved in
   // action refs, so it is written '(at)').
+  // An item that shows only a field: the value or placeholder its page wrote (the attribute, which typing
+  // does not change), so the id stays the item's while a person types in it.
+  const fieldDefault = (el) => { const f = all(el, 'input:not([type=hidden])'); return f.length === 1 ? text(f[0].getAttribute('value') || f[0].getAttribute('placeholder')) : ''; };
   const textId = (el, nested) => ownLabel(el, nested).slice(0, 100).replace(/@/g, '(at)');
   // What an item shows as its name; `nested`: the selector of items nested in it (a tree's children),
   // whose text is theirs, not this item's.
   const ownLabel = (el, nested) => {
-    if (!nested) return nameOf(el) || text(el.textContent);
+    if (!nested) return nameOf(el) || text(el.textContent) || fieldDefault(el);
     const copy = el.cloneNode(true);
     copy.querySelectorAll(nested).forEach((c) => c.remove());
     return text(copy.textContent);
@@ -242,9 +245,9 @@ const P = (() => {
 })();
 
 // The page, named from its address (the @match pattern says which addresses it is).
-pling.page({ id: "click_widget" + P.queryKeys(), name: "Click Widget Task" });
+pling.page({ id: "form_sequence_2" + P.queryKeys(), name: "Form Sequence Task" });
 
-// State instructions: the text “Click on a "button" widget.”, found by its id attribute (#query).
+// State instructions: the text “Check the 1st radio button and enter the number "42" into the 3rd textbox.”, found by its id attribute (#query).
 // TODO: a guess: the first text block before any control; is it what a person is asked to do?
 pling.state({ key: "instructions", description: "The first text on the page (before any control, when there is one): its instructions, if it has any",
   get: () => P.textOf({"css": "#query"}) });
@@ -253,11 +256,11 @@ pling.state({ key: "instructions", description: "The first text on the page (bef
 pling.state({ key: "reward_display", description: "What the list #reward-display shows, in order",
   get: () => P.items({"css": "#reward-display"}, ":scope > div.info").map((el) => P.text(el.innerText)).slice(0, 50) });
 
-// Records radio: 4 radio buttons named 'radio' ('1mD0P', 'CVIhF', 'dwSE').
+// Records radio: 3 radio buttons named 'radio' ('', '', '').
 // Id: each radio's label (a guess).
 // TODO: the id is each radio button's label (a guess: their values are missing or positional)
 const radioList = () => P.items(null, "input[type=radio][name=\"radio\"]");
-const radioId = (el) => P.textId(el);
+const radioId = (el) => el.value;
 const radioEl = (id) => P.pick(radioList(), radioId, id);
 pling.records({ type: "radio", list: radioList, id: radioId,
   label: (el) => P.nameOf(el),
@@ -268,14 +271,38 @@ pling.records({ type: "radio", list: radioList, id: radioId,
 pling.action({ id: "choose", record: "radio", description: "Choose this radio", risk: "write",
   target: (id) => radioEl(id) });
 
-// Records item: 5 items ('1mD0P', 'nl', 'CVIhF'…) under its id attribute (#wrap), each matching 'div.widget' (the same structure in several panels or sections: one record type; only what is shown is listed).
+// Records item: 2 items ('', '') under its id attribute (#area), each matching 'div'.
 // Id: each item's visible text (a guess: nothing stable was on every item).
 // TODO: the id is each item's visible text (a guess: nothing stable was on every item); a record id must be the app's own id (invariant 1)
-const itemList = () => P.items({"css": "#wrap"}, "div.widget");
-const itemId = (el) => P.attrIn(el, "data-type") + " " + (P.text(el.textContent) || P.valueOf(el.querySelector("input, textarea")));
+// TODO: two items show the same text, so their ids collide (the second is skipped): key them on an attribute
+const itemList = () => P.items({"css": "#area"}, ":scope > div");
+const itemId = (el) => P.textId(el);
 const itemEl = (id) => P.pick(itemList(), itemId, id);
 pling.records({ type: "item", list: itemList, id: itemId,
-  label: (el) => P.attrIn(el, "data-type"),
-  fields: (el) => ({ ...P.states(el), text: P.text(el.innerText).slice(0, 200) }),
+  label: (el) => P.nameOf(el) || P.text(el.textContent).slice(0, 120),
+  fields: (el) => ({ ...P.states(el) }),
   element: itemEl });
-pling.action({ id: "click", record: "item", description: "Click the widget (its label is its kind)", risk: "write", target: (id) => itemEl(id), gesture: "click" });
+
+// Records choice: 6 items ('', '', ''…) under its id attribute (#area), each matching 'input' (the same structure in several panels or sections: one record type; only what is shown is listed).
+// Id: each item's visible text (a guess: nothing stable was on every item).
+// TODO: the id is each item's visible text (a guess: nothing stable was on every item); a record id must be the app's own id (invariant 1)
+// TODO: two items show the same text, so their ids collide (the second is skipped): key them on an attribute
+const choiceList = () => P.items({"css": "#area"}, "input[type=text]");
+const choiceId = (el) => el.id;
+const choiceEl = (id) => P.pick(choiceList(), choiceId, id);
+pling.records({ type: "choice", list: choiceList, id: choiceId,
+  label: (el) => P.nameOf(el) || P.text(el.textContent).slice(0, 120),
+  fields: (el) => ({ ...P.states(el) }),
+  element: choiceEl });
+// Action choose@CHOICE_ID: Choose the choice
+// TODO: risk 'write' is guessed from the words (read, write or danger?)
+pling.action({ id: "fill", record: "choice", description: "Type into the textbox", risk: "write",
+  target: (id) => choiceEl(id), params: { type: "object", properties: { value: { type: "string" } }, required: ["value"] } });
+
+// Action click_submit: the button “Submit”, found by its id attribute (#subbtn).
+// TODO: risk 'write' is guessed from the words (read, write or danger?)
+pling.action({ id: "click_submit",
+  description: "Press the button “Submit”",
+  risk: "write",
+  target: () => P.one({"css": "#subbtn"}),
+  available: () => P.why({"css": "#subbtn"}) });
