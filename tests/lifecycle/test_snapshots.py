@@ -76,3 +76,14 @@ def test_the_same_fields_in_another_order_are_no_change(pages: Pages) -> None:
     receipt = page.invoke("reverse_keys")
     assert receipt["ok"] is True, receipt
     assert receipt["changed"]["records"] == {}, receipt["changed"]
+
+
+def test_ids_named_like_object_properties_are_added_across_documents(pages: Pages) -> None:
+    # The carried snapshot arrives parsed from JSON; an id such as "constructor" must not find
+    # Object.prototype's property there (it was taken for a record the document before had shown).
+    page = pages.open("pages/lifecycle/carried_a.html")
+    receipt = page.invoke("next")
+    assert receipt["ok"] is True, receipt
+    change = receipt["changed"]["records"]["book"]
+    assert change["added"] == ["constructor", "toString"] and change["removed"] == [] and change["updated"] == [], change
+    assert receipt["changed"]["page"]["to"]["url"].endswith("carried_b.html")
