@@ -10,6 +10,7 @@
 import { answerOf } from './prelude.js';
 import { findAction } from './declarations.js';
 import { DOC_ID } from './navigate.js';
+import { startObserving, stopObserving } from './observe.js';
 import { riskOf } from './registry.js';
 import { runThenExpect } from './ran.js';
 import { reveal } from './reveal.js';
@@ -24,7 +25,13 @@ export async function readAction(arg) {
   const revealed = await reveal({ ref: arg.ref, capMs: arg.capMs, evidence: arg.evidence === true, aim: false,
                                   args: {}, nested: false });
   if (revealed.ok !== true) return answerOf({ ok: true, revealed });
-  const ran = await runThenExpect({ ref: arg.ref, args: arg.args, timeoutMs: arg.timeoutMs, nested: false,
-                                    expect: { ...arg.expect, quiet: true } });
-  return answerOf({ ok: true, revealed, ran });
+  // Mutations are counted while it runs, evidence on or off: a read that wrote nothing needs no frame.
+  startObserving();
+  try {
+    const ran = await runThenExpect({ ref: arg.ref, args: arg.args, timeoutMs: arg.timeoutMs, nested: false,
+                                      expect: { ...arg.expect, quiet: true } });
+    return answerOf({ ok: true, revealed, ran });
+  } finally {
+    stopObserving();
+  }
 }

@@ -3908,14 +3908,19 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
       nested: false
     });
     if (revealed.ok !== true) return answerOf({ ok: true, revealed });
-    const ran = await runThenExpect({
-      ref: arg.ref,
-      args: arg.args,
-      timeoutMs: arg.timeoutMs,
-      nested: false,
-      expect: { ...arg.expect, quiet: true }
-    });
-    return answerOf({ ok: true, revealed, ran });
+    startObserving();
+    try {
+      const ran = await runThenExpect({
+        ref: arg.ref,
+        args: arg.args,
+        timeoutMs: arg.timeoutMs,
+        nested: false,
+        expect: { ...arg.expect, quiet: true }
+      });
+      return answerOf({ ok: true, revealed, ran });
+    } finally {
+      stopObserving();
+    }
   }
 
   // js_bridge/webmcp_forms.js

@@ -48,10 +48,11 @@ def calls(service: ServiceThread, monkeypatch: pytest.MonkeyPatch) -> list[tuple
     return names
 
 
-def _invoke(page: Any, calls: list[tuple[Bridge, str]], action: str, args: Any = None) -> tuple[dict[str, Any], list[str]]:
+def _invoke(page: Any, calls: list[tuple[Bridge, str]], action: str, args: Any = None,
+            **extra: Any) -> tuple[dict[str, Any], list[str]]:
     """The receipt, and the calls the invocation's bridge (the one it described or read the action on) made."""
     calls.clear()
-    receipt = page.invoke(action, args)
+    receipt = page.invoke(action, args, **extra)
     own = next(bridge for bridge, name in calls if name in ("describe", "read"))
     return receipt, [name for bridge, name in calls if bridge is own]
 
@@ -136,6 +137,10 @@ def test_a_read_that_wrote_nothing_settles_without_a_frame(service: ServiceThrea
     _invoke(page, calls, "summary")
     settled = page.codes().events(LogEvent.PAGE_SETTLED)
     assert settled and settled[0]["frames"] == 0, settled  # nothing written, nothing to render
+    receipt, made = _invoke(page, calls, "summary", evidence=False)
+    assert made == ["read"] and "changed" not in receipt, (made, receipt)
+    settled = page.codes().events(LogEvent.PAGE_SETTLED)
+    assert settled and settled[0]["frames"] == 0, settled  # without evidence too
     # A read that writes the DOM waits for its frame as any action does, and says what it changed.
     _in_page(service, page.id, "pling.action({ id: 'summary', description: 'Count', region: 'list', risk: 'read', "
                                "run: () => { count.textContent = 'counted'; items[0].done = !items[0].done; "
