@@ -12,6 +12,11 @@ from ..conftest import Pages, serving
 from ..server import FixtureServer
 
 PAGE = "pages/lifecycle/confirm.html"
+# The stuck page's tests wait for bridge calls that never answer: each waits its budget (5 s at least)
+# and then the grace (bridge_grace_s) before the service stops the script. Their own services take the
+# grace tests/test_hostile.py's endless loops take (1 s, not the test services' 3 s): the same calls
+# time out, each 2 s sooner.
+STUCK_GRACE_S = 1.0
 
 
 def state(page) -> dict:
@@ -92,7 +97,7 @@ def test_a_stuck_page_lives_on_when_an_mcp_client_watches_its_tools(fixtures: Fi
 
     from mcp import Client
 
-    with serving() as own, httpx.Client(base_url=own.url, timeout=60) as client:
+    with serving(bridge_grace_s=STUCK_GRACE_S) as own, httpx.Client(base_url=own.url, timeout=60) as client:
 
         async def list_tools() -> None:
             async with Client(f"{own.url}/mcp") as mcp:
@@ -122,7 +127,7 @@ def test_a_flow_on_a_stuck_page_fails_once_not_once_per_step(fixtures: FixtureSe
     # (before: every step waited the full bridge budget, then reveal waited once more). A service of its
     # own: where an MCP client listed tools (another test, on the shared service), each receipt makes
     # the service read the model again, a second entry into the loop that is not the invocation's.
-    with serving() as own, httpx.Client(base_url=own.url, timeout=60) as client:
+    with serving(bridge_grace_s=STUCK_GRACE_S) as own, httpx.Client(base_url=own.url, timeout=60) as client:
         pages = Pages(client, fixtures)
         try:
             page = pages.open("pages/flows/stuck.html")
