@@ -427,3 +427,31 @@ def test_an_ordinal_goes_to_the_kind_it_is_said_of_and_a_filled_form_is_submitte
         done = _run(service.url, lambda client: generic_episodes(client, tasks, [("form-sequence-2", 1)], lambda _: None))
     assert done[0]["raw"] == 1 and done[0]["lies"] == [], done[0]
     assert [s["call"] for s in done[0]["steps"]] == ["open", "invoke choose@2", "invoke fill@input-3", "invoke click_submit"]
+
+
+def test_an_icon_whose_picture_has_not_loaded_is_still_found_in_its_row() -> None:
+    """email-inbox's star is a <span class="star"> whose picture is CSS `content: url(…)`: until it loads
+    the span has no size, so the draft's `P.inside(row, {css: 'span.star', name: 'star'})` found nothing and
+    star@ROW was unavailable; under load the policy then clicked the row instead (email-inbox-star-reply
+    seeds 2 and 3 failed on some runs, passed on others). An icon found by its class that is displayed
+    inside a shown element is found now; one that is not displayed, or in a hidden row, is not."""
+    from playwright.sync_api import sync_playwright
+
+    from pling_browser.config import find_chromium
+    from pling_browser.core.browsers import chromium_args
+    prelude = (Path(policy_generic.__file__).resolve().parents[2] / "pling_browser" / "ci" / "prelude.js").read_text(encoding="utf-8")
+    page_html = """<div id="a" style="cursor:pointer">Cathy <span class="star"></span></div>
+      <div id="b">Mae <span class="star" style="display:none"></span></div>
+      <div id="c" style="display:none">Fifi <span class="star"></span></div>"""
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=find_chromium(None), args=chromium_args())
+        try:
+            page = browser.new_page()
+            page.set_content(page_html)
+            page.add_script_tag(content=prelude + "\nwindow.P = P;")
+            found = page.evaluate("""() => ['a', 'b', 'c'].map((id) => {
+                const star = P.inside(document.getElementById(id), { css: 'span.star', name: 'star' });
+                return star ? star.getBoundingClientRect().width : null; })""")
+        finally:
+            browser.close()
+    assert found == [0, None, None]

@@ -141,9 +141,12 @@ const P = (() => {
   const inside = (el, loc, nested) => {
     if (!el) return null;
     const found = (loc.css ? all(el, loc.css) : candidates(loc.role, el).filter((c) => loc.name === undefined || nameOf(c) === loc.name))
-      .filter((c) => visible(c) && (!nested || c.closest(nested) === el));
+      .filter((c) => (visible(c) || loc.css && loc.name && iconShown(c)) && (!nested || c.closest(nested) === el));
     return found.length === 1 ? found[0] : null;
   };
+  // An icon found by its class (`{css, name}`: a picture with no text) whose picture has not loaded yet has
+  // no size; it is shown when it is displayed inside a shown element (the click waits until it can be hit).
+  const iconShown = (el) => { const style = getComputedStyle(el); return !!el.parentElement && visible(el.parentElement) && style.display !== 'none' && style.visibility !== 'hidden'; };
   // The attribute of the one element inside `el` that carries it (an item's own control).
   const attrIn = (el, name) => { const found = all(el, '[' + name + ']'); return found.length === 1 ? found[0].getAttribute(name) : null; };
   const valueOf = (el) => {
