@@ -1553,7 +1553,7 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
       inFlight.toolCancel = outerCancel;
       return answerOf({ ok: false, code: "threw", error: errorText(e) });
     }
-    frameAfterAction();
+    if (!(args.expect && args.expect.quiet === true)) frameAfterAction();
     const cancel = inFlight.toolCancel;
     inFlight.toolCancel = outerCancel;
     if (result.timedOut) {
