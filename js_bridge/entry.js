@@ -42,7 +42,7 @@ const handlers = {
   synthetic: () => syntheticClick(),
   release: () => releaseTarget(),
   landed: () => landed(),
-  typed: () => typed(),
+  typed: (arg) => typed(arg),
   choose: (arg) => chooseOption(arg),
   expect: (arg) => promiseThen(expectEffect(arg), withLeaving),
   settle: (arg) => promiseThen(settle(inFlight.since, arg.capMs), (settled) => answerOf({ ok: true, settled })),

@@ -16,7 +16,8 @@ import {
 } from './prelude.js';
 import { errorText } from './bound.js';
 import { eventComposedPath, eventIsTrusted, eventPreventDefault, eventStopImmediate, pathHolds } from './gesture.js';
-import { DOC_ID } from './navigate.js';
+import { DOC_ID, withLeaving } from './navigate.js';
+import { expectEffect } from './expect.js';
 import { frameAfterAction } from './observe.js';
 import { inFlight, releaseTarget } from './reveal.js';
 
@@ -82,8 +83,15 @@ export function aimFill() {
 }
 
 // After the controller's insertion: whether it reached the target; landed, the field is left (the
-// browser fires `change`, as after a person's typing) and the target released.
-export function typed() {
+// browser fires `change`, as after a person's typing) and the target released. Asked with `expect`
+// (issue 31: one round trip less, as ran.js for run()), a fill that landed goes straight on to stage 7
+// (expect.js) and answers both, the expectation's in `expected`; one that did not land does not (the
+// controller falls back to Playwright's fill, then asks the expectation on its own). While that
+// expectation is polled the landed answer is kept: if it hangs and the controller stops the page's
+// script, `typed` asked again hands it over, so the fill is not taken for the part that hung.
+let keptLanded = null;
+
+function landedNow() {
   const armed = guard;
   guard = null;
   if (!armed) return answerOf({ ok: true, landed: 'unarmed', events: 0, doc: DOC_ID });
@@ -92,5 +100,19 @@ export function typed() {
     try { elementBlur(armed.el); } catch (e) { /* gone with a re-render */ }
     releaseTarget();
   }
+  return answer;
+}
+
+export async function typed(arg) {
+  if (keptLanded && !guard) { const kept = keptLanded; keptLanded = null; return kept; }
+  keptLanded = null;
+  const answer = landedNow();
+  const asked = arg && arg.expect;
+  if (!asked || answer.landed !== 'landed' || inFlight.leaving) return withLeaving(answer);
+  keptLanded = answer;
+  const expected = await expectEffect({ ref: asked.ref, args: asked.args, timeoutMs: asked.timeoutMs,
+                                        settleMs: asked.settleMs, diff: asked.diff === true });
+  keptLanded = null;
+  answer.expected = withLeaving(expected);
   return answer;
 }

@@ -65,6 +65,17 @@ def test_endless_loop_in_an_expectation(hostile: Pages) -> None:
     _pong(page)
 
 
+def test_endless_loop_in_the_expectation_of_a_direct_fill(hostile: Pages) -> None:
+    # The expectation goes with the fill's `typed` call: that call hangs after the text landed, and the
+    # expect stage meets the hang as its own call's (the fill is not taken for the part that hung).
+    page = _open(hostile, "loop_expect")
+    error = page.invoke("type", {"value": "typed"})["error"]
+    assert error["code"] == "EXECUTION_FAILED" and error["stage"] == "expect" and error["started"] is True, error
+    assert [e["path"] for e in page.codes().events(LogEvent.OPERATED)] == ["direct"]
+    assert page.invoke("note")["data"] == "typed"
+    _pong(page)
+
+
 def test_endless_loop_in_list(hostile: Pages, client_for: Any = None) -> None:
     page = _open(hostile, "loop_list")
     armed = page.invoke("go")

@@ -13,7 +13,7 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
     release: { answer: "Done", promise: false, does: "the target unmarked (reveal.js)" },
     landed: { answer: "Landed", promise: false, does: "where a direct click's events went (gesture.js)" },
     choose: { answer: "Chosen", promise: false, does: "the direct path of a select: the option set and input and change dispatched as Playwright's select_option does, or why not (choose.js)" },
-    typed: { answer: "Landed", promise: false, does: "where a direct fill's text went; landed, the field left and the target released (fill.js)" },
+    typed: { answer: "Landed", promise: true, does: "where a direct fill's text went; landed, the field left and the target released; asked with `expect`, stage 7 in the same call (fill.js)" },
     run: { answer: "Ran", promise: true, does: "stage 6: a function action's run(); asked with `expect`, stage 7 in the same call (execute.js, ran.js)" },
     read: { answer: "ReadAnswer", promise: true, does: "a read action the controller described before in this document, as declared then (its seq): stage 5, run() and stage 7 in one call, or `stale` (read.js)" },
     ran: { answer: "Ran", promise: false, does: "run()'s answer, kept while its expectation hung in the same call (ran.js)" },
@@ -1733,6 +1733,81 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
     return answer2;
   }
 
+  // js_bridge/expect.js
+  function checkOnce(check2, action, ref, args) {
+    try {
+      const value = action.record ? check2(args, ref.record) : check2(args);
+      return answerOf({ value });
+    } catch (e) {
+      return answerOf({ error: errorText(e) });
+    }
+  }
+  async function checkHolds(check2, action, ref, args, capMs) {
+    const result = checkOnce(check2, action, ref, args);
+    if (result.error !== void 0) return result;
+    let value = result.value;
+    let thenable = false;
+    try {
+      thenable = value !== null && typeof value === "object" && typeof value.then === "function";
+    } catch (e) {
+      thenable = false;
+    }
+    if (thenable) {
+      const waited = await callWithin(() => value, [], capMs);
+      if (waited.timedOut) return answerOf({ error: "check() did not answer within " + capMs + " ms" });
+      value = waited.value;
+    }
+    return answerOf({ value: !!value });
+  }
+  function withAfter(answer2, args) {
+    if (args.diff === true && !inFlight.leaving && inFlight.before) {
+      const diffed = diffAgainstBefore();
+      if (diffed.ok) answer2.diffed = diffed;
+    }
+    return answer2;
+  }
+  function invokedAction(id) {
+    return inFlight.action && inFlight.action.id === id ? inFlight.action : findAction(id);
+  }
+  async function expectEffect(args) {
+    const ref = splitRef(args.ref);
+    const action = invokedAction(ref.id);
+    const settleCap = args.settleMs;
+    if (!action) return answerOf({ ok: false, code: "gone", error: "The action " + ref.id + " is no longer declared" });
+    startObserving();
+    try {
+      const expect = action.expect;
+      const since = inFlight.since;
+      if (!expect) {
+        const settled2 = quietSince(since, args.quiet) ? answerOf({ settled: true, ms: 0, frames: 0 }) : await settle(since, settleCap);
+        return withAfter(answerOf({ ok: true, declared: false, settled: settled2 }), args);
+      }
+      const started = now();
+      let polls = 0;
+      let last = null;
+      for (; ; ) {
+        if (inFlight.leaving) return answerOf({ ok: true, declared: false, polls, ms: now() - started });
+        polls += 1;
+        last = await checkHolds(expect.check, action, ref, args.args, MathMax(1, args.timeoutMs - (now() - started)));
+        if (last.value === true) break;
+        const elapsed = now() - started;
+        if (elapsed >= args.timeoutMs) {
+          return answerOf({ ok: false, code: "never", polls, ms: elapsed, error: last.error || null });
+        }
+        await nextChange(MathMin(20, args.timeoutMs - elapsed));
+      }
+      const heldAfter = now() - started;
+      const settled = await settle(since, settleCap);
+      const again = await checkHolds(expect.check, action, ref, args.args, 1e3);
+      if (again.value !== true) {
+        return answerOf({ ok: false, code: "reverted", polls, ms: heldAfter, settled, error: again.error || null });
+      }
+      return withAfter(answerOf({ ok: true, declared: true, polls, ms: heldAfter, settled }), args);
+    } finally {
+      stopObserving();
+    }
+  }
+
   // js_bridge/fill.js
   var TYPED_INPUTS = { text: true, search: true, url: true, tel: true, email: true, password: true };
   var elementFocus = uncurry(HTMLElement.prototype.focus);
@@ -1794,7 +1869,8 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
       return answerOf({ why: "it could not be focused: " + errorText(e) });
     }
   }
-  function typed() {
+  var keptLanded = null;
+  function landedNow() {
     const armed = guard2;
     guard2 = null;
     if (!armed) return answerOf({ ok: true, landed: "unarmed", events: 0, doc: DOC_ID });
@@ -1806,6 +1882,28 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
       }
       releaseTarget();
     }
+    return answer2;
+  }
+  async function typed(arg) {
+    if (keptLanded && !guard2) {
+      const kept2 = keptLanded;
+      keptLanded = null;
+      return kept2;
+    }
+    keptLanded = null;
+    const answer2 = landedNow();
+    const asked = arg && arg.expect;
+    if (!asked || answer2.landed !== "landed" || inFlight.leaving) return withLeaving(answer2);
+    keptLanded = answer2;
+    const expected = await expectEffect({
+      ref: asked.ref,
+      args: asked.args,
+      timeoutMs: asked.timeoutMs,
+      settleMs: asked.settleMs,
+      diff: asked.diff === true
+    });
+    keptLanded = null;
+    answer2.expected = withLeaving(expected);
     return answer2;
   }
 
@@ -3707,81 +3805,6 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
     return demonstration.last;
   }
 
-  // js_bridge/expect.js
-  function checkOnce(check2, action, ref, args) {
-    try {
-      const value = action.record ? check2(args, ref.record) : check2(args);
-      return answerOf({ value });
-    } catch (e) {
-      return answerOf({ error: errorText(e) });
-    }
-  }
-  async function checkHolds(check2, action, ref, args, capMs) {
-    const result = checkOnce(check2, action, ref, args);
-    if (result.error !== void 0) return result;
-    let value = result.value;
-    let thenable = false;
-    try {
-      thenable = value !== null && typeof value === "object" && typeof value.then === "function";
-    } catch (e) {
-      thenable = false;
-    }
-    if (thenable) {
-      const waited = await callWithin(() => value, [], capMs);
-      if (waited.timedOut) return answerOf({ error: "check() did not answer within " + capMs + " ms" });
-      value = waited.value;
-    }
-    return answerOf({ value: !!value });
-  }
-  function withAfter(answer2, args) {
-    if (args.diff === true && !inFlight.leaving && inFlight.before) {
-      const diffed = diffAgainstBefore();
-      if (diffed.ok) answer2.diffed = diffed;
-    }
-    return answer2;
-  }
-  function invokedAction(id) {
-    return inFlight.action && inFlight.action.id === id ? inFlight.action : findAction(id);
-  }
-  async function expectEffect(args) {
-    const ref = splitRef(args.ref);
-    const action = invokedAction(ref.id);
-    const settleCap = args.settleMs;
-    if (!action) return answerOf({ ok: false, code: "gone", error: "The action " + ref.id + " is no longer declared" });
-    startObserving();
-    try {
-      const expect = action.expect;
-      const since = inFlight.since;
-      if (!expect) {
-        const settled2 = quietSince(since, args.quiet) ? answerOf({ settled: true, ms: 0, frames: 0 }) : await settle(since, settleCap);
-        return withAfter(answerOf({ ok: true, declared: false, settled: settled2 }), args);
-      }
-      const started = now();
-      let polls = 0;
-      let last = null;
-      for (; ; ) {
-        if (inFlight.leaving) return answerOf({ ok: true, declared: false, polls, ms: now() - started });
-        polls += 1;
-        last = await checkHolds(expect.check, action, ref, args.args, MathMax(1, args.timeoutMs - (now() - started)));
-        if (last.value === true) break;
-        const elapsed = now() - started;
-        if (elapsed >= args.timeoutMs) {
-          return answerOf({ ok: false, code: "never", polls, ms: elapsed, error: last.error || null });
-        }
-        await nextChange(MathMin(20, args.timeoutMs - elapsed));
-      }
-      const heldAfter = now() - started;
-      const settled = await settle(since, settleCap);
-      const again = await checkHolds(expect.check, action, ref, args.args, 1e3);
-      if (again.value !== true) {
-        return answerOf({ ok: false, code: "reverted", polls, ms: heldAfter, settled, error: again.error || null });
-      }
-      return withAfter(answerOf({ ok: true, declared: true, polls, ms: heldAfter, settled }), args);
-    } finally {
-      stopObserving();
-    }
-  }
-
   // js_bridge/choose.js
   var selectOptions2 = getterOf(HTMLSelectElement.prototype, "options");
   var selectMultiple = getterOf(HTMLSelectElement.prototype, "multiple");
@@ -4133,7 +4156,7 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
     synthetic: () => syntheticClick(),
     release: () => releaseTarget(),
     landed: () => landed(),
-    typed: () => typed(),
+    typed: (arg) => typed(arg),
     choose: (arg) => chooseOption(arg),
     expect: (arg) => promiseThen(expectEffect(arg), withLeaving),
     settle: (arg) => promiseThen(settle(inFlight.since, arg.capMs), (settled) => answerOf({ ok: true, settled })),

@@ -134,6 +134,7 @@ class Landed(_Answer):
     clicked: bool = False
     checked: bool | None = None  # a checkbox's state after the click
     doc: str | None = None  # the document that answered: another than the action's means the click navigated
+    expected: dict[str, Any] | None = None  # a direct fill's expectation, asked with `typed` (fill.js)
 
 
 class Gesture(BaseModel):

@@ -129,10 +129,15 @@ class Bridge(BridgeChannel):
         """The direct path of a select (choose.js): the option whose value, else label, is ``value``."""
         return await self._call("choose", {"value": value}, Chosen)
 
-    async def typed(self) -> Landed:
+    async def typed(self, expect: dict[str, Any] | None = None) -> Landed:
         """After a direct fill: where its text went; the guard is disarmed (and, landed, the field left
-        and the target released) either way."""
-        return await self._call("typed", {}, Landed)
+        and the target released) either way. With ``expect`` ({ref, args, timeoutMs, settleMs, diff}),
+        a fill that landed is checked in the same call (fill.js); asked again after that call hung, the
+        landed answer kept while its expectation was polled."""
+        if expect is None:
+            return await self._call("typed", {}, Landed)
+        return await self._call("typed", {"expect": expect}, Landed,
+                                budget_ms=expect["timeoutMs"] + expect["settleMs"] + 1_000)
 
     async def synthetic_click(self) -> None:
         await self._call("synthetic", {}, Done)

@@ -38,6 +38,7 @@ from typing import Any, Literal
 from ..errors import PageNavigated, PageUnresponsive
 from .answers import Aim, Gesture, Landed
 from .bridge import Bridge
+from .fills import type_in
 from .playwright import translate_playwright_errors
 
 Path = Literal["direct", "playwright"]
@@ -62,6 +63,7 @@ class Operated:
     path: Path
     why: str | None = None  # why the direct path was not taken, or was refused at the click
     released: bool = False  # the bridge already unmarked the target
+    expected: dict[str, Any] | Exception | None = None  # a direct fill's expectation, asked with it
 
 
 ValueNeed = Literal["required", "optional", "no"]
@@ -91,19 +93,20 @@ def direct_applies(control: str, value: Any, gesture: Any, aim: Aim | None) -> b
 
 async def operate(bridge: Bridge, mark: str, control: str, value: Any, timeout_ms: float, where: str = "document",
                   gesture: Gesture | None = None, aim: Aim | None = None, doc: str | None = None,
-                  drop: str | None = None) -> Operated:
+                  drop: str | None = None, expect: dict[str, Any] | None = None) -> Operated:
     """Operate the marked target as a person would: click a button or link, set a checkbox (``value``
     True/False) or toggle it (``value`` None), fill a text field (and leave it, so the page gets
     ``change``), select options, or the declared gesture (``drop``: the mark on a drag's destination).
     ``doc`` is the bridge id of the action's document: another one answering after a direct click
-    means the click navigated (``PageNavigated``, an outcome)."""
+    means the click navigated (``PageNavigated``, an outcome). ``expect``: asked of a direct fill
+    that landed in the same call (fill.js); its answer (or the error its hang raised) in ``expected``."""
     why = aim.why if aim is not None else None
     if _fills_directly(bridge, control, value, gesture, aim):
-        landed = await _type_in(bridge, str(value), timeout_ms)
+        landed, hung = await type_in(bridge, str(value), timeout_ms, expect)
         if doc is not None and landed.doc is not None and landed.doc != doc:
             raise PageNavigated("The direct fill replaced the document (another document answered after it)")
         if landed.landed == "landed":
-            return Operated("direct", released=True)
+            return Operated("direct", released=True, expected=hung or landed.expected)
         why = {"missed": "the text's input event went to another element (the focus moved); it was cancelled",
                "nowhere": "the text reached no element of this document",
                "unarmed": "the guard had lapsed before the text was typed"}[landed.landed]
@@ -142,22 +145,6 @@ def _chooses_directly(bridge: Bridge, control: str, value: Any, gesture: Any, wh
     """A select in the action's own document, one option asked by its value or label (choose.js)."""
     return control == "select" and gesture is None and where == "document" and not bridge.frame_hosted \
         and isinstance(value, (str, int, float)) and not isinstance(value, bool)
-
-
-async def _type_in(bridge: Bridge, text: str, timeout_ms: float) -> Landed:
-    """The text inserted with one trusted input event into the focused field; then the guard's answer,
-    asked whatever happened, so a guard never outlives its text."""
-    try:
-        async with translate_playwright_errors():
-            try:
-                await asyncio.wait_for(bridge.page.keyboard.insert_text(text), timeout_ms / 1000)
-            except asyncio.TimeoutError:
-                raise PageUnresponsive(f"The text was sent and did not finish within {timeout_ms:.0f} ms") from None
-    except BaseException:
-        with contextlib.suppress(Exception):
-            await bridge.typed()
-        raise
-    return await bridge.typed()
 
 
 async def _click_at(bridge: Bridge, x: float, y: float, timeout_ms: float) -> Landed:

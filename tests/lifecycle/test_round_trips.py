@@ -86,6 +86,18 @@ def test_an_element_action_reveals_in_a_call_of_its_own(pages: Pages, calls: lis
     assert made[:2] == ["describe", "reveal"] and "expect" in made and "run" not in made
 
 
+def test_a_direct_fill_is_checked_in_its_typed_call(pages: Pages, calls: list[tuple[Bridge, str]]) -> None:
+    page = pages.open(PAGE)
+    receipt, made = _invoke(page, calls, "type_new", {"text": "three calls"})
+    assert receipt["ok"] is True and receipt["verified"] is True, receipt
+    assert made == ["describe", "reveal", "typed"], made  # the expectation and the after snapshot in `typed`
+    assert [e["path"] for e in page.codes().events(LogEvent.OPERATED)] == ["direct"]
+    assert page.codes().events(LogEvent.EXPECTATION_HELD), page.codes().log
+    # The next one too, the field holding the text the first one typed.
+    receipt, made = _invoke(page, calls, "type_new", {"text": "again"})
+    assert receipt["ok"] is True and made == ["describe", "reveal", "typed"], (receipt, made)
+
+
 def test_a_read_described_before_takes_one_bridge_call(pages: Pages, calls: list[tuple[Bridge, str]]) -> None:
     page = pages.open(PAGE)
     first, made = _invoke(page, calls, "summary")
