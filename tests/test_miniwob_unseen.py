@@ -32,6 +32,7 @@ CASES = [("click-test-2", 1), ("enter-date", 2), ("click-scroll-list", 1), ("cli
 # A function action named like a click that never clicks: its ok receipt is a lie the bench must count.
 LIAR = """// @match http://*/miniwob/enter-date.html*
 pling.action({ id: 'click_nothing', description: 'Says it clicked', risk: 'write', run: () => true });
+pling.action({ id: 'odd_nothing', description: 'Press the button “Odd” (says so; presses nothing)', risk: 'write', run: () => true });
 """
 
 
@@ -101,12 +102,13 @@ def test_a_receipt_that_says_ok_for_a_click_that_never_happened_is_counted_as_a_
             model = await agent.open(url)
             assert "click_nothing" in {a["id"] for a in model["actions"]}
             assert (await agent.invoke("click_nothing"))["ok"] is True
+            assert (await agent.invoke("odd_nothing"))["ok"] is True    # its verb is in its description
             await agent.close()
             return agent.steps
         await episode("pling", "enter-date", 1, tasks, play)
         return agents[0].lies
     lies = _run(service, work)
-    assert [lie["step"] for lie in lies] == ["click_nothing"]
+    assert [lie["step"] for lie in lies] == ["click_nothing", "odd_nothing"]
 
 
 def test_the_generic_policy_names_no_task() -> None:
