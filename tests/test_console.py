@@ -197,6 +197,24 @@ def test_a_person_denies_a_dangerous_action_and_cancels_a_handoff_from_the_keybo
     assert waiting.join()["error"]["code"] == "HANDOFF_CANCELLED"
 
 
+def test_a_key_pressed_on_a_card_as_another_request_arrives_is_not_lost(person: Page, agent: Pages) -> None:
+    """A button is clicked by Space on the key's release: a card built again in between (another request
+    arriving re-renders the list) took the focus, and the press, with it."""
+    checkout = agent.open(CHECKOUT)
+    _choose(person, checkout.id)
+    handoff = Background(checkout, "enter_otp")
+    person.get_by_role("button", name="Cancel enter_otp").focus()
+    person.keyboard.down("Space")
+    todos = agent.open(TODOS)
+    other = Background(todos, "remove@t9")
+    expect(person.locator("#pending > li")).to_have_count(2)  # the list was rendered with the new card
+    expect(person.get_by_role("button", name="Cancel enter_otp")).to_be_focused()
+    person.keyboard.up("Space")
+    assert handoff.join()["error"]["code"] == "HANDOFF_CANCELLED"
+    person.get_by_role("button", name="Deny remove@t9").click()
+    assert other.join()["error"]["code"] == "PERMISSION_DENIED"
+
+
 def test_a_person_does_the_one_time_code_handoff_by_typing_into_the_live_view(
         person: Page, agent: Pages, gated: ServiceThread) -> None:
     page = agent.open(CHECKOUT)

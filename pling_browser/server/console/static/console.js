@@ -247,10 +247,25 @@
     (next || $('pending-heading')).focus();
   }
 
+  // Each pending card is kept while what it shows is unchanged, and left in its place: a card built
+  // again, or moved, would take the person's keyboard focus with it (a Space pressed on Cancel as
+  // another request arrived was lost: the click comes on the key's release, on a button then gone).
+  const cards = new Map();
+
   function renderPending() {
     const list = $('pending');
     const items = [...state.pending.values()].sort((a, b) => a.created - b.created);
-    list.replaceChildren(...items.map(pendingCard));
+    const nodes = items.map((p) => {
+      const shown = JSON.stringify(p) + '|' + sessionName(p.session);
+      const kept = cards.get(p.id);
+      if (kept && kept.shown === shown) return kept.node;
+      const node = pendingCard(p);
+      cards.set(p.id, { shown, node });
+      return node;
+    });
+    for (const id of [...cards.keys()]) if (!state.pending.has(id)) cards.delete(id);
+    for (const child of [...list.children]) if (!nodes.includes(child)) child.remove();
+    nodes.forEach((node, i) => { if (list.children[i] !== node) list.insertBefore(node, list.children[i] || null); });
     $('pending-count').textContent = String(items.length);
     $('pending-empty').hidden = items.length > 0;
     $('pending-panel').classList.toggle('has-items', items.length > 0);
