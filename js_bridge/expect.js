@@ -7,7 +7,7 @@ import { findAction } from './declarations.js';
 import { callWithin } from './execute.js';
 import { nextChange, quietSince, settle, startObserving, stopObserving } from './observe.js';
 import { splitRef } from './resolve.js';
-import { diffAgainstBefore, inFlight } from './reveal.js';
+import { diffAgainstBefore, endPlainWatch, inFlight } from './reveal.js';
 
 function checkOnce(check, action, ref, args) {
   try {
@@ -86,5 +86,6 @@ export async function expectEffect(args) {
     return withAfter(answerOf({ ok: true, declared: true, polls, ms: heldAfter, settled }), args);
   } finally {
     stopObserving();
+    endPlainWatch();  // reveal.js: the observer a start mark without evidence turned on
   }
 }

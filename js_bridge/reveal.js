@@ -17,7 +17,7 @@ import { callWithin } from './execute.js';
 import { aim } from './gesture.js';
 import { aimFill } from './fill.js';
 import { DOC_ID, armLeaving } from './navigate.js';
-import { settle, startFeedbackWatch, stopFeedbackWatch } from './observe.js';
+import { settle, startFeedbackWatch, startObserving, stopFeedbackWatch, stopObserving } from './observe.js';
 import { callAvailable, readRecordIds } from './records.js';
 import { splitRef } from './resolve.js';
 
@@ -26,7 +26,7 @@ const DIRECT_CONTROLS = { button: true, link: true, checkbox: true };  // clicke
 const CLICK_INPUTS = { button: true, submit: true, reset: true, image: true, file: true };
 
 // The invocation in flight: the element to operate and the evidence to diff against.
-export const inFlight = { target: null, drop: null, action: null, before: null, watch: null, since: 0, leaving: false, carried: false, toolCancel: null };
+export const inFlight = { target: null, drop: null, action: null, before: null, watch: null, since: 0, leaving: false, carried: false, toolCancel: null, observed: false };
 
 export function isElement(value) {
   try { return nodeType(value) === 1; } catch (e) { return false; }
@@ -260,6 +260,7 @@ export function releaseTarget() {
 }
 
 export function takeBefore() {
+  endPlainWatch();
   inFlight.since = now();
   inFlight.watch = startFeedbackWatch();
   inFlight.before = captureEvidence();
@@ -275,9 +276,22 @@ export function diffAgainstBefore() {
   return answerOf({ ok: true, changed: diffEvidence(before, watch) });
 }
 
+// Without evidence the observer that counts mutations is on from the start mark too, until the
+// expectation answers (expect.js): settling then takes the first frame after the action as the quiet
+// one when nothing changed since (observe.js frameAfterAction), as with evidence on, instead of
+// waiting for frames of its own. One such watch at a time: the next invocation's mark ends the last.
 export function markStart() {
+  endPlainWatch();
   inFlight.since = now();
+  startObserving();
+  inFlight.observed = true;
   return answerOf({ ok: true });
+}
+
+export function endPlainWatch() {
+  if (!inFlight.observed) return;
+  inFlight.observed = false;
+  stopObserving();
 }
 
 // Why a control cannot be operated now, or null: `disabled` (itself or a disabled fieldset around it),

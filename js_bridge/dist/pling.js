@@ -1805,6 +1805,7 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
       return withAfter(answerOf({ ok: true, declared: true, polls, ms: heldAfter, settled }), args);
     } finally {
       stopObserving();
+      endPlainWatch();
     }
   }
 
@@ -1911,7 +1912,7 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
   var NATIVE_INPUT_SKIP = { hidden: true };
   var DIRECT_CONTROLS = { button: true, link: true, checkbox: true };
   var CLICK_INPUTS = { button: true, submit: true, reset: true, image: true, file: true };
-  var inFlight = { target: null, drop: null, action: null, before: null, watch: null, since: 0, leaving: false, carried: false, toolCancel: null };
+  var inFlight = { target: null, drop: null, action: null, before: null, watch: null, since: 0, leaving: false, carried: false, toolCancel: null, observed: false };
   function isElement(value) {
     try {
       return nodeType(value) === 1;
@@ -2140,6 +2141,7 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
     return answerOf({ ok: true });
   }
   function takeBefore() {
+    endPlainWatch();
     inFlight.since = now();
     inFlight.watch = startFeedbackWatch();
     inFlight.before = captureEvidence();
@@ -2154,8 +2156,16 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
     return answerOf({ ok: true, changed: diffEvidence(before, watch) });
   }
   function markStart() {
+    endPlainWatch();
     inFlight.since = now();
+    startObserving();
+    inFlight.observed = true;
     return answerOf({ ok: true });
+  }
+  function endPlainWatch() {
+    if (!inFlight.observed) return;
+    inFlight.observed = false;
+    stopObserving();
   }
   function disabledReason(el) {
     try {
