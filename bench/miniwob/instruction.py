@@ -67,6 +67,21 @@ def read_instruction(text: str) -> Instruction:
     return out
 
 
+AFFIX = re.compile(r'\b(start|starts|begin|begins|end|ends) with\s*(?:"([^"]+)"|“([^”]+)”)', re.I)
+
+
+def affix_span(ins: Instruction, label: str) -> tuple[int, int] | None:
+    """Where the instruction says what a label must start and end with ("an item that starts with "Gu" and
+    ends with "ala""), when the label has every one: the span of the word before the last such quote (the
+    quotes are the values typed to see such labels); else None."""
+    said = [(m[1].lower()[0] == "e", word_position(ins.text, m.start(2 if m[2] else 3)), m[2] or m[3]) for m in AFFIX.finditer(ins.text)]
+    if not said or not label.strip():
+        return None
+    fits = all(label.lower().endswith(q.lower()) if end else label.lower().startswith(q.lower()) for end, _, q in said)
+    at = max(pos for _, pos, _ in said)
+    return (at - 1, at) if fits else None
+
+
 def phrase_at(words: list[str], phrase: list[str]) -> int:
     if not phrase:
         return -1

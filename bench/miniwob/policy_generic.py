@@ -38,6 +38,7 @@ from .instruction import (
     SYNONYMS,
     Instruction,
     PolicyError,
+    affix_span,
     instruction_of,
     optional_args,
     ordinal_for,
@@ -118,6 +119,8 @@ def _mention(c: Candidate, ins: Instruction, index: int = 0, count: int = 0) -> 
         at = phrase_at(words, tokens(label))
         if not c.score and at >= 0 and [w for w in tokens(label) if w not in STOP]:
             c.score, c.start, c.end = 2.0 + 0.1 * len(tokens(label)), at, at + len(tokens(label))
+        if not c.score and affix_span(ins, label):
+            c.score, (c.start, c.end) = 3.0, affix_span(ins, label)     # "starts with "Gu" and ends with "ala""
         if not c.score:
             _named_first(c, ins, label)
         ordinal = ordinal_for(ins, set(tokens(str(action.get("record", "")).replace("_", " "))) | NOUNS & set(tokens(action.get("description") or "")))

@@ -1,0 +1,54 @@
+"""Edited drafts of the unseen MiniWoB++ suite (bench/miniwob/edited/, each at most 5 lines off the draft
+`draft` wrote) and what the generic policy does with them: a real Chromium, the task server and the Pling
+service (a child process) on port 0, scored by the task's own reward, each ok receipt held against the
+page's own input events."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from bench.miniwob import instruction
+from bench.miniwob.server import TaskServer
+from bench.miniwob.unseen import generic_episodes, unseen_service
+
+EDITED = Path(__file__).resolve().parent.parent / "bench" / "miniwob" / "edited"
+
+
+def _played(tmp_path: Path, cases: list[tuple[str, int]]) -> list[dict[str, Any]]:
+    """The cases played by the generic policy over their tasks' edited drafts."""
+    folder = tmp_path / "edited"
+    folder.mkdir()
+    for name in {name for name, _ in cases}:
+        (folder / f"{name}.js").write_text((EDITED / f"{name}.js").read_text(encoding="utf-8"), encoding="utf-8")
+
+    async def play(url: str) -> list[dict[str, Any]]:
+        async with httpx.AsyncClient(base_url=url, timeout=120) as client:
+            return await generic_episodes(client, tasks, cases, lambda _: None)
+    with TaskServer() as tasks, unseen_service(tmp_path / "service.log", folder) as service:
+        return asyncio.run(play(service.url))
+
+
+def _invoked(episode: dict[str, Any]) -> list[str]:
+    return [s["call"].removeprefix("invoke ") for s in episode["steps"] if s["call"].startswith("invoke ")]
+
+
+def test_the_suggestion_that_starts_and_ends_as_the_instruction_says_is_chosen(tmp_path: Path) -> None:
+    """use-autocomplete: "Enter an item that starts with "Gu" and ends with "ana"." over jQuery UI's
+    autocomplete. The policy typed the first quote and submitted it (reward -1 whenever an ending was asked).
+    The edited draft keeps the focus after typing (commit 'none') and lists the suggestions as records; the
+    policy now chooses the one whose label has both the start and the end the instruction quotes (seeds 1
+    and 2), or the start alone when only that is asked (seed 3: the suggestions' menu, left open, covered
+    the Submit button before any was chosen)."""
+    read = instruction.read_instruction('Enter an item that starts with "Gu" and ends with "ana".')
+    assert instruction.affix_span(read, "Guyana") == (9, 10)      # "with", before the last quote ("ana")
+    assert instruction.affix_span(read, "Guinea") is None and instruction.affix_span(read, "Ghana") is None
+    assert instruction.affix_span(instruction.read_instruction('Enter "Guyana".'), "Guyana") is None
+    assert instruction.affix_span(instruction.read_instruction('Enter an item that starts with "Gu".'), "Guam") == (5, 6)
+    for episode in _played(tmp_path, [("use-autocomplete", 1), ("use-autocomplete", 2), ("use-autocomplete", 3)]):
+        assert episode["error"] is None and episode["raw"] == 1 and episode["lies"] == [], episode
+        calls = _invoked(episode)
+        assert calls[0] == "fill_tags" and calls[1].startswith("choose@") and calls[2:] == ["click_submit"], calls
