@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
-from bench.miniwob import arranging, instruction, marking, page_reading, picking, policy_generic, stepping
+from bench.miniwob import arranging, guessing, instruction, marking, page_reading, picking, policy_generic, stepping
 from bench.miniwob.server import TaskServer
 from bench.miniwob.suite import TASKS, episode
 from bench.miniwob.unseen import (
@@ -113,7 +113,7 @@ def test_a_receipt_that_says_ok_for_a_click_that_never_happened_is_counted_as_a_
 
 def test_the_generic_policy_names_no_task() -> None:
     names = set(unseen_tasks()) | set(TASKS)
-    for module in (policy_generic, instruction, page_reading, stepping, arranging, marking, picking):
+    for module in (policy_generic, instruction, page_reading, stepping, arranging, marking, picking, guessing):
         source = Path(module.__file__).read_text()
         assert not [n for n in names if n in source], module.__name__
 
@@ -457,3 +457,21 @@ def test_an_icon_whose_picture_has_not_loaded_is_still_found_in_its_row() -> Non
         finally:
             browser.close()
     assert found == [0, None, None]
+
+
+def test_a_number_is_guessed_by_halving_with_the_answer_a_message_box_shows(tmp_path: Path) -> None:
+    """guess-number: a form whose button's click handler answers (and stops the submission), and a box of
+    messages shown one at a time (#feedback: "Waiting…", hidden "The number is lower than …"). The draft
+    submitted with requestSubmit() (the click handler never ran: the page navigated away) and read only the
+    one message shown when it was written. Now the form's button is pressed, the box is the state, and the
+    policy halves the instruction's range on what the box answers."""
+    ins = instruction.read_instruction("Guess the number between 0-9 and press Submit. Use the feedback below.")
+    assert guessing.guess_range(ins) == (0, 9) and guessing.guess_range(instruction.read_instruction("Pick 3 between 0-9.")) is None
+    said = {"state": {"instructions": {"value": ins.text}, "feedback": {"value": "The number is lower than 4."}}}
+    assert guessing.answer_to(said, 4, ins.text) == -1 and guessing.answer_to(said, 5, ins.text) == 0
+    drafts, done = _drafted_and_played(tmp_path, [("guess-number", 1), ("guess-number", 2)])
+    assert 'P.textOf({"css": "#feedback"})' in drafts["guess-number"] and "button.click()" in drafts["guess-number"]
+    for ep in done:
+        assert ep["error"] is None and ep["raw"] == 1 and ep["lies"] == [], ep
+        submits = [s["call"] for s in ep["steps"] if s["call"].startswith("invoke ")]
+        assert set(submits) == {"invoke submit"} and 2 <= len(submits) <= 4, ep["steps"]

@@ -19,8 +19,8 @@ It reads only the model and receipts (never the DOM, never a task's name) and kn
    quoted value is ("enter "Keneth""); "wait N seconds" between two operations is waited.
 
 Everything it knows is in this file, instruction.py (reading the instruction) and page_reading.py (values
-read off the page), stepping.py (sliders set by steps), arranging.py (lists reordered by dragging) and marking.py
-(records marked by a property of their number); no branch names a task (tests/test_miniwob_unseen.py checks the six)."""
+read off the page), stepping.py (sliders set by steps), arranging.py (lists reordered by dragging), marking.py
+(records marked by a property of their number) and guessing.py (a number guessed by halving); no branch names a task."""
 
 from __future__ import annotations
 
@@ -32,6 +32,7 @@ from typing import Any
 
 from .agent_pling import PlingAgent
 from .arranging import arrange
+from .guessing import guess
 from .instruction import (
     NOUNS,
     STOP,
@@ -357,7 +358,8 @@ async def solve(agent: PlingAgent, model: dict[str, Any], steps: int = 8, explor
     model, stepped = await set_sliders(agent, model, ins, invoked)
     model, dragged = await arrange(agent, model, ins, invoked)
     model, marked = await mark(agent, model, ins, invoked)
-    done: dict[str, list[tuple[int, int]]] = {ref: [] for ref in stepped + dragged + marked}
+    model, guessed = await guess(agent, model, ins, invoked)
+    done: dict[str, list[tuple[int, int]]] = {ref: [] for ref in stepped + dragged + marked + guessed}
     tried: set[str] = set()
     took, ended = 0.0, time.perf_counter()     # the last call's duration, and when it ended
     for _ in range(steps + explore):

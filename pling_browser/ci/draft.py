@@ -66,8 +66,9 @@ async def draft_after(runtime: Runtime, url: str, steps: list[tuple[str, dict[st
 
 
 # How a form action fills its fields as typing would (the value setter, then input and change) and
-# submits through the form's own path (requestSubmit: validation and submit handlers run).
-_SUBMIT = """// Fills a form as typing would (the value setter, then input and change), then submits it.
+# submits through the form's own path: its submit button pressed (click(): the button's own click handlers
+# run, then validation and submit handlers, as requestSubmit(button) runs them), else requestSubmit().
+_SUBMIT = """// Fills a form as typing would (the value setter, then input and change), then submits it with its button.
 const submitForm = (form, args, submitter) => {
   if (!form) throw new Error('the form is not on the page (or more than one matches)');
   for (const [name, value] of Object.entries(args || {})) {
@@ -82,7 +83,9 @@ const submitForm = (form, args, submitter) => {
     one.dispatchEvent(new Event('change', { bubbles: true }));
   }
   if (submitter === null) throw new Error('its submit button is not on the page (or more than one matches)');
-  if (submitter) form.requestSubmit(submitter); else form.requestSubmit();
+  // Pressed as a person presses it: a page that answers the button's click (and stops the submission) is answered.
+  const button = submitter || Array.from(form.elements).find((el) => /^(submit|image)$/.test(el.type) && /^(BUTTON|INPUT)$/.test(el.tagName));
+  if (button && !button.disabled) button.click(); else if (submitter) form.requestSubmit(submitter); else form.requestSubmit();
 };"""
 
 

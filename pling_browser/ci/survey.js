@@ -339,6 +339,15 @@
     for (let up = el; up && up !== outer; up = up.parentElement) if (stableId(up.id) && only('#' + esc(up.id))) return up;
     return null;
   };
+  // A message shown in a box that keeps its other messages hidden ("Waiting for your guess…" beside a hidden
+  // "Correct!" and "The number is lower than …", shown one at a time): the box, found by its own id, is the
+  // text, so what it reads is whichever message is shown.
+  const messageBox = (el) => {
+    const box = el.parentElement;
+    if (!box || box === document.body || box.querySelector(CONTROL_CSS) || !stableId(box.id) || !only('#' + esc(box.id))) return null;
+    const others = Array.from(box.children).filter((c) => c !== el);
+    return others.length && others.every((c) => !c.matches(CONTROL_CSS) && !c.querySelector(CONTROL_CSS + ', div, p, ul, ol, table, section, form')) && others.some((c) => !P.visible(c) && P.text(c.textContent)) ? box : null;
+  };
   const walker = document.body ? document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT) : null;
   for (let node = walker && walker.nextNode(); node && texts.length < limits.texts; node = walker.nextNode()) {
     if (!P.text(node.nodeValue)) continue;
@@ -350,6 +359,7 @@
     // A block found only by its place, around an element of the text's with an id of its own (an inline-block
     // #val beside a slider, in a box of no id): that element is the text, found by its id.
     if (block && block !== document.body && locateText(block).guess) block = withId(node.parentElement, block) || block;
+    if (block && block !== document.body) block = messageBox(block) || block;
     if (!block || block === document.body || seenBlocks.has(block) || skipped(block) || !P.visible(block)) continue;
     seenBlocks.add(block);
     if (block.closest('label, button, a, select, option, textarea, [role=button], [role=option], [role=tab], [role=menuitem], [role=treeitem], [role=status], [role=alert], [role=log], [aria-live], output, table')) continue;
