@@ -12,15 +12,13 @@ It reads only the model and receipts (never the DOM, never a task's name) and kn
    text nearest after the field's mention (or the only quoted text, for the only field), never a phrase
    the model names a control by (a button's “Search”);
 4. mentions are taken strongest first where they do not overlap, then run in the order the instruction
-   says them. After a receipt that added or removed actions or records or changed what is available,
-   the model is read again and the rest is planned on it; a receipt that says not ok stops the policy
-   (the failure is the page's answer);
+   says them. After a receipt that added or removed actions or records or changed what is available, the model
+   is read again and the rest is planned on it; a receipt that says not ok stops it (the page's answer);
 5. a fill whose name's words went to another operation ("press Search") is still mentioned where its
    quoted value is ("enter "Keneth""); "wait N seconds" between two operations is waited.
 
-Everything it knows is in this file, instruction.py (reading the instruction) and page_reading.py (values
-read off the page), stepping.py (sliders set by steps), arranging.py (lists reordered by dragging), marking.py
-(records marked by a property of their number) and guessing.py (a number guessed by halving); no branch names a task."""
+Everything it knows is here and in instruction.py, page_reading.py (values read off the page), stepping.py (sliders),
+arranging.py (lists reordered by dragging), marking.py (records marked by their number) and guessing.py; no task named."""
 
 from __future__ import annotations
 
