@@ -153,6 +153,8 @@ def uvicorn_options(settings: Settings) -> dict[str, Any]:
     """What `pling-browser serve` (and the tests' service) pass to uvicorn."""
     cap = connection_cap(settings)
     return {
+        # uvloop where it is installed (a dependency, but on Windows), else asyncio's loop.
+        "loop": "auto",
         "http": _protocol(settings.header_timeout_s, cap, settings.body_timeout_s),
         # An idle kept-alive connection is closed after the head deadline (the protocol above), not
         # before: a server that closes first races the client that reuses the socket at that moment
