@@ -15,7 +15,8 @@ Routes reach the runtime through ``RuntimeDep`` (the app's ``state.runtime``), n
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Annotated
 
 from fastapi import Depends, Request
@@ -35,18 +36,25 @@ async def _runtime(request: Request) -> Runtime:
 RuntimeDep = Annotated[Runtime, Depends(_runtime)]
 
 
-async def _caller(request: Request) -> Caller:
-    caller: Caller = getattr(request.state, "caller", OPERATOR)  # set by AccessGuard
+def caller_of(request: Request) -> Caller:
+    """The caller AccessGuard named for this request (the operator where it named none)."""
+    caller: Caller = getattr(request.state, "caller", OPERATOR)
     return caller
+
+
+async def _caller(request: Request) -> Caller:
+    return caller_of(request)
 
 
 CallerDep = Annotated[Caller, Depends(_caller)]
 
 
-async def _owned(request: Request, caller: CallerDep) -> None:
+async def _owned(request: Request) -> None:
     """A route under /sessions/{sid}: an agent reaches only a session it opened (another agent's is 404,
-    as if it never was); a person and the operator reach all (SPEC, "Who may do what")."""
+    as if it never was); a person and the operator reach all (SPEC, "Who may do what"). The caller is
+    read here, not as a dependency of its own: one less for FastAPI to solve on every request."""
     sid = request.path_params.get("sid")
+    caller = caller_of(request)
     runtime: Runtime = request.app.state.runtime
     if sid is not None and caller.owns_its_sessions and not runtime.sessions.owned_by(sid, caller.name):
         raise SessionNotFound(f"No session {sid[:80]!r} is open")
@@ -56,10 +64,11 @@ async def _owned(request: Request, caller: CallerDep) -> None:
 OWNED = [Depends(_owned)]
 
 
-async def _gone(request: Request) -> AsyncIterator[CallerCheck]:
+@contextmanager
+def caller_gone(request: Request) -> Iterator[CallerCheck]:
     """Whether the caller has gone (closed its connection), asked by an invocation waiting for its
     session. Once the body is read, the request's next message can only be the disconnect: a task
-    waits for it, started at the first question and stopped with the request. (Starlette's
+    waits for it, started at the first question and stopped on leaving. (Starlette's
     ``request.is_disconnected()`` cannot see it through the ``@app.middleware`` wrapper, whose
     receive does not finish inside an already cancelled scope.)"""
     left = asyncio.Event()
@@ -82,9 +91,6 @@ async def _gone(request: Request) -> AsyncIterator[CallerCheck]:
     finally:
         if watcher is not None:
             watcher.cancel()
-
-
-GoneDep = Annotated[CallerCheck, Depends(_gone)]
 
 
 def own_origin(request: Request) -> str:

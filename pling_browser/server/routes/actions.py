@@ -5,17 +5,19 @@ a key in ``Idempotency-Key`` makes a retry answer the first receipt. A route bui
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
-from fastapi import APIRouter, Depends, Header, Request
+from fastapi import APIRouter, Header, Request
 from fastapi.responses import JSONResponse
 
 from ... import telemetry
 from ...agents.tools import names, tools
 from ...bodies import InvokeAnswer, InvokeRequest, ResumeRequest, ToolCall, ToolList
+from ...callers import Caller
 from ...models import answered
+from ...runtime import Runtime
 from ...runtime.commands import CallTool, Invoke, Resume
-from . import CallerDep, GoneDep, RuntimeDep
+from . import RuntimeDep, caller_gone, caller_of
 
 router = APIRouter()
 
@@ -24,29 +26,33 @@ IdempotencyKey = Header(None, max_length=200, pattern=r"^[\x21-\x7e]+$",
                         description="Answer the first receipt again for a retry with the same key (visible ASCII).")
 
 
-async def _trace_parent(request: Request) -> Any:
-    """The caller's trace context (W3C traceparent), continued by the invocation's span."""
-    return telemetry.parent_from(request.headers)
-
-
-ParentDep = Annotated[Any, Depends(_trace_parent)]
+def _asked(request: Request) -> tuple[Runtime, Caller, Any]:
+    """The runtime, the caller (named by AccessGuard) and the caller's trace context (W3C traceparent,
+    continued by the invocation's span), read here rather than as FastAPI dependencies: each dependency
+    FastAPI solves costs every invocation ~20 µs of the service's CPU (docs/decisions.md, "The service's
+    share of a read"). The session's owner is checked by the routers' ``OWNED`` dependency, as for every
+    route under /sessions/{sid}."""
+    return request.app.state.runtime, caller_of(request), telemetry.parent_from(request.headers)
 
 
 @router.post("/sessions/{sid}/invoke", response_model=InvokeAnswer, tags=["actions"])
-async def invoke_action(sid: str, body: InvokeRequest, runtime: RuntimeDep, caller: CallerDep, gone: GoneDep,
-                        parent: ParentDep, idempotency_key: str | None = IdempotencyKey) -> JSONResponse:
+async def invoke_action(sid: str, body: InvokeRequest, request: Request,
+                        idempotency_key: str | None = IdempotencyKey) -> JSONResponse:
     # `detail` shapes only the answer: a retry asking for another detail is the same request.
-    receipt = await runtime.run(Invoke(session=sid, key=idempotency_key, caller=caller, gone=gone, parent=parent,
-                                       action=body.action, args=body.args, evidence=body.evidence, trace=body.trace,
-                                       tab=body.tab))
+    runtime, caller, parent = _asked(request)
+    with caller_gone(request) as gone:
+        receipt = await runtime.run(Invoke(session=sid, key=idempotency_key, caller=caller, gone=gone, parent=parent,
+                                           action=body.action, args=body.args, evidence=body.evidence,
+                                           trace=body.trace, tab=body.tab))
     return JSONResponse({"result": answered(receipt, body.detail)})
 
 
 @router.post("/sessions/{sid}/resume", response_model=InvokeAnswer, tags=["actions"])
-async def resume_flow(sid: str, body: ResumeRequest, runtime: RuntimeDep, caller: CallerDep,
-                      gone: GoneDep, parent: ParentDep) -> JSONResponse:
-    receipt = await runtime.run(Resume(session=sid, caller=caller, gone=gone, parent=parent, handle=body.handle,
-                                       evidence=body.evidence, repeat_started_step=body.repeat_started_step))
+async def resume_flow(sid: str, body: ResumeRequest, request: Request) -> JSONResponse:
+    runtime, caller, parent = _asked(request)
+    with caller_gone(request) as gone:
+        receipt = await runtime.run(Resume(session=sid, caller=caller, gone=gone, parent=parent, handle=body.handle,
+                                           evidence=body.evidence, repeat_started_step=body.repeat_started_step))
     return JSONResponse({"result": answered(receipt, body.detail)})
 
 
@@ -58,8 +64,11 @@ async def list_tools(sid: str, runtime: RuntimeDep,
 
 
 @router.post("/sessions/{sid}/tools/{name}", response_model=InvokeAnswer, tags=["agents"])
-async def call_tool(sid: str, name: str, body: ToolCall, runtime: RuntimeDep, caller: CallerDep, gone: GoneDep,
-                    parent: ParentDep, idempotency_key: str | None = IdempotencyKey) -> JSONResponse:
-    receipt = await runtime.run(CallTool(session=sid, key=idempotency_key, caller=caller, gone=gone, parent=parent,
-                                         name=name, arguments=body.arguments, evidence=body.evidence))
+async def call_tool(sid: str, name: str, body: ToolCall, request: Request,
+                    idempotency_key: str | None = IdempotencyKey) -> JSONResponse:
+    runtime, caller, parent = _asked(request)
+    with caller_gone(request) as gone:
+        receipt = await runtime.run(CallTool(session=sid, key=idempotency_key, caller=caller, gone=gone,
+                                             parent=parent, name=name, arguments=body.arguments,
+                                             evidence=body.evidence))
     return JSONResponse({"result": answered(receipt, body.detail)})
