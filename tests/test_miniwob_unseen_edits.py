@@ -11,7 +11,7 @@ from typing import Any
 
 import httpx
 
-from bench.miniwob import instruction
+from bench.miniwob import instruction, picking, policy_generic
 from bench.miniwob.server import TaskServer
 from bench.miniwob.unseen import generic_episodes, unseen_service
 
@@ -52,3 +52,31 @@ def test_the_suggestion_that_starts_and_ends_as_the_instruction_says_is_chosen(t
         assert episode["error"] is None and episode["raw"] == 1 and episode["lies"] == [], episode
         calls = _invoked(episode)
         assert calls[0] == "fill_tags" and calls[1].startswith("choose@") and calls[2:] == ["click_submit"], calls
+
+
+def test_the_button_the_instruction_begins_with_is_pressed_last_and_a_count_of_records_is_added(tmp_path: Path) -> None:
+    """order-food: "Order one of each item: Garlic bread, Coconut mango tart" or "Order 3 items that are
+    dairy", and a button “Order!”. The policy pressed Order! first (its name is the instruction's first word,
+    so it came first in the instruction's order) and nothing after counted (0 of 6, seeds 1-6). Now a plain
+    button named by the first word goes after the other operations (a view-only one keeps its place), and a
+    count of records with a property adds that many, over the records whose fields say it."""
+    def candidate(ref: str, start: int, risk: str = "write", record: dict[str, Any] | None = None) -> policy_generic.Candidate:
+        return policy_generic.Candidate(ref, {"id": ref, "risk": risk}, record, start=start, end=start + 1)
+    order, bread = candidate("click_order", 0), candidate("add@bread", 5, record={"id": "bread"})
+    assert [c.ref for c in instruction.verb_last([order, bread])] == ["add@bread", "click_order"]
+    assert [c.ref for c in instruction.verb_last([candidate("expand", 0, "read"), bread])] == ["expand", "add@bread"]
+    assert [c.ref for c in instruction.verb_last([candidate("click_menu", 2), bread])] == ["click_menu", "add@bread"]
+
+    def food(name: str, types: str) -> dict[str, Any]:
+        return {"id": name, "label": name, "fields": {"types": types}}
+    model = {"actions": [{"id": "add", "record": "food", "risk": "write"}, {"id": "click_order", "risk": "write"}],
+             "records": {"food": {"items": [food("Cake", "dairy"), food("Salad", "vegan, gluten-free"), food("Wheel", "dairy, gluten-free")]}}}
+    read = instruction.read_instruction
+    assert picking.counted(model, read("Order 3 items that are dairy")) == ["add@Cake", "add@Wheel", "add@Cake"]
+    assert picking.counted(model, read("Order 2 items that are gluten-free")) == ["add@Salad", "add@Wheel"]
+    assert picking.counted(model, read("Order 2 items that are meat")) == []
+    assert picking.counted(model, read("Order one of each item: Cake, Salad")) == []
+    for episode in _played(tmp_path, [("order-food", 1), ("order-food", 2)]):      # by names; by a type
+        assert episode["error"] is None and episode["raw"] == 1 and episode["lies"] == [], episode
+        calls = _invoked(episode)
+        assert calls[-1] == "click_order" and len(calls) >= 3 and all(c.startswith("add@") for c in calls[:-1]), calls

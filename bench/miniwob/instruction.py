@@ -177,3 +177,14 @@ def instruction_of(model: dict[str, Any]) -> str:
     if not texts:
         raise PolicyError("the model has no instructions in its state")
     return max(texts, key=len)
+
+
+def verb_last(todo: list[Any]) -> list[Any]:
+    """The operations planned (policy_generic.Candidate, in the instruction's order), with a plain button
+    named by the instruction's first word ("Order one of each item: …", "Search for …") moved after the
+    others: that word says the whole task, and pressing it is what a person does last. A view-only one
+    (risk read: "Expand the menu and …") keeps its place."""
+    first = todo[0] if todo else None
+    if first is None or len(todo) < 2 or first.start != 0 or first.record is not None or first.args or first.action.get("risk") == "read":
+        return todo
+    return todo[1:] + [first]

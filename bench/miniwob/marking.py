@@ -14,7 +14,7 @@ from typing import Any
 
 from .agent_pling import PlingAgent
 from .instruction import Instruction, PolicyError, tokens
-from .picking import picks
+from .picking import counted, picks
 
 PROPERTIES: dict[str, Callable[[float], bool]] = {
     "odd": lambda n: n.is_integer() and n % 2 == 1,
@@ -55,9 +55,9 @@ def marks(model: dict[str, Any], ins: Instruction) -> list[str]:
 
 
 async def mark(agent: PlingAgent, model: dict[str, Any], ins: Instruction, invoked: list[str]) -> tuple[dict[str, Any], list[str]]:
-    """Each record marked as its number is, or the one a superlative picks (picking.py); answers the model
-    read after, and the refs invoked."""
-    refs = marks(model, ins) or picks(model, ins)
+    """Each record marked as its number is, or the one a superlative picks, or as many as a count asks
+    (picking.py); answers the model read after, and the refs invoked."""
+    refs = marks(model, ins) or picks(model, ins) or counted(model, ins)
     for ref in refs:
         result = await agent.invoke(ref, {})
         invoked.append(ref)

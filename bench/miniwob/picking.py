@@ -4,6 +4,8 @@ named like the word after the superlative or like what the superlative measures 
 time), else what a text field says after that word ("Duration: 6h 19m"); a number, or a duration in hours
 and minutes. When every record of a type with one valueless family action has the quantity and exactly one
 has the extreme, that action on it. Records without the quantity (a label alone) are never guessed at.
+Also a count of records that have a property ("Order 3 items that are vegan"): that action that many times,
+once on each record whose fields say the property, in list order, again from the first when they are fewer.
 
 Nothing here names a task (tests/test_miniwob_unseen.py checks it)."""
 
@@ -12,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .instruction import Instruction
+from .instruction import Instruction, phrase_at, tokens
 
 # A superlative: whether it wants the largest, and the words its quantity goes by.
 SUPERLATIVES: dict[str, tuple[bool, tuple[str, ...]]] = {
@@ -67,3 +69,23 @@ def picks(model: dict[str, Any], ins: Instruction) -> list[str]:
         if len(chosen) == 1 and family[0]["id"] not in (chosen[0].get("unavailable") or {}):
             refs.append(f"{family[0]['id']}@{chosen[0]['id']}")
     return refs if len(refs) == 1 else []
+
+
+def _family(model: dict[str, Any], kind: str) -> list[dict[str, Any]]:
+    return [a for a in model.get("actions") or [] if a.get("record") == kind and not (a.get("params") or {}).get("required")
+            and a.get("risk") != "read"]
+
+
+def counted(model: dict[str, Any], ins: Instruction) -> list[str]:
+    """N invocations of a record type's one family action, spread over the records whose fields (not their
+    label) say the property the instruction asks for ("3 items that are gluten-free")."""
+    m = re.search(r"\b(\d+) \w+ (?:that|which) (?:are|is|have|has) ([\w-]+(?: [\w-]+)?)", ins.text, re.I)
+    if not m or not 1 <= int(m[1]) <= 20:
+        return []
+    said, refs = tokens(m[2]), []
+    for kind, listed in sorted((model.get("records") or {}).items()):
+        family = _family(model, kind)
+        fits = [item for item in listed.get("items") or [] if len(family) == 1 and family[0]["id"] not in (item.get("unavailable") or {})
+                and any(phrase_at(tokens(str(v)), said) >= 0 for k, v in (item.get("fields") or {}).items() if k != "text")]
+        refs += [f"{family[0]['id']}@{fits[n % len(fits)]['id']}" for n in range(int(m[1]))] if fits else []
+    return refs if len({r.split("@")[0] for r in refs}) == 1 else []

@@ -45,6 +45,7 @@ from .instruction import (
     read_instruction,
     tokens,
     value_for,
+    verb_last,
     word_position,
 )
 from .marking import mark
@@ -175,10 +176,6 @@ def _takes_text(action: dict[str, Any]) -> bool:
     return "value" in (params.get("required") or []) and (params.get("properties") or {}).get("value", {}).get("type") == "string"
 
 
-def _stem(word: str) -> str:
-    return word[:5]
-
-
 def stressed_values(model: dict[str, Any], ins: Instruction) -> dict[str, tuple[int, str]]:
     """The values an instruction stresses (a list the page shows whose every item is a phrase of the
     instruction: its bold words), each to the field of a record type labelled by a word the instruction says
@@ -192,7 +189,7 @@ def stressed_values(model: dict[str, Any], ins: Instruction) -> dict[str, tuple[
     labels = [label.strip().lower() for kind, label in ins.labels if kind in kinds and tokens(label)]
     out: dict[str, tuple[int, str]] = {}
     for label in labels:
-        said = [i for i, w in enumerate(ins.words) if len(w) > 2 and _stem(w) == _stem(tokens(label)[0])]
+        said = [i for i, w in enumerate(ins.words) if len(w) > 2 and w[:5] == tokens(label)[0][:5]]     # a stem
         after = [f for f in free if said and f[0] > said[0]]
         if after:
             out[label] = after[0]
@@ -265,7 +262,7 @@ def plan(model: dict[str, Any], ins: Instruction, done: dict[str, list[tuple[int
             continue
         chosen.append(c)
         taken.extend(c.spans())
-    return sorted(chosen, key=lambda c: (c.start, -c.score))
+    return verb_last(sorted(chosen, key=lambda c: (c.start, -c.score)))
 
 
 def _wait_before(ins: Instruction, step: Candidate, done: dict[str, list[tuple[int, int]]]) -> float:
