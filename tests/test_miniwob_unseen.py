@@ -36,15 +36,52 @@ pling.action({ id: 'odd_nothing', description: 'Press the button “Odd” (says
 """
 
 
+# Every task the tests below play, drafted once for the module: one browser writes the drafts (each from its
+# own page alone, DRAFT_SEED, whatever is drafted beside it) and one service serves them, instead of a
+# drafting browser, a service process and a task server per test. EDITED_PLAYED are played with the
+# operator's edited draft (bench/miniwob/edited) in place of one written here.
+DRAFTED = ("buy-ticket", "click-menu", "click-menu-2", "click-scroll-list", "click-test-2", "click-widget",
+           "copy-paste", "copy-paste-2", "drag-items", "drag-sort-numbers", "email-inbox-noscroll", "enter-date",
+           "find-word", "form-sequence", "generate-number", "guess-number", "multi-orderings", "odd-or-even", "read-table",
+           "read-table-2", "scroll-text", "simple-algebra", "simple-arithmetic", "text-transform", "use-slider",
+           "use-slider-2")
+EDITED_PLAYED = ("form-sequence-2", "unicode-test")
+
+
+class Unseen:
+    """The module's task server, the service over the drafts (the liar's adapter beside them), the
+    folder of drafts, and what `write_drafts` said of each task."""
+
+    def __init__(self, tasks: TaskServer, service: str, folder: Path, written: dict[str, Any]) -> None:
+        self.tasks, self.service, self.folder, self.written = tasks, service, folder, written
+
+    def played(self, cases: list[tuple[str, int]]) -> tuple[dict[str, str], list[dict[str, Any]]]:
+        """The drafts of these tasks (each written without error, unedited), then their episodes played
+        by the generic policy over the drafts: each draft's text by task, and the episodes."""
+        names = sorted({name for name, _ in cases})
+        assert set(names) <= set(DRAFTED), f"{sorted(set(names) - set(DRAFTED))}: add to DRAFTED"
+        assert all("error" not in self.written[name] for name in names), {name: self.written[name] for name in names}
+        drafts = {name: (self.folder / f"{name}.js").read_text() for name in names}
+        done = _run(self.service, lambda client: generic_episodes(client, self.tasks, cases, lambda _: None))
+        return drafts, done
+
+    def edited(self, cases: list[tuple[str, int]]) -> list[dict[str, Any]]:
+        """Episodes of EDITED_PLAYED tasks, over the operator's edited drafts."""
+        assert {name for name, _ in cases} <= set(EDITED_PLAYED), cases
+        return _run(self.service, lambda client: generic_episodes(client, self.tasks, cases, lambda _: None))
+
+
 @pytest.fixture(scope="module")
-def unseen(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[TaskServer, str, Path]]:
+def unseen(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Unseen]:
     folder = tmp_path_factory.mktemp("drafts")
+    assert not set(DRAFTED) & set(EDITED_PLAYED)
     with TaskServer() as tasks:
-        written = asyncio.run(write_drafts(tasks, sorted({t for t, _ in CASES}), folder, lambda _: None))
-        assert all("error" not in w for w in written.values()), written
+        written = asyncio.run(write_drafts(tasks, list(DRAFTED), folder, lambda _: None))
+        for name in EDITED_PLAYED:
+            (folder / f"{name}.js").write_text((EDITED / f"{name}.js").read_text(encoding="utf-8"), encoding="utf-8")
         (folder / "zz-liar.js").write_text(LIAR, encoding="utf-8")
         with unseen_service(tmp_path_factory.mktemp("unseen") / "service.log", folder) as service:
-            yield tasks, service.url, folder
+            yield Unseen(tasks, service.url, folder, written)
 
 
 def _run(service: str, work: Any) -> Any:
@@ -52,20 +89,6 @@ def _run(service: str, work: Any) -> Any:
         async with httpx.AsyncClient(base_url=service, timeout=120) as client:
             return await work(client)
     return asyncio.run(go())
-
-
-def _drafted_and_played(tmp_path: Path, cases: list[tuple[str, int]]) -> tuple[dict[str, str], list[dict[str, Any]]]:
-    """The tasks' pages drafted unedited, then the episodes played by the generic policy over those drafts:
-    each draft's text by task, and the episodes."""
-    folder = tmp_path / "drafts"
-    folder.mkdir()
-    names = sorted({name for name, _ in cases})
-    with TaskServer() as tasks:
-        asyncio.run(write_drafts(tasks, names, folder, lambda _: None))
-        drafts = {name: (folder / f"{name}.js").read_text() for name in names}
-        with unseen_service(tmp_path / "service.log", folder) as service:
-            done = _run(service.url, lambda client: generic_episodes(client, tasks, cases, lambda _: None))
-    return drafts, done
 
 
 def test_the_rule_chooses_tasks_without_adapters_variants_or_drawings() -> None:
@@ -77,12 +100,10 @@ def test_the_rule_chooses_tasks_without_adapters_variants_or_drawings() -> None:
     assert {"book-flight", "click-test-2", "enter-date", "use-spinner", "visual-addition"} <= set(names)
 
 
-def test_unedited_drafts_and_the_generic_policy_solve_tasks_with_true_receipts(unseen: tuple[TaskServer, str, Path]) -> None:
-    tasks, service, folder = unseen
+def test_unedited_drafts_and_the_generic_policy_solve_tasks_with_true_receipts(unseen: Unseen) -> None:
+    drafts, episodes = unseen.played(CASES)
     for name, _ in CASES:
-        text = (folder / f"{name}.js").read_text()
-        assert text.startswith("// ==UserScript==") and "DRAFT" in text
-    episodes = _run(service, lambda client: generic_episodes(client, tasks, CASES, lambda _: None))
+        assert drafts[name].startswith("// ==UserScript==") and "DRAFT" in drafts[name]
     for ep in episodes:
         assert ep["error"] is None, ep
         assert ep["raw"] == 1.0, ep                       # the task's own reward
@@ -90,8 +111,8 @@ def test_unedited_drafts_and_the_generic_policy_solve_tasks_with_true_receipts(u
         assert all(step["ok"] for step in ep["steps"] if step["ok"] is not None), ep
 
 
-def test_a_receipt_that_says_ok_for_a_click_that_never_happened_is_counted_as_a_lie(unseen: tuple[TaskServer, str, Path]) -> None:
-    tasks, service, _ = unseen
+def test_a_receipt_that_says_ok_for_a_click_that_never_happened_is_counted_as_a_lie(unseen: Unseen) -> None:
+    tasks, service = unseen.tasks, unseen.service
 
     async def work(client: httpx.AsyncClient) -> list[dict[str, Any]]:
         agents: list[CheckedAgent] = []
@@ -139,14 +160,11 @@ def test_each_edited_draft_is_its_diff_of_at_most_five_lines() -> None:
     assert edited_drafts(EDITED, ["unicode-test", "click-test-2"]) == {"unicode-test": {"edited_lines": 3}}
 
 
-def test_an_edited_draft_solves_what_its_unedited_draft_could_not(tmp_path: Path) -> None:
+def test_an_edited_draft_solves_what_its_unedited_draft_could_not(unseen: Unseen) -> None:
     """unicode-test's draft, written where the page had one button, declared that button; three lines make
     the page's buttons a record type, and the generic policy clicks the one the instruction quotes."""
-    folder = tmp_path / "edited"
-    folder.mkdir()
-    (folder / "unicode-test.js").write_text((EDITED / "unicode-test.js").read_text(encoding="utf-8"), encoding="utf-8")
-    with TaskServer() as tasks, unseen_service(tmp_path / "service.log", folder) as service:
-        done = _run(service.url, lambda client: generic_episodes(client, tasks, [("unicode-test", 2)], lambda _: None))
+    assert (unseen.folder / "unicode-test.js").read_text(encoding="utf-8") == (EDITED / "unicode-test.js").read_text(encoding="utf-8")
+    done = unseen.edited([("unicode-test", 2)])
     assert done[0]["raw"] == 1 and done[0]["lies"] == [], done[0]
 
 
@@ -157,21 +175,15 @@ READ_CASES = [("simple-arithmetic", 1), ("simple-algebra", 1), ("find-word", 1),
               ("text-transform", 1), ("read-table-2", 2), ("copy-paste-2", 1), ("scroll-text", 1)]
 
 
-def test_values_the_page_shows_are_read_off_the_model_and_typed(tmp_path: Path) -> None:
-    folder = tmp_path / "drafts"
-    folder.mkdir()
-    with TaskServer() as tasks:
-        written = asyncio.run(write_drafts(tasks, [t for t, _ in READ_CASES], folder, lambda _: None))
-        assert all("error" not in w for w in written.values()), written
-        # The draft reads the problem beside the field and the paragraph under #area as state, live.
-        assert 'P.textOf({"css": "#math-problem"})' in (folder / "simple-arithmetic.js").read_text()
-        assert 'P.textOf({"css": "#area > p"})' in (folder / "find-word.js").read_text()
-        # A text area's text is longer than the model's state shows: a read action answers it whole.
-        assert 'id: "read_text_area"' in (folder / "scroll-text.js").read_text()
-        # Text areas that are records say what each holds ("the 2nd text area"): a field's text is its value.
-        assert "value: P.valueOf(el.matches('input, textarea')" in (folder / "copy-paste-2.js").read_text()
-        with unseen_service(tmp_path / "service.log", folder) as service:
-            episodes = _run(service.url, lambda client: generic_episodes(client, tasks, READ_CASES, lambda _: None))
+def test_values_the_page_shows_are_read_off_the_model_and_typed(unseen: Unseen) -> None:
+    drafts, episodes = unseen.played(READ_CASES)
+    # The draft reads the problem beside the field and the paragraph under #area as state, live.
+    assert 'P.textOf({"css": "#math-problem"})' in drafts["simple-arithmetic"]
+    assert 'P.textOf({"css": "#area > p"})' in drafts["find-word"]
+    # A text area's text is longer than the model's state shows: a read action answers it whole.
+    assert 'id: "read_text_area"' in drafts["scroll-text"]
+    # Text areas that are records say what each holds ("the 2nd text area"): a field's text is its value.
+    assert "value: P.valueOf(el.matches('input, textarea')" in drafts["copy-paste-2"]
     for ep in episodes:
         assert ep["error"] is None and ep["raw"] == 1.0 and ep["lies"] == [], ep
     # scroll-text's last word is past what the state shows: the policy read the text whole first.
@@ -209,20 +221,20 @@ def test_a_field_labelled_like_a_key_gets_the_value_a_row_says_after_that_key() 
     assert chosen == {"fill@Gender:": {"value": "Female"}, "fill@Year of Birth:": {"value": "1955"}}
 
 
-def test_an_operation_is_repeated_until_the_number_it_shows_is_the_one_asked_for(tmp_path: Path) -> None:
+def test_an_operation_is_repeated_until_the_number_it_shows_is_the_one_asked_for(unseen: Unseen) -> None:
     """generate-number, seed 2: the first number generated is not less than the bound (the policy without
     the repetition submitted it: reward -1); Generate is pressed again until it is, then Submit."""
     wanted = policy_generic.wanted_number
     assert wanted("Generate a number less than 8, then press submit.")(7) and not wanted("a number less than 8")(8)
     assert wanted("a number greater than 3")(4) and wanted("an odd number")(3) and not wanted("an even number")(3)
     assert wanted("Click the button 3 times") is None
-    _, done = _drafted_and_played(tmp_path, [("generate-number", 2)])
+    _, done = unseen.played([("generate-number", 2)])
     calls = [s["call"] for s in done[0]["steps"]]
     assert done[0]["raw"] == 1 and done[0]["lies"] == [], done[0]
     assert calls.count("invoke click@Generate") >= 2 and calls[-2:] == ["invoke click@Submit", "model"], calls
 
 
-def test_the_values_an_instruction_stresses_go_to_the_fields_its_words_name_then_the_one_submit(tmp_path: Path) -> None:
+def test_the_values_an_instruction_stresses_go_to_the_fields_its_words_name_then_the_one_submit(unseen: Unseen) -> None:
     """multi-orderings (seed 1): fields labelled Genre, Year, Director; the instruction's bold words are a list
     the page shows ("horror", "Booth", "2016"); "directed by" names Director, "year" Year, the one value left
     goes to the one field left, and the one submit button, which the instruction calls "Search", is pressed last."""
@@ -237,7 +249,7 @@ def test_the_values_an_instruction_stresses_go_to_the_fields_its_words_name_then
     model["state"]["query"]["value"] = ["horror", "Smith"]        # not the instruction's words: nothing is stressed
     ins = policy_generic.read_instruction(policy_generic.instruction_of(model))
     assert policy_generic.plan(model, ins, {}) == []
-    _, done = _drafted_and_played(tmp_path, [("multi-orderings", 1)])
+    _, done = unseen.played([("multi-orderings", 1)])
     assert done[0]["raw"] == 1 and done[0]["lies"] == [], done[0]
     assert [s["call"] for s in done[0]["steps"]][-1] == "invoke click_submit"
 
@@ -269,13 +281,13 @@ def test_a_wait_between_two_gestures_counts_the_calls_that_carry_them(monkeypatc
     assert done == ["click_one", "click_two"] and slept == [0.7]
 
 
-def test_a_slider_handle_without_a_role_is_drafted_as_a_guess_and_stepped_to_each_number(tmp_path: Path) -> None:
+def test_a_slider_handle_without_a_role_is_drafted_as_a_guess_and_stepped_to_each_number(unseen: Unseen) -> None:
     """jQuery UI's slider handle is a <span tabindex=0> with no role or name: the draft guesses a slider from
     the word in its class (a TODO says so) and names it by its container's id; the generic policy steps each
     slider, in the model's order, to the instruction's number at the same place, read off the state its step
     changed (use-slider: one slider and #val; use-slider-2: three, and the values in a list under #area;
     form-sequence: #val is an inline-block in a box of no id beside the slider, read by its own id)."""
-    drafts, done = _drafted_and_played(tmp_path, [("use-slider", 2), ("use-slider-2", 1), ("form-sequence", 1)])
+    drafts, done = unseen.played([("use-slider", 2), ("use-slider-2", 1), ("form-sequence", 1)])
     assert 'P.textOf({"css": "#val"})' in drafts["form-sequence"]
     one = drafts["use-slider"]
     assert 'id: "increase_slider"' in one and 'id: "decrease_slider"' in one
@@ -289,7 +301,7 @@ def test_a_slider_handle_without_a_role_is_drafted_as_a_guess_and_stepped_to_eac
     assert {c for s in done[1]["steps"] for c in [s["call"]] if c.startswith("invoke increase")} >= {"invoke increase_slider_1", "invoke increase_slider_2"}
 
 
-def test_a_list_reordered_by_dragging_is_a_record_type_with_a_drag_and_the_policy_moves_or_sorts_it(tmp_path: Path) -> None:
+def test_a_list_reordered_by_dragging_is_a_record_type_with_a_drag_and_the_policy_moves_or_sorts_it(unseen: Unseen) -> None:
     """jQuery UI's sortable list (ul#sortable.ui-sortable > li.ui-sortable-handle, no control inside) was a
     state of texts; the draft now makes it a record type with drag@ITEM {onto} ({drag: '{onto}'}, a TODO
     says the guess). drag-items (seed 1: "Drag Julee to the 4th position", from the 5th): Julee dragged onto
@@ -299,7 +311,7 @@ def test_a_list_reordered_by_dragging_is_a_record_type_with_a_drag_and_the_polic
     assert [place("Drag A to the top.", 3, 5), place("Drag A to the bottom.", 1, 5), place("Drag A up by one position.", 2, 5),
             place("Drag A down by one position.", 2, 5), place("Drag A to the 4th position.", 0, 5), place("Drag A somewhere", 0, 5)] == [
         0, 4, 1, 3, 3, None]
-    drafts, done = _drafted_and_played(tmp_path, [("drag-items", 1), ("drag-sort-numbers", 1)])
+    drafts, done = unseen.played([("drag-items", 1), ("drag-sort-numbers", 1)])
     for name, text in drafts.items():
         assert 'pling.action({ id: "drag", record: "item"' in text and 'gesture: {"drag": "{onto}"}' in text, name
         assert "TODO: a guess from ui-sortable" in text or "TODO: a guess from sortable" in text, name
@@ -310,13 +322,13 @@ def test_a_list_reordered_by_dragging_is_a_record_type_with_a_drag_and_the_polic
     assert calls.count("invoke click_submit") == 1 and calls[-1] == "invoke click_submit" and any(c.startswith("invoke drag@") for c in calls), calls
 
 
-def test_items_of_several_kinds_are_clicked_by_the_kind_their_control_says(tmp_path: Path) -> None:
+def test_items_of_several_kinds_are_clicked_by_the_kind_their_control_says(unseen: Unseen) -> None:
     """click-widget: div.widget items each hold one control of another kind (radio, checkbox, text field, text
     area, button), the kind in the control's data-type. The draft had no action on them, and the text field's
     item (no text of its own) no id; now the kind is a field (`type`), the item is clicked (a TODO says the
     guess), and an item showing only a field is known by the value its page wrote. Seed 2 asks for a "text"
     widget: the policy clicks the item whose field says so (failed before: nothing matched)."""
-    drafts, done = _drafted_and_played(tmp_path, [("click-widget", 2), ("click-widget", 1)])
+    drafts, done = unseen.played([("click-widget", 2), ("click-widget", 1)])
     text = drafts["click-widget"]
     assert 'type: P.attrIn(el, "data-type")' in text and 'pling.action({ id: "click", record: "item"' in text
     for ep in done:
@@ -324,13 +336,13 @@ def test_items_of_several_kinds_are_clicked_by_the_kind_their_control_says(tmp_p
         assert [s["call"] for s in ep["steps"]][1].startswith("invoke click@"), ep["steps"]
 
 
-def test_an_icon_in_each_row_is_an_action_named_by_its_class_and_a_row_is_found_by_the_name_it_begins_with(tmp_path: Path) -> None:
+def test_an_icon_in_each_row_is_an_action_named_by_its_class_and_a_row_is_found_by_the_name_it_begins_with(unseen: Unseen) -> None:
     """email-inbox-noscroll: each email row (clickable) holds a trash and a star, <span>s whose picture is CSS
     `content: url(…)`, no text, no name: the draft skipped them (inside something clickable). Now each is a
     family named by its class (trash@ID, star@ID; a TODO says the guess), found by tag and class inside the
     row. Seed 2 says "Find the email by Cathy and click the star icon": the row whose label begins with that
     name, the family the instruction names (failed before: nothing matched)."""
-    drafts, done = _drafted_and_played(tmp_path, [("email-inbox-noscroll", 2)])
+    drafts, done = unseen.played([("email-inbox-noscroll", 2)])
     text = drafts["email-inbox-noscroll"]
     assert 'pling.action({ id: "star", record: "item"' in text and 'pling.action({ id: "trash", record: "item"' in text
     assert "TODO: no name: named by its class “star” (a picture with no name), a guess" in text
@@ -339,19 +351,19 @@ def test_an_icon_in_each_row_is_an_action_named_by_its_class_and_a_row_is_found_
 
 
 @pytest.mark.parametrize("seed", [4, 11])
-def test_an_item_dragged_down_a_sortable_list_lands_in_the_place_asked(tmp_path: Path, seed: int) -> None:
+def test_an_item_dragged_down_a_sortable_list_lands_in_the_place_asked(unseen: Unseen, seed: int) -> None:
     """drag-items asking for a move down (seed 4: "Drag Estell to the 3rd position." from the 1st; seed 11:
     "Drag Carilyn down by one position."). A drag dropped on the destination's centre in one move never
     moved an item down jQuery UI's sortable list: it reorders when the dragged item passes the centre of the
     one it goes over, which a drop on that centre does not. The drag now moves in steps to a point past the
     destination's centre in the direction of travel, as a person's hand does. The reward is the task's own,
     the drag's ok held against the page's own mousedown/up."""
-    _, done = _drafted_and_played(tmp_path, [("drag-items", seed)])
+    _, done = unseen.played([("drag-items", seed)])
     assert done[0]["error"] is None and done[0]["lies"] == [], done[0]
     assert done[0]["raw"] == 1, [s["call"] for s in done[0]["steps"]]
 
 
-def test_each_record_is_marked_by_the_property_its_number_has_then_the_one_submit(tmp_path: Path) -> None:
+def test_each_record_is_marked_by_the_property_its_number_has_then_the_one_submit(unseen: Unseen) -> None:
     """odd-or-even: rows each showing a number between an “Odd” and an “Even” button, drafted as a record
     type with the families odd@ROW and even@ROW; "Mark the numbers below as odd or even and press submit".
     The policy pressed only Submit (reward -1 on seeds 1-3): nothing named a row. Now each row whose label
@@ -363,7 +375,7 @@ def test_each_record_is_marked_by_the_property_its_number_has_then_the_one_submi
                                            {"id": "c", "label": "Odd 1 2 Even"}, {"id": "d", "label": "Odd 2.5 Even"}]}}}
     assert marking.marks(model, ins) == ["odd@a", "even@b"]
     assert marking.marks(model, instruction.read_instruction("Press the buttons.")) == []
-    _, done = _drafted_and_played(tmp_path, [("odd-or-even", 1), ("odd-or-even", 2)])
+    _, done = unseen.played([("odd-or-even", 1), ("odd-or-even", 2)])
     for ep in done:
         assert ep["error"] is None and ep["raw"] == 1 and ep["lies"] == [], ep
         calls = [s["call"] for s in ep["steps"] if s["call"].startswith("invoke ")]
@@ -371,21 +383,21 @@ def test_each_record_is_marked_by_the_property_its_number_has_then_the_one_submi
         assert all(c.split("@")[0] in ("invoke odd", "invoke even") for c in calls[:3]), calls
 
 
-def test_a_menu_item_that_opens_a_submenu_is_pointed_at_to_find_what_the_instruction_quotes(tmp_path: Path) -> None:
+def test_a_menu_item_that_opens_a_submenu_is_pointed_at_to_find_what_the_instruction_quotes(unseen: Unseen) -> None:
     """click-menu-2 (seed 1: "Click the "Menu" button, and then find and click on the item labeled "Stop"."):
     jQuery UI's menu, hidden until "Menu" is pressed; "Stop" is in the submenu of "Playback" (aria-haspopup).
     The draft declared choose_playback, a write, so the policy never tried it and stopped after "Menu" (no
     reward). Now such an item is point_playback (gesture hover, risk read: it only shows the submenu); the
     policy, finding nothing named "Stop", points at it, reads the model again and chooses Stop. The hover's
     ok is held against the page's own mouseover."""
-    drafts, done = _drafted_and_played(tmp_path, [("click-menu-2", 1)])
+    drafts, done = unseen.played([("click-menu-2", 1)])
     assert 'pling.action({ id: "point_playback"' in drafts["click-menu-2"] and 'gesture: "hover"' in drafts["click-menu-2"]
     assert done[0]["error"] is None and done[0]["raw"] == 1 and done[0]["lies"] == [], done[0]
     calls = [s["call"] for s in done[0]["steps"] if s["call"].startswith("invoke ")]
     assert calls == ["invoke click_menu", "invoke point_playback", "invoke choose@Stop"], calls
 
 
-def test_the_record_a_superlative_picks_is_found_by_the_quantity_its_fields_say(tmp_path: Path) -> None:
+def test_the_record_a_superlative_picks_is_found_by_the_quantity_its_fields_say(unseen: Unseen) -> None:
     """buy-ticket: four flights, each a record with a `price` field (data-price) and a text saying "Duration:
     6h 19m Book for $1085", and click@ID on its Book button; "Buy the ticket with the cheapest cost." (or the
     shortest / longest duration, the most expensive cost). Nothing was mentioned: the policy stopped with
@@ -405,13 +417,13 @@ def test_the_record_a_superlative_picks_is_found_by_the_quantity_its_fields_say(
     assert picking.picks(model, read("Buy the ticket with the fewest stops.")) == []      # no record says stops
     labels_only = {"actions": model["actions"], "records": {"item": {"items": [{"id": "1", "label": "1"}, {"id": "7", "label": "7"}]}}}
     assert picking.picks(labels_only, read("Pick the card with the greatest number.")) == []
-    _, done = _drafted_and_played(tmp_path, [("buy-ticket", 1), ("buy-ticket", 2)])
+    _, done = unseen.played([("buy-ticket", 1), ("buy-ticket", 2)])
     for ep in done:
         assert ep["error"] is None and ep["raw"] == 1 and ep["lies"] == [], ep
         assert [s["call"] for s in ep["steps"] if s["call"].startswith("invoke ")][0].startswith("invoke click@"), ep["steps"]
 
 
-def test_an_ordinal_goes_to_the_kind_it_is_said_of_and_a_filled_form_is_submitted(tmp_path: Path) -> None:
+def test_an_ordinal_goes_to_the_kind_it_is_said_of_and_a_filled_form_is_submitted(unseen: Unseen) -> None:
     """form-sequence-2: "Check the 2nd radio button and enter the number "-5" into the 3rd textbox." Every
     record type took the instruction's first ordinal (the 2nd textbox got the value), and after a fill the
     page's one Submit, not named, was left unpressed. Now an ordinal goes to the record type whose word
@@ -422,11 +434,8 @@ def test_an_ordinal_goes_to_the_kind_it_is_said_of_and_a_filled_form_is_submitte
     assert instruction.ordinal_for(ins, {"radio"}) == (2, 2) and instruction.ordinal_for(ins, {"choice", "textbox"}) == (3, 12)
     assert instruction.ordinal_for(ins, {"row"}) == (2, 2) and instruction.ordinal_for(read("Click the 3rd field."), {"textbox"}) == (3, 2)
     assert edited_drafts(EDITED, ["form-sequence-2"]) == {"form-sequence-2": {"edited_lines": 5}}
-    folder = tmp_path / "edited"
-    folder.mkdir()
-    (folder / "form-sequence-2.js").write_text((EDITED / "form-sequence-2.js").read_text(encoding="utf-8"), encoding="utf-8")
-    with TaskServer() as tasks, unseen_service(tmp_path / "service.log", folder) as service:
-        done = _run(service.url, lambda client: generic_episodes(client, tasks, [("form-sequence-2", 1)], lambda _: None))
+    assert (unseen.folder / "form-sequence-2.js").read_text(encoding="utf-8") == (EDITED / "form-sequence-2.js").read_text(encoding="utf-8")
+    done = unseen.edited([("form-sequence-2", 1)])
     assert done[0]["raw"] == 1 and done[0]["lies"] == [], done[0]
     assert [s["call"] for s in done[0]["steps"]] == ["open", "invoke choose@2", "invoke fill@input-3", "invoke click_submit"]
 
@@ -459,7 +468,7 @@ def test_an_icon_whose_picture_has_not_loaded_is_still_found_in_its_row() -> Non
     assert found == [0, None, None]
 
 
-def test_a_number_is_guessed_by_halving_with_the_answer_a_message_box_shows(tmp_path: Path) -> None:
+def test_a_number_is_guessed_by_halving_with_the_answer_a_message_box_shows(unseen: Unseen) -> None:
     """guess-number: a form whose button's click handler answers (and stops the submission), and a box of
     messages shown one at a time (#feedback: "Waiting…", hidden "The number is lower than …"). The draft
     submitted with requestSubmit() (the click handler never ran: the page navigated away) and read only the
@@ -469,7 +478,7 @@ def test_a_number_is_guessed_by_halving_with_the_answer_a_message_box_shows(tmp_
     assert guessing.guess_range(ins) == (0, 9) and guessing.guess_range(instruction.read_instruction("Pick 3 between 0-9.")) is None
     said = {"state": {"instructions": {"value": ins.text}, "feedback": {"value": "The number is lower than 4."}}}
     assert guessing.answer_to(said, 4, ins.text) == -1 and guessing.answer_to(said, 5, ins.text) == 0
-    drafts, done = _drafted_and_played(tmp_path, [("guess-number", 1), ("guess-number", 2)])
+    drafts, done = unseen.played([("guess-number", 1), ("guess-number", 2)])
     assert 'P.textOf({"css": "#feedback"})' in drafts["guess-number"] and "button.click()" in drafts["guess-number"]
     for ep in done:
         assert ep["error"] is None and ep["raw"] == 1 and ep["lies"] == [], ep
