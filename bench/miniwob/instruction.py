@@ -47,6 +47,7 @@ class Instruction:
     read: list[tuple[int, str, str]] = field(default_factory=list)   # (word position, value, state key): read off the page
     labels: list[tuple[str, str]] = field(default_factory=list)      # (record type, label) of every record listed
     stressed: dict[str, tuple[int, str]] = field(default_factory=dict)   # a field's label -> (position, value)
+    skipped: int = 0        # items of earlier pages passed to reach an ordinal (paging.py)
 
 
 def word_position(text: str, index: int) -> int:
@@ -155,8 +156,25 @@ def ordinal_for(ins: Instruction, kinds: set[str]) -> tuple[int, int] | None:
     followed within two words by one of `kinds` (or a synonym of one); else the instruction's first."""
     found = [(ORDINALS[w] if w in ORDINALS else int(w[:-2]), i) for i, w in enumerate(ins.words)
              if w in ORDINALS or re.fullmatch(r"\d+(st|nd|rd|th)", w)]
-    named = [(n, i) for n, i in found if ({w for w in ins.words[i + 1:i + 3]} | {SYNONYMS.get(w, w) for w in ins.words[i + 1:i + 3]}) & kinds]
+    named = [(n, i) for n, i in found if said_of(ins, i, kinds)]
     return named[0] if named else found[0] if found else None
+
+
+def said_of(ins: Instruction, at: int, kinds: set[str]) -> bool:
+    """Whether one of `kinds` (or a synonym of one) follows the word at `at` within two words ("the 3rd search result")."""
+    return bool(({w for w in ins.words[at + 1:at + 3]} | {SYNONYMS.get(w, w) for w in ins.words[at + 1:at + 3]}) & kinds)
+
+
+def wait_before(ins: Instruction, start: int, done: dict[str, list[tuple[int, int]]]) -> float:
+    """Seconds the instruction says to wait between what was done and the step mentioned at `start`
+    ("…, wait 2 seconds, then …")."""
+    last = max((end for spans in done.values() for _, end in spans[:1]), default=None)
+    if last is None:
+        return 0.0
+    for i in range(last, min(start, len(ins.words) - 2) + 1):
+        if ins.words[i] == "wait" and re.fullmatch(r"\d+(\.\d+)?", ins.words[i + 1]) and ins.words[i + 2].startswith("second"):
+            return min(float(ins.words[i + 1]), 30.0)
+    return 0.0
 
 
 def ordinal_in(ins: Instruction) -> tuple[int, int] | None:

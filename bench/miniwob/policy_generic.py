@@ -18,7 +18,7 @@ It reads only the model and receipts (never the DOM, never a task's name) and kn
    quoted value is ("enter "Keneth""); "wait N seconds" between two operations is waited.
 
 Everything it knows is here and in instruction.py, page_reading.py (values read off the page), stepping.py (sliders),
-arranging.py (lists reordered by dragging), marking.py (records marked by their number) and guessing.py; no task named."""
+arranging.py (lists reordered by dragging), marking.py (records marked by their number), guessing.py and paging.py; no task named."""
 
 from __future__ import annotations
 
@@ -43,13 +43,16 @@ from .instruction import (
     ordinal_for,
     phrase_at,
     read_instruction,
+    said_of,
     tokens,
     value_for,
     verb_last,
+    wait_before,
     word_position,
 )
 from .marking import mark
 from .page_reading import NUMBER, answers_text, read_values, wanted_number, whole_texts
+from .paging import turn_page
 from .stepping import set_sliders
 
 
@@ -64,6 +67,7 @@ class Candidate:
     end: int = 0
     weak: bool = False          # mentioned only by the kind of thing it is ("the button"): taken when it is the only one
     values: list[tuple[int, int]] = field(default_factory=list)   # where the instruction says its values
+    alt: tuple[int, int] | None = None      # another mention (an ordinal said of its kind), where the first is taken
 
     def spans(self) -> list[tuple[int, int]]:
         return [(self.start, self.end)] + self.values
@@ -123,9 +127,12 @@ def _mention(c: Candidate, ins: Instruction, index: int = 0, count: int = 0) -> 
             c.score, (c.start, c.end) = 3.0, affix_span(ins, label)     # "starts with "Gu" and ends with "ala""
         if not c.score:
             _named_first(c, ins, label)
-        ordinal = ordinal_for(ins, set(tokens(str(action.get("record", "")).replace("_", " "))) | NOUNS & set(tokens(action.get("description") or "")))
-        if not c.score and ordinal and (ordinal[0] == index + 1 or ordinal[0] == -1 and index == count - 1):
+        kinds = set(tokens(str(action.get("record", "")).replace("_", " "))) | NOUNS & set(tokens(action.get("description") or ""))
+        ordinal = ordinal_for(ins, kinds)
+        if ordinal and (ordinal[0] == ins.skipped + index + 1 or ordinal[0] == -1 and index == count - 1) and not c.score:
             c.score, c.start, c.end = 1.5, ordinal[1], ordinal[1] + 1
+        elif ordinal and ordinal[0] == ins.skipped + index + 1 and said_of(ins, ordinal[1], kinds):
+            c.alt = (ordinal[1], ordinal[1] + 1)     # "enter "Michel" … click the 1st result" (labelled Michel)
         if c.score and c.start > 0 and words[c.start - 1] in tokens(str(action.get("record", "")).replace("_", " ")):
             c.start -= 1     # "the group "Reviewers"": the word naming its kind is part of the mention
         if c.score and verb in words:
@@ -258,22 +265,13 @@ def plan(model: dict[str, Any], ins: Instruction, done: dict[str, list[tuple[int
             # Its name's words went to another operation ("press Search"), but its value is said and free
             # ("enter "Keneth""): it is mentioned where its value is.
             c.start, c.end = min(a for a, _ in c.values), min(a for a, _ in c.values)
+        if clash(c.spans()) and c.alt and not clash([c.alt] + c.values):
+            c.start, c.end = c.alt
         if clash(c.spans()):
             continue
         chosen.append(c)
         taken.extend(c.spans())
     return verb_last(sorted(chosen, key=lambda c: (c.start, -c.score)))
-
-
-def _wait_before(ins: Instruction, step: Candidate, done: dict[str, list[tuple[int, int]]]) -> float:
-    """Seconds the instruction says to wait between what was done and this step ("…, wait 2 seconds, then …")."""
-    last = max((end for spans in done.values() for _, end in spans[:1]), default=None)
-    if last is None:
-        return 0.0
-    for i in range(last, min(step.start, len(ins.words) - 2) + 1):
-        if ins.words[i] == "wait" and re.fullmatch(r"\d+(\.\d+)?", ins.words[i + 1]) and ins.words[i + 2].startswith("second"):
-            return min(float(ins.words[i + 1]), 30.0)
-    return 0.0
 
 
 def _moved(result: dict[str, Any]) -> bool:
@@ -370,15 +368,17 @@ async def solve(agent: PlingAgent, model: dict[str, Any], steps: int = 8, explor
                 if result.get("ok"):
                     model = await whole_texts(agent, await agent.model(), ins)
                 continue
+        if not todo and (paged := await turn_page(agent, model, ins, invoked)):
+            model = paged
+            continue
         if not todo:
             todo = _submit_left(model, ins, done, worked=bool(stepped or dragged or marked))
             if not todo:
                 break
         step = todo[0]
-        pause = _wait_before(ins, step, done)
+        pause = wait_before(ins, step.start, done)
         if pause:
-            # The wait is between two gestures, and each happens inside its call (about its middle): the rest
-            # of the last call, the time since it ended and the start of the next one count towards it.
+            # The wait is between two gestures, each inside its call: the rest of the last, the time since, count
             await asyncio.sleep(max(0.0, pause - took - (time.perf_counter() - ended)))
         began = time.perf_counter()
         result = await agent.invoke(step.ref, step.args)
