@@ -11,7 +11,7 @@ from typing import Any
 
 import httpx
 
-from bench.miniwob import instruction, picking, policy_generic
+from bench.miniwob import instruction, page_reading, picking, policy_generic
 from bench.miniwob.server import TaskServer
 from bench.miniwob.unseen import generic_episodes, unseen_service
 
@@ -80,3 +80,16 @@ def test_the_button_the_instruction_begins_with_is_pressed_last_and_a_count_of_r
         assert episode["error"] is None and episode["raw"] == 1 and episode["lies"] == [], episode
         calls = _invoked(episode)
         assert calls[-1] == "click_order" and len(calls) >= 3 and all(c.startswith("add@") for c in calls[:-1]), calls
+
+
+def test_a_total_asked_for_is_read_off_the_equation_the_page_shows(tmp_path: Path) -> None:
+    """visual-addition: "Type the total number of blocks into the textbox and press Submit." beside two
+    groups of blocks. The edited draft (1 line) counts each group into the state it had (#math-problem:
+    "4 + 1 ="); "total" now asks for a value read off the page, as "answer" or "solve" do, so the equation's
+    result is typed (before, the policy pressed Submit with the field empty: 0 of 6)."""
+    model = {"state": {"math_problem": {"value": "4 + 1 ="}, "math_answer": {"value": ""}}}
+    read = instruction.read_instruction("Type the total number of blocks into the textbox and press Submit.")
+    assert page_reading.read_values(model, read) == [(2, "5", "math_problem")]
+    for episode in _played(tmp_path, [("visual-addition", 1), ("visual-addition", 2)]):
+        assert episode["error"] is None and episode["raw"] == 1 and episode["lies"] == [], episode
+        assert _invoked(episode) == ["fill_math_answer", "click_submit"], episode["steps"]

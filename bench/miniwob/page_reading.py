@@ -16,7 +16,7 @@ NUMBER = r"-?\d+(?:\.\d+)?"
 EQUATION = re.compile(rf"^\s*({NUMBER}|x)\s*([-+x×*/÷])\s*({NUMBER}|x)\s*=\s*({NUMBER}|x)?\s*$", re.I)
 
 
-READ_WORDS = {"solve", "answer", "copy", "paste", "word", "value", "below", "above", "shown", "displayed"}
+READ_WORDS = {"solve", "answer", "copy", "paste", "word", "value", "below", "above", "shown", "displayed", "total"}
 
 
 def _number(value: float) -> str:
