@@ -13,28 +13,33 @@ from collections import OrderedDict
 
 from xdist.scheduler import LoadFileScheduling
 
-# The longest files, longest first: per-file sums of a whole run at -n 2 (2026-12-05 06:46 UTC, 906 tests,
-# 1,809 s at load 3-24, mean 16: seconds there, about 0.4 of that on a quiet machine): miniwob_unseen 435,
-# fuzz 206, security 164, cli 148, the remote rerun 189 (two parts: 118 and 71, ranked by the longer),
-# imports 107, crash 106, console 96, hostile 82, draft_django 82, docs 81, router 75, draft_apps 71,
-# draft_gestures 71, declare_package 69, adapters 66. A file not named here keeps xdist's order, after these.
+# The longest files, longest first: per-file sums of a whole run at -n 2 (2026-12-05 09:37 UTC, 8dbdee8, 926 tests,
+# 1,823 s at load 8-33, mean 16: seconds there, about 0.4 of that on a quiet machine): declare_package 132,
+# draft_django 130, crash 128, the remote rerun 225 (two parts: 125 and 100, ranked by the longer), draft_gestures
+# 125, hostile 124, cli 108, docs 103, fuzz 94, security 85, record 80, console 68, draft_apps 67, scenarios 65,
+# imports 64, check 61, pytest_plugin 60, adapters 58, router 54; miniwob_unseen 377 there, 148 alone at load 15-19
+# once its tasks were drafted and served once per module (suite32). A file not named here keeps xdist's order, after these.
 LONGEST = (
     "tests/test_miniwob_unseen.py",
+    "tests/test_declare_package.py",
+    "tests/test_draft_django.py",
+    "tests/test_crash.py",
+    "tests/test_remote_lifecycle.py",
+    "tests/test_draft_gestures.py",
+    "tests/test_hostile.py",
+    "tests/test_cli.py",
+    "tests/test_docs.py",
     "tests/test_fuzz.py",
     "tests/test_security.py",
-    "tests/test_cli.py",
-    "tests/test_remote_lifecycle.py",
-    "tests/test_imports.py",
-    "tests/test_crash.py",
+    "tests/test_record.py",
     "tests/test_console.py",
-    "tests/test_hostile.py",
-    "tests/test_draft_django.py",
-    "tests/test_docs.py",
-    "tests/test_router.py",
     "tests/test_draft_apps.py",
-    "tests/test_draft_gestures.py",
-    "tests/test_declare_package.py",
+    "tests/test_scenarios.py",
+    "tests/test_imports.py",
+    "tests/test_check.py",
+    "tests/test_pytest_plugin.py",
     "tests/test_adapters.py",
+    "tests/test_router.py",
 )
 # Files whose tests need not run in one process: each test is a unit of its own (a module fixture is set
 # up again in each worker that takes one of them).
