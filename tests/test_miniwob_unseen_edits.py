@@ -93,3 +93,20 @@ def test_a_total_asked_for_is_read_off_the_equation_the_page_shows(tmp_path: Pat
     for episode in _played(tmp_path, [("visual-addition", 1), ("visual-addition", 2)]):
         assert episode["error"] is None and episode["raw"] == 1 and episode["lies"] == [], episode
         assert _invoked(episode) == ["fill_math_answer", "click_submit"], episode["steps"]
+
+
+def test_all_the_records_an_instruction_names_alike_are_each_done(tmp_path: Path) -> None:
+    """click-shades: "Select all the shades of green and press Submit." over twelve shades, each labelled by
+    its colour's name (the edited draft, 3 lines: records keyed by their shade, with a click). Every green
+    shade is mentioned by the same word, so the policy took the first and the others clashed with it (0 of 6);
+    now, when the instruction says "all", each record mentioned where a taken one is, by the same action, is
+    done too."""
+    def candidate(ref: str, label: str) -> policy_generic.Candidate:
+        return policy_generic.Candidate(ref, {"id": "click", "record": "shade"}, {"id": ref, "label": label}, score=2.1, start=5, end=6)
+    first, second = candidate("click@a", "green"), candidate("click@b", "green")
+    assert instruction.alike(second, [first], instruction.read_instruction("Select all the shades of green and press Submit."))
+    assert not instruction.alike(second, [first], instruction.read_instruction("Select the shade of green and press Submit."))
+    for episode in _played(tmp_path, [("click-shades", 1), ("click-shades", 2)]):
+        assert episode["error"] is None and episode["raw"] == 1 and episode["lies"] == [], episode
+        calls = _invoked(episode)
+        assert calls[-1] == "click_submit" and len(calls) >= 4 and all(c.startswith("click@") for c in calls[:-1]), calls

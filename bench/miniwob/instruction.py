@@ -206,3 +206,10 @@ def verb_last(todo: list[Any]) -> list[Any]:
     if first is None or len(todo) < 2 or first.start != 0 or first.record is not None or first.args or first.action.get("risk") == "read":
         return todo
     return todo[1:] + [first]
+
+
+def alike(c: Any, taken: list[Any], ins: Instruction) -> bool:
+    """Whether an instruction that says "all" ("Select all the shades of red") mentions this record where it
+    mentions one already taken (policy_generic.Candidate), by the same family action: each is done."""
+    return "all" in ins.words and c.record is not None and any(
+        o.record is not None and o.action["id"] == c.action["id"] and o.spans() == c.spans() for o in taken)

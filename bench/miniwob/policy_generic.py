@@ -38,6 +38,7 @@ from .instruction import (
     Instruction,
     PolicyError,
     affix_span,
+    alike,
     instruction_of,
     optional_args,
     ordinal_for,
@@ -257,7 +258,7 @@ def plan(model: dict[str, Any], ins: Instruction, done: dict[str, list[tuple[int
     already done are taken (another candidate does not get them again)."""
     chosen: list[Candidate] = []
     taken: list[tuple[int, int]] = [span for spans in done.values() for span in spans if span[1] > span[0]]
-    for c in sorted(candidates(model, ins), key=lambda c: (-c.score, c.start)):
+    for c in (found := sorted(candidates(model, ins), key=lambda c: (-c.score, c.start))):
         if c.ref in done:
             continue
         clash = lambda spans: any(a < end and start < b for a, b in spans if b > a for start, end in taken)  # noqa: E731
@@ -267,7 +268,7 @@ def plan(model: dict[str, Any], ins: Instruction, done: dict[str, list[tuple[int
             c.start, c.end = min(a for a, _ in c.values), min(a for a, _ in c.values)
         if clash(c.spans()) and c.alt and not clash([c.alt] + c.values):
             c.start, c.end = c.alt
-        if clash(c.spans()):
+        if clash(c.spans()) and not alike(c, [o for o in found if o in chosen or o.ref in done], ins):
             continue
         chosen.append(c)
         taken.extend(c.spans())
