@@ -2,11 +2,14 @@
 idempotency key, in SQLite under PLING_DATA_DIR (WAL mode, so a killed service loses nothing it
 answered). One file per service replica; no shared database is needed.
 
-The methods are plain blocking calls (SQLite, behind one lock); the runtime and the routes call them
-through `asyncio.to_thread`, so a slow disk never stalls the event loop (receipts through
-store_appends.py's `Appends`: one thread hop and one COMMIT for the receipts that end together). `prune` drops receipts and
-idempotency keys by age (PLING_RETENTION_DAYS); a key lives at least 24 hours, as SPEC promises, and
-the receipt it answers with lives as long as the key."""
+The methods are plain blocking calls (SQLite, behind one lock). A receipt is appended on the event loop
+when the lock is free (`try_append`: a COMMIT into the WAL, no fsync, ~60 µs), else in a worker thread;
+runtime/store_appends.py's `Appends` decides, and sends appends to a worker thread for a while after one
+that was slow on the loop. What may wait on the disk never runs on the loop: checkpoints (the WAL's
+fsyncs) run from a connection of their own in a worker thread (`checkpoint`; the writing connection's
+automatic checkpoint is off), and reads and pruning go through `asyncio.to_thread`. `prune` drops
+receipts and idempotency keys by age (PLING_RETENTION_DAYS); a key lives at least 24 hours, as SPEC
+promises, and the receipt it answers with lives as long as the key."""
 
 from __future__ import annotations
 
@@ -84,6 +87,16 @@ def _row(session: str, receipt: dict[str, Any], key: str | None = None, fingerpr
             None if request is None else _json(request), None if coded is None else _json(coded), key, fingerprint)
 
 
+def _rows(appends: list[tuple[Any, ...]]) -> list[tuple[Any, ...] | Exception]:
+    rows: list[tuple[Any, ...] | Exception] = []
+    for append in appends:
+        try:
+            rows.append(_row(*append))
+        except Exception as error:  # noqa: BLE001 - a receipt that cannot be encoded fails alone
+            rows.append(error)
+    return rows
+
+
 class Store:
     def __init__(self, folder: Path) -> None:
         self.path = folder / "pling.sqlite3"
@@ -93,6 +106,10 @@ class Store:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA busy_timeout=5000")
+        # Checkpoints fsync: never in an append, which may run on the event loop (`checkpoint` instead).
+        self._db.execute("PRAGMA wal_autocheckpoint=0")
+        self._checkpointer: sqlite3.Connection | None = None
+        self._checkpoint_lock = threading.Lock()
         self._db.executescript(SCHEMA)
         columns = {row[1] for row in self._db.execute("PRAGMA table_info(receipts)")}
         if "request" not in columns:  # a log written before requests were kept (GET .../scenario reads them)
@@ -103,8 +120,22 @@ class Store:
             self._db.executescript("BEGIN IMMEDIATE;" + MIGRATE + "COMMIT;")
 
     def close(self) -> None:
+        with self._checkpoint_lock:
+            if self._checkpointer is not None:
+                self._checkpointer.close()
+                self._checkpointer = None
         with self._lock:
-            self._db.close()
+            self._db.close()  # the last connection: SQLite checkpoints the WAL into the database
+
+    def checkpoint(self) -> None:
+        """Copy the WAL's committed pages into the database (PASSIVE: appends go on meanwhile), from a
+        connection of its own, so the appends' lock is not held through its fsyncs. Blocking: call it
+        from a worker thread."""
+        with self._checkpoint_lock:
+            if self._checkpointer is None:
+                self._checkpointer = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+                self._checkpointer.execute("PRAGMA busy_timeout=5000")
+            self._checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
 
     def append(self, session: str, receipt: dict[str, Any], key: str | None = None, fingerprint: str | None = None,
                request: Any = None, coded: Any = None) -> int:
@@ -120,23 +151,32 @@ class Store:
         """`append`'s arguments, several at once in one transaction (one COMMIT: runtime/store_appends.py
         groups the receipts of invocations that end together); each answers its seq, or the error that
         kept that one receipt out (the others are kept)."""
-        rows: list[tuple[Any, ...] | Exception] = []
-        for append in appends:
-            try:
-                rows.append(_row(*append))
-            except Exception as error:  # noqa: BLE001 - a receipt that cannot be encoded fails alone
-                rows.append(error)
-        out: list[int | Exception] = []
+        rows = _rows(appends)
         with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                grouped = len(rows) > 1  # a savepoint each, so that one failing leaves the others in
-                for row in rows:
-                    out.append(row if isinstance(row, Exception) else self._insert(row, grouped))
-                self._db.execute("COMMIT")
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
+            return self._write(rows)
+
+    def try_append(self, *append: Any) -> int | Exception | None:
+        """`append`'s arguments, written now if the store's lock is free (its seq, or the error that kept
+        it out), else None at once: the caller, on the event loop, never waits for a reader or a prune."""
+        rows = _rows([append])
+        if not self._lock.acquire(blocking=False):
+            return None
+        try:
+            return self._write(rows)[0]
+        finally:
+            self._lock.release()
+
+    def _write(self, rows: list[tuple[Any, ...] | Exception]) -> list[int | Exception]:
+        out: list[int | Exception] = []
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            grouped = len(rows) > 1  # a savepoint each, so that one failing leaves the others in
+            for row in rows:
+                out.append(row if isinstance(row, Exception) else self._insert(row, grouped))
+            self._db.execute("COMMIT")
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
         return out
 
     def _insert(self, row: tuple[Any, ...], grouped: bool) -> int | Exception:
