@@ -14,7 +14,18 @@ from typing import Any
 import httpx
 import pytest
 
-from bench.miniwob import arranging, guessing, instruction, marking, page_reading, picking, policy_generic, stepping
+from bench.miniwob import (
+    arranging,
+    guessing,
+    instruction,
+    marking,
+    page_reading,
+    paging,
+    picking,
+    policy_generic,
+    repeating,
+    stepping,
+)
 from bench.miniwob.server import TaskServer
 from bench.miniwob.suite import TASKS, episode
 from bench.miniwob.unseen import (
@@ -134,7 +145,7 @@ def test_a_receipt_that_says_ok_for_a_click_that_never_happened_is_counted_as_a_
 
 def test_the_generic_policy_names_no_task() -> None:
     names = set(unseen_tasks()) | set(TASKS)
-    for module in (policy_generic, instruction, page_reading, stepping, arranging, marking, picking, guessing):
+    for module in (policy_generic, instruction, page_reading, stepping, arranging, marking, picking, guessing, paging, repeating):
         source = Path(module.__file__).read_text()
         assert not [n for n in names if n in source], module.__name__
 

@@ -18,7 +18,7 @@ It reads only the model and receipts (never the DOM, never a task's name) and kn
    quoted value is ("enter "Keneth""); "wait N seconds" between two operations is waited.
 
 Everything it knows is here and in instruction.py, page_reading.py (values read off the page), stepping.py (sliders),
-arranging.py (lists reordered by dragging), marking.py (records marked by their number), guessing.py and paging.py; no task named."""
+arranging.py (lists reordered by dragging), marking.py (records marked by their number), guessing.py, paging.py and repeating.py; no task named."""
 
 from __future__ import annotations
 
@@ -54,6 +54,7 @@ from .instruction import (
 from .marking import mark
 from .page_reading import NUMBER, answers_text, read_values, wanted_number, whole_texts
 from .paging import turn_page
+from .repeating import repeat
 from .stepping import set_sliders
 
 
@@ -353,7 +354,8 @@ async def solve(agent: PlingAgent, model: dict[str, Any], steps: int = 8, explor
     model, dragged = await arrange(agent, model, ins, invoked)
     model, marked = await mark(agent, model, ins, invoked)
     model, guessed = await guess(agent, model, ins, invoked)
-    done: dict[str, list[tuple[int, int]]] = {ref: [] for ref in stepped + dragged + marked + guessed}
+    model, repeated = await repeat(agent, model, ins, invoked)
+    done: dict[str, list[tuple[int, int]]] = {ref: [] for ref in stepped + dragged + marked + guessed + repeated}
     tried: set[str] = set()
     took, ended = 0.0, time.perf_counter()     # the last call's duration, and when it ended
     for _ in range(steps + explore):
