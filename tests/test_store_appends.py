@@ -166,3 +166,12 @@ def test_an_append_that_fails_fails_alone(tmp_path: Path) -> None:
     with pytest.raises(KeyError):
         store.append("s", {"ok": False})
     store.close()
+
+
+def test_a_checkpoint_after_close_opens_nothing(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    store.append("s", _receipt(0))
+    store.checkpoint()
+    store.close()
+    store.checkpoint()  # scheduled before the service stopped, run after: nothing to do
+    assert store._checkpointer is None

@@ -110,6 +110,7 @@ class Store:
         self._db.execute("PRAGMA wal_autocheckpoint=0")
         self._checkpointer: sqlite3.Connection | None = None
         self._checkpoint_lock = threading.Lock()
+        self._closed = False
         self._db.executescript(SCHEMA)
         columns = {row[1] for row in self._db.execute("PRAGMA table_info(receipts)")}
         if "request" not in columns:  # a log written before requests were kept (GET .../scenario reads them)
@@ -121,6 +122,7 @@ class Store:
 
     def close(self) -> None:
         with self._checkpoint_lock:
+            self._closed = True  # a checkpoint still scheduled then opens nothing
             if self._checkpointer is not None:
                 self._checkpointer.close()
                 self._checkpointer = None
@@ -132,6 +134,8 @@ class Store:
         connection of its own, so the appends' lock is not held through its fsyncs. Blocking: call it
         from a worker thread."""
         with self._checkpoint_lock:
+            if self._closed:
+                return
             if self._checkpointer is None:
                 self._checkpointer = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
                 self._checkpointer.execute("PRAGMA busy_timeout=5000")
