@@ -3,8 +3,8 @@
 instruction are read:
 
 - a move: the instruction names one record by its label and a place in the list ("to the 2nd position",
-  "to the top", "to the bottom", "up by one", "down by one", "left by one", "right by one"): the record is
-  dragged onto the one at that place now;
+  "to the top", "to the bottom", "up by one", "down by one", "left by one", "right by one"; in nine items,
+  three rows of three, "to the bottom left", "to the center"): the record is dragged onto the one there now;
 - a sort: "sort … increasing|ascending|decreasing|descending": the labels are numbers; for each place
   from the first, the record that belongs there is dragged onto the one there, and the model is read again
   (the policy checks the order it reads, never assumes the drag did it).
@@ -31,6 +31,9 @@ def _items(model: dict[str, Any], kind: str) -> list[dict[str, Any]]:
     return list(((model.get("records") or {}).get(kind) or {}).get("items") or [])
 
 
+THIRDS = {"top": 0, "center": 1, "middle": 1, "bottom": 2}
+
+
 def place_wanted(text: str, at: int, count: int) -> int | None:
     """The 0-based place the instruction moves a record to, from where it is (`at`), or None."""
     low = text.lower()
@@ -38,6 +41,9 @@ def place_wanted(text: str, at: int, count: int) -> int | None:
         return at - 1
     if re.search(r"\b(down|right) by one\b", low):
         return at + 1
+    grid = re.search(r"\bto the (top|center|middle|bottom)(?: (left|center|middle|right))?\b", low)
+    if grid and count == 9 and (grid[2] or grid[1] in ("center", "middle")):     # three rows of three, named
+        return THIRDS[grid[1]] * 3 + {"left": 0, "right": 2}.get(grid[2] or "center", 1)
     if re.search(r"\bto the (top|beginning|start)\b", low):
         return 0
     if re.search(r"\bto the (bottom|end)\b", low):

@@ -9,8 +9,10 @@ const P = (() => {
     if (!el || !el.isConnected) return false;
     if (el.closest('[hidden], [aria-hidden="true"], template')) return false;
     const box = el.getBoundingClientRect();
-    if (!(box.width > 0 && box.height > 0)) return false;
     const style = getComputedStyle(el);
+    // A list of no height whose items float (a grid of <li style="float: left">) is seen where its items are.
+    if (!(box.width > 0 && box.height > 0)) return box.width > 0 && style.display !== 'none' && style.visibility !== 'hidden'
+      && Array.from(el.children).some((c) => getComputedStyle(c).float !== 'none' && visible(c));
     // Opacity 0 still counts as shown, as for Playwright: custom checkboxes are transparent inputs over a picture.
     return style.visibility !== 'hidden' && style.display !== 'none';
   };
