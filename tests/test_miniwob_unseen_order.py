@@ -47,3 +47,19 @@ def test_the_buttons_are_pressed_in_the_order_the_page_lit_them(tmp_path: Path) 
     calls = [[s["call"].removeprefix("invoke ") for s in e["steps"] if s["call"].startswith("invoke ")] for e in done]
     assert calls == [["click@button-1", "click@button-4", "click@button-2", "click@button-3"],
                      ["click@button-3", "click@button-4", "click@button-4"]], calls
+
+
+def test_an_operation_the_instruction_begins_with_that_is_no_button_press_keeps_its_place(tmp_path: Path) -> None:
+    """"Highlight the text in the paragraph below and click submit.": the edited draft's highlight_text (2 lines:
+    a run() that selects the paragraph) is named by the instruction's first word, and the rule that presses a
+    button so named last ("Order …": click_order) pressed Submit first (reward -1). A button drafted as
+    click_/press_ still goes last; an operation that is no button press keeps the instruction's order."""
+    from bench.miniwob import policy_generic
+
+    def candidate(ref: str, start: int) -> policy_generic.Candidate:
+        return policy_generic.Candidate(ref, {"id": ref, "risk": "write"}, None, start=start, end=start + 1)
+    assert [c.ref for c in instruction.verb_last([candidate("highlight_text", 0), candidate("click_submit", 8)])] == ["highlight_text", "click_submit"]
+    assert [c.ref for c in instruction.verb_last([candidate("click_order", 0), candidate("click_x", 5)])] == ["click_x", "click_order"]
+    done = _played(tmp_path, [("highlight-text", 1)])
+    assert done[0]["error"] is None and done[0]["raw"] == 1 and done[0]["lies"] == [], done[0]
+    assert [s["call"] for s in done[0]["steps"]] == ["open", "invoke highlight_text", "invoke click_submit"]

@@ -201,9 +201,11 @@ def verb_last(todo: list[Any]) -> list[Any]:
     """The operations planned (policy_generic.Candidate, in the instruction's order), with a plain button
     named by the instruction's first word ("Order one of each item: …", "Search for …") moved after the
     others: that word says the whole task, and pressing it is what a person does last. A view-only one
-    (risk read: "Expand the menu and …") keeps its place."""
+    (risk read: "Expand the menu and …") keeps its place, and so does an operation that is no button press
+    ("Highlight the text …, then click submit": highlight_text)."""
     first = todo[0] if todo else None
-    if first is None or len(todo) < 2 or first.start != 0 or first.record is not None or first.args or first.action.get("risk") == "read":
+    if first is None or len(todo) < 2 or first.start != 0 or first.record is not None or first.args or first.action.get("risk") == "read" \
+            or first.action["id"].split("_")[0] not in ("click", "press"):     # a button drafted so, not "highlight_text"
         return todo
     return todo[1:] + [first]
 
