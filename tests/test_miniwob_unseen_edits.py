@@ -1,5 +1,6 @@
 """Edited drafts of the unseen MiniWoB++ suite (bench/miniwob/edited/, each at most 5 lines off the draft
-`draft` wrote) and what the generic policy does with them: a real Chromium, the task server and the Pling
+`draft` wrote), and unedited ones where a policy rule made an edit unneeded, and what the generic policy
+does with them: a real Chromium, the task server and the Pling
 service (a child process) on port 0, scored by the task's own reward, each ok receipt held against the
 page's own input events."""
 
@@ -11,9 +12,9 @@ from typing import Any
 
 import httpx
 
-from bench.miniwob import instruction, page_reading, picking, policy_generic
+from bench.miniwob import colours, instruction, page_reading, picking, policy_generic
 from bench.miniwob.server import TaskServer
-from bench.miniwob.unseen import generic_episodes, unseen_service
+from bench.miniwob.unseen import generic_episodes, unseen_service, write_drafts
 
 EDITED = Path(__file__).resolve().parent.parent / "bench" / "miniwob" / "edited"
 
@@ -110,3 +111,29 @@ def test_all_the_records_an_instruction_names_alike_are_each_done(tmp_path: Path
         assert episode["error"] is None and episode["raw"] == 1 and episode["lies"] == [], episode
         calls = _invoked(episode)
         assert calls[-1] == "click_submit" and len(calls) >= 4 and all(c.startswith("click@") for c in calls[:-1]), calls
+
+
+def test_a_colour_named_in_words_is_typed_as_the_colour_field_writes_its_value(tmp_path: Path) -> None:
+    """use-colorwheel, drafted unedited: "Select teal with the color picker and hit Submit." beside a jscolor
+    field holding "AB2567". No value was quoted, so the policy focused the field and submitted what it held
+    (raw 0.69-0.79, never 1). Now a CSS colour named in words, when the instruction speaks of a colour, is
+    typed as the field writes its own value (6 hex digits, its case, '#' only if it has one)."""
+    read = instruction.read_instruction
+    field = {"state": {"color": {"value": "AB2567"}}}
+    assert colours.colour_value(field, read("Select teal with the color picker and hit Submit.")) == [(1, "008080", "")]
+    assert colours.colour_value({"state": {"c": {"value": "#ab2567"}}}, read("Pick the colour gold.")) == [(3, "#ffd700", "")]
+    assert colours.colour_value(field, read("Click on the teal colored box.")) == []      # no colour field asked of
+    assert colours.colour_value({"state": {}}, read("Select teal with the color picker.")) == []
+    folder = tmp_path / "drafts"
+    folder.mkdir()
+    with TaskServer() as tasks:
+        asyncio.run(write_drafts(tasks, ["use-colorwheel"], folder, lambda _: None))
+
+        async def play(url: str) -> list[dict[str, Any]]:
+            async with httpx.AsyncClient(base_url=url, timeout=120) as client:
+                return await generic_episodes(client, tasks, [("use-colorwheel", 1), ("use-colorwheel", 2)], lambda _: None)
+        with unseen_service(tmp_path / "service.log", folder) as service:
+            episodes = asyncio.run(play(service.url))
+    for episode in episodes:
+        assert episode["error"] is None and episode["raw"] == 1 and episode["lies"] == [], episode
+        assert _invoked(episode) == ["fill_color", "click_submit"], episode["steps"]

@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 from .agent_pling import PlingAgent
+from .colours import colour_value
 from .instruction import ORDINALS, Instruction, ordinal_in, tokens
 
 # ---- values a person reads off the page when the instruction quotes none ("type the answer", "the 3rd word")
@@ -125,6 +126,8 @@ def read_values(model: dict[str, Any], ins: Instruction) -> list[tuple[int, str,
     """What the instruction asks to type when it quotes nothing: an equation's answer, a word at a place
     in a text, a row's value, a text to copy. Each with where the instruction asks for it and the state
     it was read from (a field the value is read from is not the field it goes to)."""
+    if colour_value(model, ins):
+        return colour_value(model, ins)      # a colour named in words, to a colour field
     if not _asks_reading(ins):
         return []
     at = min(i for i, w in enumerate(ins.words) if w in READ_WORDS)
