@@ -1,7 +1,8 @@
 """Records operated in the order the page displayed them, for the generic policy (policy_generic.py): when
 the instruction asks for the order something was displayed or shown in ("Push the buttons in the order
 displayed") and a state lists records of one type by id (every item an id of that type, in order), the model
-is read again until that list has stayed the same for `settle` seconds (the page has finished showing it),
+is read again until that list has stayed the same for `settle` seconds (the page has finished showing it;
+when no state lists such ids within twice that, nothing is waited for any longer),
 then the type's one family action without params is invoked on each record, in the list's order, repeats
 included. The model is read again after.
 
@@ -46,7 +47,8 @@ async def repeat(agent: PlingAgent, model: dict[str, Any], ins: Instruction, inv
         return model, []
     began = since = time.monotonic()
     last = shown_order(model)
-    while time.monotonic() - began < most and not (last and time.monotonic() - since >= settle):
+    # Read until the list stays the same `settle` seconds; no list after twice that: there is none to wait for.
+    while time.monotonic() - began < (most if last else 2 * settle) and not (last and time.monotonic() - since >= settle):
         await asyncio.sleep(0.5)
         model = await agent.model()
         if shown_order(model) != last:
