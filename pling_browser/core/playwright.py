@@ -15,6 +15,11 @@ By class first, with Playwright's public classes only (``playwright.async_api.Er
     "Frame was detached", "navigated"               PageNavigated      the document was replaced (normal)
     "net::ERR_…"                                    PageUnreachable    the address could not be loaded
     any other playwright Error                      PageUnresponsive   the browser reported an error
+    RuntimeError "…the handler is closed" (uvloop)  SessionLost        the driver's pipe closed under a call
+
+The last is not Playwright's: on uvloop (the service's loop) a write to the driver's pipe after the
+driver died raises uvloop's RuntimeError from Playwright's transport, before Playwright's reader has
+seen the pipe close and made its own TargetClosedError (asyncio's loop drops such a write silently).
 
 ``unknown_key`` is the one other reading of a message (a keyboard call refusing a key name).
 docs/decisions.md says why each of these can only be told by its words.
@@ -38,6 +43,8 @@ NAVIGATION_MARKERS = (
     "because of a navigation",
     "Navigation interrupted",
 )
+# uvloop's words for a write on a transport it has closed (its UVHandle._ensure_alive).
+PIPE_CLOSED_MARKERS = ("the handler is closed",)
 CLOSED_MARKERS = (
     "Target page, context or browser has been closed",
     "Target closed",
@@ -89,7 +96,14 @@ def translate(error: BaseException) -> PlingError:
         if "net::ERR_" in full or "NS_ERROR" in full:
             return PageUnreachable(f"The page could not be loaded: {message}")
         return PageUnresponsive(f"The browser reported an error: {message}")
+    if isinstance(error, RuntimeError) and _has(str(error), PIPE_CLOSED_MARKERS):
+        return SessionLost(f"The browser's driver is gone: {message}")
     return PageUnresponsive(f"The browser connection failed: {message}")
+
+
+def pipe_closed(error: BaseException) -> bool:
+    """uvloop's error for a write to the driver's pipe after it closed (not a Playwright class)."""
+    return isinstance(error, RuntimeError) and _has(str(error), PIPE_CLOSED_MARKERS)
 
 
 def is_navigation_message(message: str) -> bool:
@@ -116,6 +130,10 @@ async def translate_playwright_errors(on_timeout: Callable[[str], BaseException]
             raise translate(error) from error
         raise on_timeout(str(error)) from None
     except PlaywrightError as error:
+        raise translate(error) from error
+    except RuntimeError as error:
+        if not pipe_closed(error):
+            raise
         raise translate(error) from error
 
 
