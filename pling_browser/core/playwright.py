@@ -96,7 +96,7 @@ def translate(error: BaseException) -> PlingError:
         if "net::ERR_" in full or "NS_ERROR" in full:
             return PageUnreachable(f"The page could not be loaded: {message}")
         return PageUnresponsive(f"The browser reported an error: {message}")
-    if isinstance(error, RuntimeError) and _has(str(error), PIPE_CLOSED_MARKERS):
+    if pipe_closed(error):
         return SessionLost(f"The browser's driver is gone: {message}")
     return PageUnresponsive(f"The browser connection failed: {message}")
 
