@@ -178,14 +178,16 @@ export function commonAction(decl, kind) {
 //   { press: KEY }                                       a key on it (on a text field after the fill when a value is given)
 //   { type: true, press?: KEY, commit?: C }              keystrokes one by one (needs a value)
 //   { commit: C, press?: KEY }                           a fill that ends with C: 'blur' (default) | 'enter' | 'none'
-//   { drag: ID | '{param}', record?: TYPE }              onto another record's element
-// Normalised to { act, press, type, commit, drag, dragType }; null: the control's own gesture. A
+//   { drag: ID | '{param}', record?: TYPE, drop?: D }    onto another record's element, let go at D:
+//                                                        'past' (default: a quarter past its centre) | 'centre'
+// Normalised to { act, press, type, commit, drag, dragType, drop }; null: the control's own gesture. A
 // malformed one is a declaration problem and makes the action unavailable with that reason (never
 // the control's own gesture in its place: the page asked for something else).
 const KEY_NAME = /^[A-Za-z0-9+]{1,40}$/;
 const GESTURE_ACTS = { click: true, dblclick: true, focus: true, hover: true };
-const GESTURE_KEYS = { press: true, type: true, commit: true, drag: true, record: true };
+const GESTURE_KEYS = { press: true, type: true, commit: true, drag: true, record: true, drop: true };
 const COMMITS = { blur: true, enter: true, none: true };
+const DROPS = { past: true, centre: true };
 
 function gestureOf(decl) {
   const gesture = own(decl, 'gesture');
@@ -198,13 +200,14 @@ function gestureOf(decl) {
   let names;
   try { names = keys(gesture); } catch (e) { return { problem: 'gesture could not be read: ' + errorText(e) }; }
   for (let i = 0; i < names.length; i++) {
-    if (!hasOwn(GESTURE_KEYS, names[i])) return { problem: 'gesture has an unknown key ' + cut(StringCtor(names[i]), 40) + ' (known: press, type, commit, drag, record)' };
+    if (!hasOwn(GESTURE_KEYS, names[i])) return { problem: 'gesture has an unknown key ' + cut(StringCtor(names[i]), 40) + ' (known: press, type, commit, drag, record, drop)' };
   }
   const press = own(gesture, 'press');
   const type = own(gesture, 'type');
   const commit = own(gesture, 'commit');
   const drag = own(gesture, 'drag');
   const record = own(gesture, 'record');
+  const drop = own(gesture, 'drop');
   if (press !== undefined && !(typeof press === 'string' && regexTest(KEY_NAME, press))) return { problem: "gesture's press must be a key name such as 'Enter', 'ArrowUp' or 'Control+A'" };
   if (type !== undefined && type !== true) return { problem: "gesture's type must be true (keystrokes one by one)" };
   if (commit !== undefined && !(typeof commit === 'string' && hasOwn(COMMITS, commit))) return { problem: "gesture's commit must be 'blur', 'enter' or 'none'" };
@@ -212,16 +215,17 @@ function gestureOf(decl) {
     if (!(typeof drag === 'string' && drag && drag.length <= 256)) return { problem: "gesture's drag must be a record id, or '{param}' naming the argument that holds one" };
     if (press !== undefined || type !== undefined || commit !== undefined) return { problem: 'a drag gesture takes no press, type or commit' };
     if (record !== undefined && !validId(record)) return { problem: "gesture's record must be a record type" };
-  } else if (record !== undefined) {
-    return { problem: "gesture's record names the type of the drag's destination: it goes with drag" };
+    if (drop !== undefined && !(typeof drop === 'string' && hasOwn(DROPS, drop))) return { problem: "gesture's drop must be 'past' (a quarter past the destination's centre) or 'centre'" };
+  } else if (record !== undefined || drop !== undefined) {
+    return { problem: "gesture's " + (record !== undefined ? 'record names the type of' : 'drop says where') + " the drag's destination: it goes with drag" };
   }
   if (press === undefined && type === undefined && commit === undefined && drag === undefined) return { problem: 'gesture is an empty object' };
-  return { gesture: normalGesture({ press, type, commit, drag, dragType: record }) };
+  return { gesture: normalGesture({ press, type, commit, drag, dragType: record, drop }) };
 }
 
 function normalGesture(g) {
   return { act: g.act || null, press: g.press || null, type: g.type === true, commit: g.commit || null,
-           drag: g.drag || null, dragType: g.dragType || null };
+           drag: g.drag || null, dragType: g.dragType || null, drop: g.drop || null };
 }
 
 function expectOf(decl, id) {

@@ -142,6 +142,7 @@ export interface KeyGesture {
   commit?: 'blur' | 'enter' | 'none';
   drag?: never;
   record?: never;
+  drop?: never;
 }
 
 /** A drag onto another record's element; always alone. */
@@ -151,6 +152,9 @@ export interface DragGesture {
   drag: RecordId | `{${string}}`;
   /** The destination's record type; default the action's own `record`. */
   record?: string;
+  /** Where it lets go: `'past'` (default: a quarter past the destination's centre, the way it
+   * travels, so a sortable list reorders) or `'centre'` (at the centre: a box put inside another). */
+  drop?: 'past' | 'centre';
   press?: never;
   type?: never;
   commit?: never;

@@ -1315,8 +1315,9 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
   }
   var KEY_NAME = /^[A-Za-z0-9+]{1,40}$/;
   var GESTURE_ACTS = { click: true, dblclick: true, focus: true, hover: true };
-  var GESTURE_KEYS = { press: true, type: true, commit: true, drag: true, record: true };
+  var GESTURE_KEYS = { press: true, type: true, commit: true, drag: true, record: true, drop: true };
   var COMMITS = { blur: true, enter: true, none: true };
+  var DROPS = { past: true, centre: true };
   function gestureOf(decl) {
     const gesture = own(decl, "gesture");
     if (gesture === void 0 || gesture === null) return { gesture: null };
@@ -1331,13 +1332,14 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
       return { problem: "gesture could not be read: " + errorText(e) };
     }
     for (let i = 0; i < names.length; i++) {
-      if (!hasOwn(GESTURE_KEYS, names[i])) return { problem: "gesture has an unknown key " + cut(StringCtor(names[i]), 40) + " (known: press, type, commit, drag, record)" };
+      if (!hasOwn(GESTURE_KEYS, names[i])) return { problem: "gesture has an unknown key " + cut(StringCtor(names[i]), 40) + " (known: press, type, commit, drag, record, drop)" };
     }
     const press = own(gesture, "press");
     const type = own(gesture, "type");
     const commit = own(gesture, "commit");
     const drag = own(gesture, "drag");
     const record = own(gesture, "record");
+    const drop = own(gesture, "drop");
     if (press !== void 0 && !(typeof press === "string" && regexTest(KEY_NAME, press))) return { problem: "gesture's press must be a key name such as 'Enter', 'ArrowUp' or 'Control+A'" };
     if (type !== void 0 && type !== true) return { problem: "gesture's type must be true (keystrokes one by one)" };
     if (commit !== void 0 && !(typeof commit === "string" && hasOwn(COMMITS, commit))) return { problem: "gesture's commit must be 'blur', 'enter' or 'none'" };
@@ -1345,11 +1347,12 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
       if (!(typeof drag === "string" && drag && drag.length <= 256)) return { problem: "gesture's drag must be a record id, or '{param}' naming the argument that holds one" };
       if (press !== void 0 || type !== void 0 || commit !== void 0) return { problem: "a drag gesture takes no press, type or commit" };
       if (record !== void 0 && !validId(record)) return { problem: "gesture's record must be a record type" };
-    } else if (record !== void 0) {
-      return { problem: "gesture's record names the type of the drag's destination: it goes with drag" };
+      if (drop !== void 0 && !(typeof drop === "string" && hasOwn(DROPS, drop))) return { problem: "gesture's drop must be 'past' (a quarter past the destination's centre) or 'centre'" };
+    } else if (record !== void 0 || drop !== void 0) {
+      return { problem: "gesture's " + (record !== void 0 ? "record names the type of" : "drop says where") + " the drag's destination: it goes with drag" };
     }
     if (press === void 0 && type === void 0 && commit === void 0 && drag === void 0) return { problem: "gesture is an empty object" };
-    return { gesture: normalGesture({ press, type, commit, drag, dragType: record }) };
+    return { gesture: normalGesture({ press, type, commit, drag, dragType: record, drop }) };
   }
   function normalGesture(g) {
     return {
@@ -1358,7 +1361,8 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
       type: g.type === true,
       commit: g.commit || null,
       drag: g.drag || null,
-      dragType: g.dragType || null
+      dragType: g.dragType || null,
+      drop: g.drop || null
     };
   }
   function expectOf(decl, id) {

@@ -139,9 +139,10 @@ class Landed(_Answer):
 
 class Gesture(BaseModel):
     """A declared gesture as the bridge normalised it (js_bridge/registry.js has the grammar): one of
-    ``act`` (the element itself), ``drag`` (onto another record's element), or keys: ``type`` (the
-    value keystroke by keystroke), ``press`` (a key, after the typing when there is any) and
-    ``commit`` (how typing ends: ``blur``, ``enter`` or ``none``; unset: ``blur``)."""
+    ``act`` (the element itself), ``drag`` (onto another record's element; ``drop``: let go a quarter
+    past its centre, the default, or at its ``centre``), or keys: ``type`` (the value keystroke by
+    keystroke), ``press`` (a key, after the typing when there is any) and ``commit`` (how typing
+    ends: ``blur``, ``enter`` or ``none``; unset: ``blur``)."""
 
     model_config = ConfigDict(extra="ignore", frozen=True)
 
@@ -151,6 +152,7 @@ class Gesture(BaseModel):
     commit: Literal["blur", "enter", "none"] | None = None
     drag: str | None = Field(default=None, max_length=256)
     dragType: str | None = None
+    drop: Literal["past", "centre"] | None = None  # where a drag lets go (None: 'past')
 
     def declared(self) -> str:
         """The declaration, written back as the page wrote it, for the receipt's log."""
@@ -158,7 +160,8 @@ class Gesture(BaseModel):
             return repr(self.act)
         if self.drag:
             record = f", record: {self.dragType!r}" if self.dragType else ""
-            return f"{{drag: {self.drag!r}{record}}}"
+            drop = f", drop: {self.drop!r}" if self.drop else ""
+            return f"{{drag: {self.drag!r}{record}{drop}}}"
         parts = [part for part in ("type: true" if self.type else "", f"press: {self.press!r}" if self.press else "",
                                    f"commit: {self.commit!r}" if self.commit else "") if part]
         return "{" + ", ".join(parts) + "}"

@@ -19,7 +19,7 @@ Playwright's select_option sets it (its ``input`` and ``change`` are untrusted t
 (js_bridge/choose.js); a multiple select, a list, or an option not there yet takes Playwright's path.
 
 A declared gesture (``Gesture``: the element itself clicked, double-clicked, focused or hovered; a drag
-onto another record's element, in steps, let go past its centre; the value typed key by key, a key
+onto another record's element, in steps, let go past its centre or at it; the value typed key by key, a key
 pressed, a fill that ends with blur, Enter or nothing) always takes Playwright's path, with the
 actionability each of its calls checks. A gesture of several steps (type, then press, then commit) has
 started once its first step went out: a later step that gives up is the page not answering, never
@@ -239,13 +239,17 @@ async def _gesture(step: _Steps, target: Any, control: str, value: Any, timeout_
         if destination is None:
             raise TargetNotOperable("a drag needs its destination where Playwright can locate it")
         await step(target.drag_to(destination, timeout=timeout_ms, force=force, steps=DRAG_STEPS,
-                                  target_position=await _drop_point(target, destination)))
+                                  target_position=await _drop_point(target, destination, gesture.drop)))
     else:
         await _keys(step, target, control, value, timeout_ms, force, gesture)
 
 
-async def _drop_point(target: Any, destination: Any) -> dict[str, float] | None:
-    """Where a drag lets go: a quarter past the destination's centre the way it travels, as a hand does."""
+async def _drop_point(target: Any, destination: Any, drop: str | None = None) -> dict[str, float] | None:
+    """Where a drag lets go: a quarter past the destination's centre the way it travels, as a hand does
+    (a sortable list reorders as the dragged item passes the other's centre), or, declared ``drop:
+    'centre'``, at the centre itself (a box put inside another lands where it was aimed)."""
+    if drop == "centre":
+        return None  # Playwright's centre
     source, box = await target.bounding_box(), await destination.bounding_box()
     if not source or not box:
         return None  # Playwright's centre

@@ -22,6 +22,7 @@ AUTOCOMPLETE = "pages/widgets/autocomplete.html"
 SPINNER = "pages/widgets/spinner.html"
 SLIDER = "pages/widgets/slider.html"
 DATE = "pages/widgets/date.html"
+DROP = "pages/widgets/drop.html"
 
 
 def state(page: Any) -> dict[str, Any]:
@@ -282,6 +283,37 @@ def test_a_pointer_gesture_on_a_covered_slider_is_unavailable(pages: Pages) -> N
     page = pages.open(SLIDER)
     unavailable(page.invoke("slide_covered"))
     assert state(page)["changes"] == 0
+
+
+# ---- a box that follows the pointer: where a drag lets go ------------------------------------------
+
+def test_a_drag_declared_drop_centre_lets_go_at_the_destinations_centre(pages: Pages) -> None:
+    """Before `drop`, the declaration was a problem (unknown key) and the drag only let go a quarter
+    past the centre, which leaves the small box sticking out of the large one."""
+    page = pages.open(DROP)
+    receipt = page.invoke("place@small", {"onto": "large"})
+    assert receipt["ok"] is True, receipt
+    assert gesture(page)["drop"] == "centre" and operated(page)["drop_id"] == "large"
+    assert "drop: 'centre'" in " ".join(receipt["log"]), receipt["log"]
+    assert changed_state(receipt)["inside"] == {"from": False, "to": True}, receipt
+    assert all(abs(d) <= 1 for d in state(page)["offset"]) and state(page)["moves"] > 1, state(page)
+
+
+def test_a_drag_lets_go_a_quarter_past_the_centre_by_default(pages: Pages) -> None:
+    page = pages.open(DROP)
+    receipt = page.invoke("shove@small", {"onto": "large"})
+    assert receipt["ok"] is True and gesture(page)["drop"] is None, receipt
+    # 40 px / 4 the way it went (give or take the pixel Playwright's whole-pixel pointer rounds off)
+    assert all(9 <= d <= 11 for d in state(page)["offset"]) and state(page)["inside"] is False, state(page)
+
+
+def test_malformed_drops_are_problems(pages: Pages) -> None:
+    page = pages.open(DROP)
+    problems = {problem["where"]: problem["problem"] for problem in page.model()["problems"]}
+    assert "drop must be 'past'" in problems["action bad_drop"], problems
+    assert "drop says where the drag's destination" in problems["action drop_alone"], problems
+    assert "drop must be 'past'" in unavailable(page.invoke("bad_drop"))["message"]
+    assert state(page)["moves"] == 0
 
 
 # ---- a native date input --------------------------------------------------------------------------
