@@ -12,7 +12,7 @@ from typing import Any
 
 import httpx
 
-from bench.miniwob import colours, instruction, page_reading, picking, policy_generic
+from bench.miniwob import colours, instruction, page_reading, picking, policy_generic, revealing
 from bench.miniwob.server import TaskServer
 from bench.miniwob.unseen import generic_episodes, unseen_service, write_drafts
 
@@ -137,3 +137,30 @@ def test_a_colour_named_in_words_is_typed_as_the_colour_field_writes_its_value(t
     for episode in episodes:
         assert episode["error"] is None and episode["raw"] == 1 and episode["lies"] == [], episode
         assert _invoked(episode) == ["fill_color", "click_submit"], episode["steps"]
+
+
+def test_cards_lying_face_down_are_each_turned_and_the_greatest_picked(tmp_path: Path) -> None:
+    """find-greatest: "Find and pick the card with the greatest number, then press submit." over three cards
+    lying face down; clicking one turns it up (and the others down). The draft's labels were the face-down
+    numbers (text the page hides at font-size 0), and an edit that read them was taken out. The edited draft
+    shows a card's number only while it is face up (a field `number`, empty face down); the policy turns each
+    card, notes the number it then shows, turns the greatest up again and presses submit (it pressed submit
+    with no card turned: reward -1)."""
+    def card(n: int, shown: str) -> dict[str, Any]:
+        return {"id": str(n), "label": "a card", "fields": {"number": shown}}
+    model = {"actions": [{"id": "click", "record": "item", "risk": "write"}, {"id": "click_submit", "risk": "write"}],
+             "records": {"item": {"items": [card(0, ""), card(1, ""), card(2, "")]}}}
+    read = instruction.read_instruction
+    found = revealing.hidden_quantity(model, read("Find and pick the card with the greatest number, then press submit."))
+    assert found == ("click", ["0", "1", "2"], ("number",), True)
+    assert revealing.hidden_quantity(model, read("Pick the card with the smallest number."))[3] is False  # type: ignore[index]
+    assert revealing.hidden_quantity(model, read("Pick the card with the greatest price.")) is None      # no record says price
+    assert revealing.hidden_quantity(model, read("Pick the second card.")) is None
+    shown = {**model, "records": {"item": {"items": [card(0, "4"), card(1, "9"), card(2, "")]}}}
+    assert revealing.hidden_quantity(shown, read("Pick the card with the greatest number.")) is None    # shown: picking.py's
+    assert picking.picks({**model, "records": {"item": {"items": [card(0, "4"), card(1, "9"), card(2, "1")]}}},
+                         read("Pick the card with the greatest number.")) == ["click@1"]
+    for episode in _played(tmp_path, [("find-greatest", 1), ("find-greatest", 2)]):
+        assert episode["error"] is None and episode["raw"] == 1 and episode["lies"] == [], episode
+        calls = _invoked(episode)
+        assert calls[:3] == ["click@0", "click@1", "click@2"] and calls[-1] == "click_submit", calls
