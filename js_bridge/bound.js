@@ -3,8 +3,8 @@
 // every cut is counted in `tally` so the model can state what it left out.
 
 import {
-  MathMin, SetCtor, StringCtor, create, dateGetTime, dateToISOString, elementId, elementTagName, isArray,
-  isFiniteNumber, jsonStringify, keys, nodeType, setAdd, setDelete, setHas, strCharCodeAt, strIsWellFormed,
+  ArrayPrototype, MathMin, ObjectPrototype, SetCtor, StringCtor, create, dateGetTime, dateToISOString, elementId, elementTagName, isArray,
+  getPrototypeOf, hasOwn, isFiniteNumber, jsonStringify, keys, nodeType, setAdd, setDelete, setHas, strCharCodeAt, strIsWellFormed,
   strSlice, strToLowerCase, strToWellFormed,
 } from './prelude.js';
 import { textRef } from './secrets.js';
@@ -202,6 +202,19 @@ export function toJSON(value) {
     first = false;
   }
   return s + '}';
+}
+
+// A large value `bound` made, as JSON text that only the bridge reads back (jsonParse): the captured
+// JSON.stringify where it can call nothing of the page's. It looks up `toJSON` only on objects, and ours
+// are arrays and objects with Object.prototype or no prototype, so it is safe while neither prototype
+// has one and Array.prototype still inherits from Object.prototype; otherwise toJSON above. A lone
+// surrogate is escaped (\udXXX), so the text reads back as the very value. Issue 31: the snapshot a
+// leaving document carries (1,000 records, 41 KB) took toJSON 5 ms in a document whose bridge had not
+// run it yet, which every navigation makes; JSON.stringify 0.4-1.7 ms (warm 0.6 against 0.2 ms).
+export function plainJSON(value) {
+  const clean = !hasOwn(ObjectPrototype, 'toJSON') && !hasOwn(ArrayPrototype, 'toJSON')
+    && getPrototypeOf(ArrayPrototype) === ObjectPrototype;
+  return clean ? jsonStringify(value) : toJSON(value);
 }
 
 // A sensitive value as the page shows it: its reference (secrets.js); a value that is not text is

@@ -12,7 +12,7 @@ import {
   locationHref, setTimer, strSlice,
 } from './prelude.js';
 import { randomName } from './secrets.js';
-import { toJSON } from './bound.js';
+import { plainJSON } from './bound.js';
 import { registry } from './declarations.js';
 import { carriedRecords, diffEvidence } from './evidence.js';
 import { inFlight, markStart, takeBefore } from './reveal.js';
@@ -47,8 +47,9 @@ function carryBefore() {
   inFlight.carried = true;
   try {
     // "carry:DOC\n" and diffFrom's argument as JSON: the controller keeps the text as it came and
-    // hands it to the next document without parsing it (core/bridge.py).
-    ReflectApply(carry, G, ['carry:' + DOC_ID + '\n' + toJSON({ before: inFlight.before })]);
+    // hands it to the next document without parsing it (core/bridge.py). Made in the navigate event,
+    // before the navigation starts: plainJSON, not toJSON (bound.js).
+    ReflectApply(carry, G, ['carry:' + DOC_ID + '\n' + plainJSON({ before: inFlight.before })]);
   } catch (e) { /* the controller will say what changed is not known */ }
 }
 

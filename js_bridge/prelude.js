@@ -22,6 +22,9 @@ export const getOwnDescriptor = Object.getOwnPropertyDescriptor;
 // puts on Object.prototype is never looked up on it (resolving looks up `then`).
 export const answerOf = (o) => setPrototypeOf(o, null);
 export const hasOwn = uncurry(Object.prototype.hasOwnProperty);
+export const ObjectPrototype = Object.prototype;
+export const ArrayPrototype = Array.prototype;
+export const getPrototypeOf = Object.getPrototypeOf;
 export const isArray = Array.isArray;
 export const jsonStringify = JSON.stringify;
 export const jsonParse = JSON.parse;

@@ -54,6 +54,9 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
   var getOwnDescriptor = Object.getOwnPropertyDescriptor;
   var answerOf = (o) => setPrototypeOf(o, null);
   var hasOwn = uncurry(Object.prototype.hasOwnProperty);
+  var ObjectPrototype = Object.prototype;
+  var ArrayPrototype = Array.prototype;
+  var getPrototypeOf = Object.getPrototypeOf;
   var isArray = Array.isArray;
   var jsonStringify = JSON.stringify;
   var jsonParse = JSON.parse;
@@ -433,6 +436,10 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
       first = false;
     }
     return s + "}";
+  }
+  function plainJSON(value) {
+    const clean = !hasOwn(ObjectPrototype, "toJSON") && !hasOwn(ArrayPrototype, "toJSON") && getPrototypeOf(ArrayPrototype) === ObjectPrototype;
+    return clean ? jsonStringify(value) : toJSON(value);
   }
   function secretRef(scope, value) {
     if (value === null || value === void 0) return null;
@@ -3184,7 +3191,7 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
     if (!inFlight.before || inFlight.carried || !carry) return;
     inFlight.carried = true;
     try {
-      ReflectApply(carry, G, ["carry:" + DOC_ID + "\n" + toJSON({ before: inFlight.before })]);
+      ReflectApply(carry, G, ["carry:" + DOC_ID + "\n" + plainJSON({ before: inFlight.before })]);
     } catch (e) {
     }
   }

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from ..conftest import Pages
 
 PAGE = "pages/lifecycle/snapshots.html"
@@ -87,3 +89,17 @@ def test_ids_named_like_object_properties_are_added_across_documents(pages: Page
     change = receipt["changed"]["records"]["book"]
     assert change["added"] == ["constructor", "toString"] and change["removed"] == [] and change["updated"] == [], change
     assert receipt["changed"]["page"]["to"]["url"].endswith("carried_b.html")
+
+
+@pytest.mark.parametrize("patch", ["none", "object", "array", "chain"])
+def test_a_toJSON_the_page_put_on_a_prototype_does_not_forge_the_carried_snapshot(pages: Pages, patch: str) -> None:
+    # The leaving document writes its before snapshot with JSON.stringify only while no prototype it
+    # would consult has a toJSON (bound.js plainJSON); a page's toJSON would have forged it: every
+    # array [] (x and z both "added", y not removed), or the whole snapshot {} (no snapshot at all).
+    page = pages.open(f"pages/lifecycle/carried_patched_a.html?patch={patch}")
+    receipt = page.invoke("next")
+    assert receipt["ok"] is True, receipt
+    change = receipt["changed"]["records"]["book"]
+    assert change["added"] == ["z"] and change["removed"] == ["y"] and change["updated"] == [], change
+    assert change["total"] == {"from": 2, "to": 2}, change
+    assert receipt["changed"]["page"]["to"]["url"].endswith("carried_patched_b.html")
