@@ -1,17 +1,22 @@
 // evidence.js: the before snapshot and the diff against it, keyed on business ids. The before
 // snapshot stays in the page; only the bounded diff crosses to the controller, so a 10,000-record
 // page costs two passes over its records and one small message. A record is kept as its bounded
-// copy, [label, fields] (records.js: never the page's own objects, so a change made in place is seen),
-// and compared value by value: no text is made of a record that did not change (issue 31: at 1,000
-// records the JSON signature of every record, made twice, was a quarter of an invocation's snapshots).
+// copy, [label, fields] (records.js: never the page's own objects, so a change made in place is seen;
+// fields as a flat [name, value, …] list), and compared value by value: no text is made of a record
+// that did not change (issue 31: at 1,000 records the JSON signature of every record, made twice, was
+// a quarter of an invocation's snapshots). A type's snapshot is its ids and their entries in the same
+// order ({ids, entries}, entries[i] the record ids[i]): when the ids before and after are the same in
+// the same order (a read, an edit in place) the records are compared position by position, with no
+// map of ids built for either side (issue 31: those maps and the fields' objects were most of a
+// read's snapshots at 1,000 records).
 
-import { create, hasOwn, isArray, keys, push } from './prelude.js';
+import { create, isArray, keys, push } from './prelude.js';
 import { newTally, toJSON } from './bound.js';
 import { registry } from './declarations.js';
 import { pageInfo } from './navigate.js';
 import { feedbackCounts, feedbackKey } from './observe.js';
 import {
-  callAvailable, readFeedback, readRecordIds, recordFields, recordLabel, stateValue,
+  callAvailable, fieldsOf, readFeedback, readRecordIds, recordLabel, recordPairs, stateValue,
 } from './records.js';
 import { diffViewActions, diffViewState, diffViews, samePage } from './views.js';
 
@@ -26,11 +31,11 @@ export function captureEvidence() {
   for (let r = 0; r < registry.records.length; r++) {
     const decl = registry.records[r];
     const set = readRecordIds(decl);
-    const entries = create(null);
+    const entries = [];
     const tally = newTally();
     for (let i = 0; i < set.ids.length; i++) {
       const id = set.ids[i];
-      entries[id] = [recordLabel(decl, set.objects[i], id, tally), recordFields(decl, set.objects[i], id, tally)];
+      entries[i] = [recordLabel(decl, set.objects[i], id, tally), recordPairs(decl, set.objects[i], id, tally)];
     }
     records[decl.type] = { ids: set.ids, entries };
   }
@@ -62,19 +67,40 @@ export function captureEvidence() {
   return { records, actions, state, feedback, page: pageInfo() };
 }
 
-// A before snapshot another document carried (navigate.js) arrives parsed from JSON: its records'
-// maps are rebuilt without a prototype, so an id such as "constructor" finds only its own record.
+// A before snapshot another document carried (navigate.js) arrives parsed from JSON: an entry that is
+// not [label, [name, value, …]] is left out (its id reads as not there before).
 export function carriedRecords(records) {
   const out = create(null);
   const types = keys(records);
   for (let t = 0; t < types.length; t++) {
     const kept = records[types[t]];
     const ids = kept && isArray(kept.ids) ? kept.ids : [];
-    const entries = create(null);
-    for (let i = 0; i < ids.length; i++) if (kept.entries && hasOwn(kept.entries, ids[i])) entries[ids[i]] = kept.entries[ids[i]];
+    const given = kept && isArray(kept.entries) ? kept.entries : [];
+    const entries = [];
+    for (let i = 0; i < ids.length; i++) {
+      const entry = given[i];
+      entries[i] = isArray(entry) && isArray(entry[1]) ? entry : undefined;
+    }
     out[types[t]] = { ids, entries };
   }
   return out;
+}
+
+// Where each id of a type's snapshot is, without a prototype (an id such as "constructor" finds only
+// its own record); an id without an entry is not there.
+export function positions(set) {
+  const out = create(null);
+  for (let i = 0; i < set.ids.length; i++) {
+    if (set.entries[i] !== undefined && out[set.ids[i]] === undefined) out[set.ids[i]] = i;
+  }
+  return out;
+}
+
+// The same records before and after, in the same order (each with an entry before).
+function sameIds(a, b) {
+  if (a.ids.length !== b.ids.length) return false;
+  for (let i = 0; i < a.ids.length; i++) if (a.ids[i] !== b.ids[i] || a.entries[i] === undefined) return false;
+  return true;
 }
 
 // Two bounded values (records.js): equal primitives at once, arrays and objects by their JSON. A field
@@ -86,11 +112,20 @@ export function sameValue(a, b) {
   return a !== null && b !== null && typeof a === 'object' && typeof b === 'object' && toJSON(a) === toJSON(b);
 }
 
-// Whether a record kept as [label, fields] changed: the label, or a field of either side.
+// Whether a record kept as [label, fields] changed: the label, or a field of either side. Fields read
+// as the same names in the same order are compared pair by pair; else by name (a name given twice
+// counts with its last value, as in the model).
 export function entryChanged(before, after) {
   if (!sameValue(before[0], after[0])) return true;
-  const from = before[1];
-  const to = after[1];
+  const a = before[1];
+  const b = after[1];
+  if (a.length === b.length) {
+    let i = 0;
+    while (i < a.length && a[i] === b[i] && sameValue(a[i + 1], b[i + 1])) i += 2;
+    if (i >= a.length) return false;
+  }
+  const from = fieldsOf(a);
+  const to = fieldsOf(b);
   const names = keys(from);
   for (let i = 0; i < names.length; i++) if (!sameValue(from[names[i]], to[names[i]])) return true;
   const added = keys(to);
@@ -102,8 +137,8 @@ export function entryChanged(before, after) {
 function fieldChanges(before, after) {
   const changes = create(null);
   if (!sameValue(before[0], after[0])) changes.label = { from: before[0], to: after[0] };
-  const from = before[1];
-  const to = after[1];
+  const from = fieldsOf(before[1]);
+  const to = fieldsOf(after[1]);
   const names = keys(from);
   for (let i = 0; i < names.length; i++) {
     const is = to[names[i]] === undefined ? null : to[names[i]];
@@ -125,28 +160,16 @@ function diffRecords(before, after, actionsOut) {
   for (let t = 0; t < beforeTypes.length; t++) if (after[beforeTypes[t]] === undefined) push(types, beforeTypes[t]);
   for (let t = 0; t < types.length; t++) {
     const type = types[t];
-    const a = before[type] || { ids: [], entries: create(null) };
-    const b = after[type] || { ids: [], entries: create(null) };
+    const a = before[type] || { ids: [], entries: [] };
+    const b = after[type] || { ids: [], entries: [] };
     const change = { added: [], removed: [], updated: [], reordered: false, omitted: { added: 0, removed: 0, updated: 0 },
       total: { from: a.ids.length, to: b.ids.length } };
     const added = [];
     const removed = [];
-    for (let i = 0; i < b.ids.length; i++) if (a.entries[b.ids[i]] === undefined) push(added, b.ids[i]);
-    for (let i = 0; i < a.ids.length; i++) if (b.entries[a.ids[i]] === undefined) push(removed, a.ids[i]);
-    // Reordered: the records present before and after are not in the same relative order.
-    let j = 0;
-    for (let i = 0; i < a.ids.length && !change.reordered; i++) {
-      if (b.entries[a.ids[i]] === undefined) continue;
-      while (j < b.ids.length && a.entries[b.ids[j]] === undefined) j += 1;
-      if (b.ids[j] !== a.ids[i]) change.reordered = true;
-      j += 1;
-    }
-    for (let i = 0; i < b.ids.length; i++) {
-      const id = b.ids[i];
-      const was = a.entries[id];
-      if (was === undefined || !entryChanged(was, b.entries[id])) continue;
-      if (change.updated.length >= DIFF_LIMITS.updated) { change.omitted.updated += 1; continue; }
-      push(change.updated, { id, changes: fieldChanges(was, b.entries[id]) });
+    if (sameIds(a, b)) {
+      for (let i = 0; i < b.ids.length; i++) updatedRecord(change, b.ids[i], a.entries[i], b.entries[i]);
+    } else {
+      moved(a, b, change, added, removed);
     }
     for (let i = 0; i < added.length; i++) {
       if (change.added.length < DIFF_LIMITS.ids) push(change.added, added[i]); else change.omitted.added += 1;
@@ -164,6 +187,33 @@ function diffRecords(before, after, actionsOut) {
     }
   }
   return out;
+}
+
+// A type whose ids are not the same in the same order: which came and went, whether those on both
+// sides kept their relative order, and which of them changed.
+function moved(a, b, change, added, removed) {
+  const was = positions(a);
+  const is = positions(b);
+  for (let i = 0; i < b.ids.length; i++) if (was[b.ids[i]] === undefined) push(added, b.ids[i]);
+  for (let i = 0; i < a.ids.length; i++) if (is[a.ids[i]] === undefined) push(removed, a.ids[i]);
+  // Reordered: the records present before and after are not in the same relative order.
+  let j = 0;
+  for (let i = 0; i < a.ids.length && !change.reordered; i++) {
+    if (is[a.ids[i]] === undefined) continue;
+    while (j < b.ids.length && was[b.ids[j]] === undefined) j += 1;
+    if (b.ids[j] !== a.ids[i]) change.reordered = true;
+    j += 1;
+  }
+  for (let i = 0; i < b.ids.length; i++) {
+    const at = was[b.ids[i]];
+    if (at !== undefined) updatedRecord(change, b.ids[i], a.entries[at], b.entries[i]);
+  }
+}
+
+function updatedRecord(change, id, was, is) {
+  if (!entryChanged(was, is)) return;
+  if (change.updated.length >= DIFF_LIMITS.updated) { change.omitted.updated += 1; return; }
+  push(change.updated, { id, changes: fieldChanges(was, is) });
 }
 
 export function actionChange(out, list, id) {

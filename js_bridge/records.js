@@ -87,16 +87,20 @@ export function recordLabel(decl, obj, id, tally) {
 }
 
 // The trimmed view of one record: declared fields only (never the raw object), sensitive fields as
-// references, everything bounded.
-export function recordFields(decl, obj, id, tally) {
-  const out = create(null);
+// references, everything bounded. Kept as a flat list of names and values, [name, value, name, value,
+// …] in the order fields() gave them: a snapshot holds one per record, and an object without a
+// prototype per record (what the model shows, `fieldsOf`) costs V8 a dictionary to build and to list
+// the keys of, twice per record per invocation (issue 31).
+export function recordPairs(decl, obj, id, tally) {
+  const out = [];
   if (!decl.fields) return out;
   let fields;
   try {
     fields = decl.fields(obj);
   } catch (e) {
     tally.errors += 1;
-    out['!error'] = 'fields() threw: ' + errorText(e);
+    out[0] = '!error';
+    out[1] = 'fields() threw: ' + errorText(e);
     return out;
   }
   if (fields === null || typeof fields !== 'object') return out;
@@ -114,19 +118,31 @@ export function recordFields(decl, obj, id, tally) {
     if (value === undefined || typeof value === 'function') continue;
     const key = cut(name, LIMITS.field.key, tally);
     ctx.left -= key.length + 4;
+    out[out.length] = key;
     if (decl.sensitive[name]) {
-      const ref = secretRef(decl.type + '\u0000' + id + '\u0000' + name, value);
       ctx.left -= 30;
-      out[key] = ref;
+      out[out.length] = secretRef(decl.type + '\u0000' + id + '\u0000' + name, value);
     } else {
-      out[key] = bound(value, LIMITS.field, tally, 1, ctx);
+      out[out.length] = bound(value, LIMITS.field, tally, 1, ctx);
     }
   }
   if (names.length > read) {
     tally.keys += names.length - read;
-    out['…'] = '+' + (names.length - read) + ' keys';
+    out[out.length] = '…';
+    out[out.length] = '+' + (names.length - read) + ' keys';
   }
   return out;
+}
+
+// A record's fields as an object without a prototype (a name given twice: its last value).
+export function fieldsOf(pairs) {
+  const out = create(null);
+  for (let i = 0; i < pairs.length; i += 2) out[pairs[i]] = pairs[i + 1];
+  return out;
+}
+
+export function recordFields(decl, obj, id, tally) {
+  return fieldsOf(recordPairs(decl, obj, id, tally));
 }
 
 export function recordItem(decl, obj, id, tally) {

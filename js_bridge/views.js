@@ -9,7 +9,8 @@
 // page. This file is the one place that decides which rule applies.
 
 import { create, hasOwn, keys, push, strIndexOf, strSlice } from './prelude.js';
-import { DIFF_LIMITS, actionChange, diffState, entryChanged, sameValue } from './evidence.js';
+import { DIFF_LIMITS, actionChange, diffState, entryChanged, positions, sameValue } from './evidence.js';
+import { fieldsOf } from './records.js';
 
 // Two pages are the same page when they declare the same `pling.page` id. A document that declares
 // none has no page id to compare: then the same address (origin and path, without query or hash) is
@@ -44,21 +45,23 @@ export function diffViews(before, after) {
     if (a === undefined) { out[type] = { declared: 'after' }; continue; }
     const change = { entered: [], left: [], updated: [], omitted: { entered: 0, left: 0, updated: 0 },
       total: { from: a.ids.length, to: b.ids.length } };
+    const wasAt = positions(a);
+    const isAt = positions(b);
     for (let i = 0; i < b.ids.length; i++) {
       const id = b.ids[i];
-      const was = a.entries[id];
-      if (was === undefined) {
+      const at = wasAt[id];
+      if (at === undefined) {
         if (change.entered.length < DIFF_LIMITS.ids) push(change.entered, id); else change.omitted.entered += 1;
         continue;
       }
-      if (!entryChanged(was, b.entries[id])) continue;
-      const changes = viewFieldChanges(was, b.entries[id]);
+      if (!entryChanged(a.entries[at], b.entries[i])) continue;
+      const changes = viewFieldChanges(a.entries[at], b.entries[i]);
       if (!keys(changes).length) continue;
       if (change.updated.length >= DIFF_LIMITS.updated) { change.omitted.updated += 1; continue; }
       push(change.updated, { id, changes });
     }
     for (let i = 0; i < a.ids.length; i++) {
-      if (b.entries[a.ids[i]] !== undefined) continue;
+      if (isAt[a.ids[i]] !== undefined) continue;
       if (change.left.length < DIFF_LIMITS.ids) push(change.left, a.ids[i]); else change.omitted.left += 1;
     }
     const counted = change.entered.length + change.left.length + change.updated.length;
@@ -72,10 +75,12 @@ export function diffViews(before, after) {
 function viewFieldChanges(from, to) {
   const changes = create(null);
   if (!sameValue(from[0], to[0])) changes.label = { from: from[0], to: to[0] };
-  const names = keys(from[1]);
+  const was = fieldsOf(from[1]);
+  const is = fieldsOf(to[1]);
+  const names = keys(was);
   for (let i = 0; i < names.length; i++) {
-    if (!hasOwn(to[1], names[i])) continue;
-    if (!sameValue(from[1][names[i]], to[1][names[i]])) changes[names[i]] = { from: from[1][names[i]], to: to[1][names[i]] };
+    if (!hasOwn(is, names[i])) continue;
+    if (!sameValue(was[names[i]], is[names[i]])) changes[names[i]] = { from: was[names[i]], to: is[names[i]] };
   }
   return changes;
 }

@@ -2300,15 +2300,16 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
       return "<error: " + errorText(e) + ">";
     }
   }
-  function recordFields(decl, obj, id, tally) {
-    const out = create(null);
+  function recordPairs(decl, obj, id, tally) {
+    const out = [];
     if (!decl.fields) return out;
     let fields;
     try {
       fields = decl.fields(obj);
     } catch (e) {
       tally.errors += 1;
-      out["!error"] = "fields() threw: " + errorText(e);
+      out[0] = "!error";
+      out[1] = "fields() threw: " + errorText(e);
       return out;
     }
     if (fields === null || typeof fields !== "object") return out;
@@ -2335,19 +2336,28 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
       if (value === void 0 || typeof value === "function") continue;
       const key = cut(name, LIMITS.field.key, tally);
       ctx.left -= key.length + 4;
+      out[out.length] = key;
       if (decl.sensitive[name]) {
-        const ref = secretRef(decl.type + "\0" + id + "\0" + name, value);
         ctx.left -= 30;
-        out[key] = ref;
+        out[out.length] = secretRef(decl.type + "\0" + id + "\0" + name, value);
       } else {
-        out[key] = bound(value, LIMITS.field, tally, 1, ctx);
+        out[out.length] = bound(value, LIMITS.field, tally, 1, ctx);
       }
     }
     if (names.length > read) {
       tally.keys += names.length - read;
-      out["…"] = "+" + (names.length - read) + " keys";
+      out[out.length] = "…";
+      out[out.length] = "+" + (names.length - read) + " keys";
     }
     return out;
+  }
+  function fieldsOf(pairs) {
+    const out = create(null);
+    for (let i = 0; i < pairs.length; i += 2) out[pairs[i]] = pairs[i + 1];
+    return out;
+  }
+  function recordFields(decl, obj, id, tally) {
+    return fieldsOf(recordPairs(decl, obj, id, tally));
   }
   function recordItem(decl, obj, id, tally) {
     return { id, label: recordLabel(decl, obj, id, tally), region: decl.region, fields: recordFields(decl, obj, id, tally), unavailable: void 0 };
@@ -2826,16 +2836,18 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
         omitted: { entered: 0, left: 0, updated: 0 },
         total: { from: a.ids.length, to: b.ids.length }
       };
+      const wasAt = positions(a);
+      const isAt = positions(b);
       for (let i = 0; i < b.ids.length; i++) {
         const id = b.ids[i];
-        const was = a.entries[id];
-        if (was === void 0) {
+        const at = wasAt[id];
+        if (at === void 0) {
           if (change.entered.length < DIFF_LIMITS.ids) push(change.entered, id);
           else change.omitted.entered += 1;
           continue;
         }
-        if (!entryChanged(was, b.entries[id])) continue;
-        const changes = viewFieldChanges(was, b.entries[id]);
+        if (!entryChanged(a.entries[at], b.entries[i])) continue;
+        const changes = viewFieldChanges(a.entries[at], b.entries[i]);
         if (!keys(changes).length) continue;
         if (change.updated.length >= DIFF_LIMITS.updated) {
           change.omitted.updated += 1;
@@ -2844,7 +2856,7 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
         push(change.updated, { id, changes });
       }
       for (let i = 0; i < a.ids.length; i++) {
-        if (b.entries[a.ids[i]] !== void 0) continue;
+        if (isAt[a.ids[i]] !== void 0) continue;
         if (change.left.length < DIFF_LIMITS.ids) push(change.left, a.ids[i]);
         else change.omitted.left += 1;
       }
@@ -2856,10 +2868,12 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
   function viewFieldChanges(from, to) {
     const changes = create(null);
     if (!sameValue(from[0], to[0])) changes.label = { from: from[0], to: to[0] };
-    const names = keys(from[1]);
+    const was = fieldsOf(from[1]);
+    const is = fieldsOf(to[1]);
+    const names = keys(was);
     for (let i = 0; i < names.length; i++) {
-      if (!hasOwn(to[1], names[i])) continue;
-      if (!sameValue(from[1][names[i]], to[1][names[i]])) changes[names[i]] = { from: from[1][names[i]], to: to[1][names[i]] };
+      if (!hasOwn(is, names[i])) continue;
+      if (!sameValue(was[names[i]], is[names[i]])) changes[names[i]] = { from: was[names[i]], to: is[names[i]] };
     }
     return changes;
   }
@@ -2931,11 +2945,11 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
     for (let r = 0; r < registry.records.length; r++) {
       const decl = registry.records[r];
       const set = readRecordIds(decl);
-      const entries2 = create(null);
+      const entries2 = [];
       const tally = newTally();
       for (let i = 0; i < set.ids.length; i++) {
         const id = set.ids[i];
-        entries2[id] = [recordLabel(decl, set.objects[i], id, tally), recordFields(decl, set.objects[i], id, tally)];
+        entries2[i] = [recordLabel(decl, set.objects[i], id, tally), recordPairs(decl, set.objects[i], id, tally)];
       }
       records[decl.type] = { ids: set.ids, entries: entries2 };
     }
@@ -2972,11 +2986,27 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
     for (let t = 0; t < types.length; t++) {
       const kept2 = records[types[t]];
       const ids = kept2 && isArray(kept2.ids) ? kept2.ids : [];
-      const entries = create(null);
-      for (let i = 0; i < ids.length; i++) if (kept2.entries && hasOwn(kept2.entries, ids[i])) entries[ids[i]] = kept2.entries[ids[i]];
+      const given = kept2 && isArray(kept2.entries) ? kept2.entries : [];
+      const entries = [];
+      for (let i = 0; i < ids.length; i++) {
+        const entry = given[i];
+        entries[i] = isArray(entry) && isArray(entry[1]) ? entry : void 0;
+      }
       out[types[t]] = { ids, entries };
     }
     return out;
+  }
+  function positions(set) {
+    const out = create(null);
+    for (let i = 0; i < set.ids.length; i++) {
+      if (set.entries[i] !== void 0 && out[set.ids[i]] === void 0) out[set.ids[i]] = i;
+    }
+    return out;
+  }
+  function sameIds(a, b) {
+    if (a.ids.length !== b.ids.length) return false;
+    for (let i = 0; i < a.ids.length; i++) if (a.ids[i] !== b.ids[i] || a.entries[i] === void 0) return false;
+    return true;
   }
   function sameValue(a, b) {
     if (a === void 0) a = null;
@@ -2986,8 +3016,15 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
   }
   function entryChanged(before, after) {
     if (!sameValue(before[0], after[0])) return true;
-    const from = before[1];
-    const to = after[1];
+    const a = before[1];
+    const b = after[1];
+    if (a.length === b.length) {
+      let i = 0;
+      while (i < a.length && a[i] === b[i] && sameValue(a[i + 1], b[i + 1])) i += 2;
+      if (i >= a.length) return false;
+    }
+    const from = fieldsOf(a);
+    const to = fieldsOf(b);
     const names = keys(from);
     for (let i = 0; i < names.length; i++) if (!sameValue(from[names[i]], to[names[i]])) return true;
     const added = keys(to);
@@ -2997,8 +3034,8 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
   function fieldChanges(before, after) {
     const changes = create(null);
     if (!sameValue(before[0], after[0])) changes.label = { from: before[0], to: after[0] };
-    const from = before[1];
-    const to = after[1];
+    const from = fieldsOf(before[1]);
+    const to = fieldsOf(after[1]);
     const names = keys(from);
     for (let i = 0; i < names.length; i++) {
       const is = to[names[i]] === void 0 ? null : to[names[i]];
@@ -3017,8 +3054,8 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
     for (let t = 0; t < beforeTypes.length; t++) if (after[beforeTypes[t]] === void 0) push(types, beforeTypes[t]);
     for (let t = 0; t < types.length; t++) {
       const type = types[t];
-      const a = before[type] || { ids: [], entries: create(null) };
-      const b = after[type] || { ids: [], entries: create(null) };
+      const a = before[type] || { ids: [], entries: [] };
+      const b = after[type] || { ids: [], entries: [] };
       const change = {
         added: [],
         removed: [],
@@ -3029,24 +3066,10 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
       };
       const added = [];
       const removed = [];
-      for (let i = 0; i < b.ids.length; i++) if (a.entries[b.ids[i]] === void 0) push(added, b.ids[i]);
-      for (let i = 0; i < a.ids.length; i++) if (b.entries[a.ids[i]] === void 0) push(removed, a.ids[i]);
-      let j = 0;
-      for (let i = 0; i < a.ids.length && !change.reordered; i++) {
-        if (b.entries[a.ids[i]] === void 0) continue;
-        while (j < b.ids.length && a.entries[b.ids[j]] === void 0) j += 1;
-        if (b.ids[j] !== a.ids[i]) change.reordered = true;
-        j += 1;
-      }
-      for (let i = 0; i < b.ids.length; i++) {
-        const id = b.ids[i];
-        const was = a.entries[id];
-        if (was === void 0 || !entryChanged(was, b.entries[id])) continue;
-        if (change.updated.length >= DIFF_LIMITS.updated) {
-          change.omitted.updated += 1;
-          continue;
-        }
-        push(change.updated, { id, changes: fieldChanges(was, b.entries[id]) });
+      if (sameIds(a, b)) {
+        for (let i = 0; i < b.ids.length; i++) updatedRecord(change, b.ids[i], a.entries[i], b.entries[i]);
+      } else {
+        moved(a, b, change, added, removed);
       }
       for (let i = 0; i < added.length; i++) {
         if (change.added.length < DIFF_LIMITS.ids) push(change.added, added[i]);
@@ -3065,6 +3088,31 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
       }
     }
     return out;
+  }
+  function moved(a, b, change, added, removed) {
+    const was = positions(a);
+    const is = positions(b);
+    for (let i = 0; i < b.ids.length; i++) if (was[b.ids[i]] === void 0) push(added, b.ids[i]);
+    for (let i = 0; i < a.ids.length; i++) if (is[a.ids[i]] === void 0) push(removed, a.ids[i]);
+    let j = 0;
+    for (let i = 0; i < a.ids.length && !change.reordered; i++) {
+      if (is[a.ids[i]] === void 0) continue;
+      while (j < b.ids.length && was[b.ids[j]] === void 0) j += 1;
+      if (b.ids[j] !== a.ids[i]) change.reordered = true;
+      j += 1;
+    }
+    for (let i = 0; i < b.ids.length; i++) {
+      const at = was[b.ids[i]];
+      if (at !== void 0) updatedRecord(change, b.ids[i], a.entries[at], b.entries[i]);
+    }
+  }
+  function updatedRecord(change, id, was, is) {
+    if (!entryChanged(was, is)) return;
+    if (change.updated.length >= DIFF_LIMITS.updated) {
+      change.omitted.updated += 1;
+      return;
+    }
+    push(change.updated, { id, changes: fieldChanges(was, is) });
   }
   function actionChange(out, list, id) {
     if (out[list].length < DIFF_LIMITS.actions) push(out[list], id);
@@ -3157,8 +3205,8 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
     const changed = { observed, records, actions, state: { changed: state.changed }, feedback };
     if (state.omitted) changed.state.omitted = state.omitted;
     if (state.declared) changed.state.declared = state.declared;
-    const moved = before.page && after.page && (before.page.id !== after.page.id || before.page.id === null && before.page.url !== after.page.url);
-    if (moved) {
+    const moved2 = before.page && after.page && (before.page.id !== after.page.id || before.page.id === null && before.page.url !== after.page.url);
+    if (moved2) {
       changed.page = { from: before.page, to: after.page };
       changed.observed = true;
     }
@@ -3991,7 +4039,7 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
   var mapDelete = uncurry(G.Map.prototype.delete);
   var mapForEach = uncurry(G.Map.prototype.forEach);
   var EventCtorForForms = G.Event;
-  function fieldsOf(form) {
+  function fieldsOf2(form) {
     const list = [];
     const elements = formElements(form);
     for (let i = 0; i < MathMin(elements.length, 200); i++) {
@@ -4015,7 +4063,7 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
   function schemaOf(form) {
     const properties = create(null);
     const required = [];
-    const fields = fieldsOf(form);
+    const fields = fieldsOf2(form);
     for (let i = 0; i < fields.length; i++) {
       const f = fields[i];
       let prop = properties[f.name];
@@ -4063,7 +4111,7 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
     eventTargetDispatch(el, new EventCtorForForms(type, { bubbles: true }));
   }
   function fillForm(form, args) {
-    const fields = fieldsOf(form);
+    const fields = fieldsOf2(form);
     for (let i = 0; i < fields.length; i++) {
       const f = fields[i];
       if (!args || !hasOwn(args, f.name)) continue;
@@ -4090,7 +4138,7 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
       return { submitted: false, note: "The form is filled; it has no toolautosubmit, so a person checks it and submits it." };
     }
     if (!formCheckValidity(form)) {
-      const fields = fieldsOf(form);
+      const fields = fieldsOf2(form);
       for (let i = 0; i < fields.length; i++) {
         if (fields[i].el.validationMessage) throw new TypeError(fields[i].name + ": " + fields[i].el.validationMessage);
       }

@@ -103,3 +103,21 @@ def test_a_toJSON_the_page_put_on_a_prototype_does_not_forge_the_carried_snapsho
     assert change["added"] == ["z"] and change["removed"] == ["y"] and change["updated"] == [], change
     assert change["total"] == {"from": 2, "to": 2}, change
     assert receipt["changed"]["page"]["to"]["url"].endswith("carried_patched_b.html")
+
+
+def test_a_field_that_appears_on_a_moved_record_is_updated(pages: Pages) -> None:
+    page = pages.open(PAGE)
+    receipt = page.invoke("note_and_move@c1")
+    assert receipt["ok"] is True, receipt
+    change = receipt["changed"]["records"]["card"]
+    assert change["reordered"] is True and change["added"] == [] and change["removed"] == [], change
+    assert change["updated"] == [{"id": "c1", "changes": {"note": {"from": None, "to": "noted"}}}], change
+
+
+def test_a_field_shown_as_null_where_it_was_absent_did_not_change(pages: Pages) -> None:
+    page = pages.open(PAGE)
+    receipt = page.invoke("null_note@c2")
+    assert receipt["ok"] is True, receipt
+    assert receipt["changed"]["records"] == {}, receipt["changed"]
+    grown = page.invoke("grow@c2")
+    assert grown["changed"]["records"]["card"]["updated"] == [{"id": "c2", "changes": {"size": {"from": 2, "to": 3}}}]
