@@ -22,7 +22,7 @@ import { handoffDone, restore } from './handoff.js';
 import { answerInteraction } from './interaction.js';
 import { modelSnapshot } from './model.js';
 import { ranBefore, runThenExpect } from './ran.js';
-import { readAction } from './read.js';
+import { knownAction } from './known.js';
 import { adoptCarry, begin, diffFrom, whoami, withLeaving } from './navigate.js';
 import { settle } from './observe.js';
 import { describeThenReveal } from './revealed.js';
@@ -38,7 +38,7 @@ const handlers = {
   reveal: (arg) => reveal(arg),
   run: (arg) => runThenExpect(arg),
   ran: () => ranBefore(),
-  read: (arg) => readAction(arg),
+  known: (arg) => knownAction(arg),
   synthetic: () => syntheticClick(),
   release: () => releaseTarget(),
   landed: () => landed(),

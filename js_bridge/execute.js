@@ -50,7 +50,7 @@ export async function runAction(args) {
     inFlight.toolCancel = outerCancel;
     return answerOf({ ok: false, code: 'threw', error: errorText(e) });
   }
-  // observe.js: the frame that renders run()'s effect; not for a read (read.js): one that wrote nothing
+  // observe.js: the frame that renders run()'s effect; not for a read (known.js): one that wrote nothing
   // renders nothing, and one that wrote settles by waiting for its frame
   if (!(args.expect && args.expect.quiet === true)) frameAfterAction();
   const cancel = inFlight.toolCancel;

@@ -398,7 +398,7 @@ export function stopFeedbackWatch() {
   return watch;
 }
 
-// A read settles without a frame where it wrote nothing (read.js, issue 31): nothing to render, so
+// A read settles without a frame where it wrote nothing (known.js, issue 31): nothing to render, so
 // nothing to wait for. `mutationMark()` is taken before run(); quiet since then: the same observer was
 // on all along (evidence on) and counted no mutation, no request started since `since` is still
 // waiting, and no timer or frame queued since is due. Otherwise settle() waits as for any action.

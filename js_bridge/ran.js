@@ -4,7 +4,7 @@
 // answers both: the run's answer (its document as run() left it) with the expectation's in `expected`.
 // While the expectation is polled, run()'s answer is kept: if that part hangs and the controller stops
 // the page's script, `ran` hands it over, so the run is not taken for the part that hung. Asked `quiet`
-// (a read: read.js), a page the action did not change settles without a frame (observe.js).
+// (a read: known.js), a page the action did not change settles without a frame (observe.js).
 
 import { answerOf } from './prelude.js';
 import { runAction } from './execute.js';
@@ -17,7 +17,7 @@ let kept = null;
 
 export async function runThenExpect(args) {
   kept = null;
-  const mark = args.expect && args.expect.quiet === true ? mutationMark() : null;  // read.js
+  const mark = args.expect && args.expect.quiet === true ? mutationMark() : null;  // known.js: a read
   const ran = withLeaving(await runAction(args));
   const asked = args.expect;
   if (!asked || ran.ok !== true || inFlight.leaving) return ran;

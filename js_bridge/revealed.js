@@ -18,7 +18,7 @@ export async function describeThenReveal(arg) {
   const asked = arg.reveal;
   const action = findAction(splitRef(arg.ref).id);
   if (!asked || described.ok !== true || !plainFunction(action)) return described;
-  described.seq = action.seq;  // which declaration this is: a read asked again names it (read.js)
+  described.seq = action.seq;  // which declaration this is: an action asked again names it (known.js)
   described.revealed = await reveal({ ref: arg.ref, capMs: asked.capMs, evidence: asked.evidence === true,
                                       aim: false, args: {}, nested: asked.nested === true });
   return described;

@@ -160,21 +160,23 @@ async def _run_with_expect(b: Bridge) -> Answers:
     return [("run", held), ("run", never)]
 
 
-async def _read(b: Bridge) -> Answers:
-    """A read described before (its document and declaration seq), revealed, run and checked in one
-    call; named as another declaration (or document), it is `stale` and nothing ran."""
+async def _known(b: Bridge) -> Answers:
+    """An action described before (its document, declaration seq and risk), revealed, run and checked
+    in one call; named as another declaration, document or risk, it is `stale` and nothing ran."""
     await _page(b, "window.counted = 0; pling.action({ id: 'count', description: 'Count', risk: 'read', "
                    "run: () => ({ n: ++window.counted }) })")
     described = json.loads(await b.raw("describe", {"ref": "count", "reveal": {"capMs": 500, "evidence": False}}))
-    known = {"ref": "count", "doc": described["revealed"]["doc"], "seq": described["seq"], "args": {}, "capMs": 500,
-             "evidence": True, "timeoutMs": 2000, "expect": {"timeoutMs": 1000, "settleMs": 500, "diff": True}}
-    read = await b.raw("read", known)
-    body = json.loads(read)
-    assert body["ran"]["data"] == {"n": 1} and body["ran"]["expected"]["diffed"]["changed"]["observed"] is False, read
-    stale = await b.raw("read", {**known, "seq": described["seq"] + 1})
-    other_doc = await b.raw("read", {**known, "doc": "another"})
-    assert json.loads(other_doc)["code"] == "stale" and await b.page.evaluate("window.counted") == 1
-    return [("read", read), ("read", stale)]
+    known = {"ref": "count", "doc": described["revealed"]["doc"], "seq": described["seq"], "risk": "read", "args": {},
+             "capMs": 500, "evidence": True, "timeoutMs": 2000, "expect": {"timeoutMs": 1000, "settleMs": 500, "diff": True}}
+    ran = await b.raw("known", known)
+    body = json.loads(ran)
+    assert body["ran"]["data"] == {"n": 1} and body["ran"]["expected"]["diffed"]["changed"]["observed"] is False, ran
+    stale = await b.raw("known", {**known, "seq": described["seq"] + 1})
+    other_doc = await b.raw("known", {**known, "doc": "another"})
+    other_risk = await b.raw("known", {**known, "risk": "write"})
+    assert json.loads(other_doc)["code"] == json.loads(other_risk)["code"] == "stale", (other_doc, other_risk)
+    assert await b.page.evaluate("window.counted") == 1
+    return [("known", ran), ("known", stale)]
 
 
 async def _ran(b: Bridge) -> Answers:
@@ -316,7 +318,7 @@ CASES: dict[str, tuple[Callable[[Bridge], Awaitable[Answers]], list[str]]] = {
     "typed": (_typed, []),
     "choose": (_choose, []),
     "run": (_run, ["threw"]),
-    "read": (_read, ["stale"]),
+    "known": (_known, ["stale"]),
     "ran": (_ran, ["gone"]),
     "synthetic": (_synthetic, []),
     "expect": (_expect, ["never"]),

@@ -15,7 +15,7 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
     choose: { answer: "Chosen", promise: false, does: "the direct path of a select: the option set and input and change dispatched as Playwright's select_option does, or why not (choose.js)" },
     typed: { answer: "Landed", promise: true, does: "where a direct fill's text went; landed, the field left and the target released; asked with `expect`, stage 7 in the same call (fill.js)" },
     run: { answer: "Ran", promise: true, does: "stage 6: a function action's run(); asked with `expect`, stage 7 in the same call (execute.js, ran.js)" },
-    read: { answer: "ReadAnswer", promise: true, does: "a read action the controller described before in this document, as declared then (its seq): stage 5, run() and stage 7 in one call, or `stale` (read.js)" },
+    known: { answer: "KnownAnswer", promise: true, does: "a plain function action the controller described before in this document, as declared then (its seq and risk): stage 5, run() and stage 7 in one call, or `stale` (known.js)" },
     ran: { answer: "Ran", promise: false, does: "run()'s answer, kept while its expectation hung in the same call (ran.js)" },
     synthetic: { answer: "Done", promise: false, does: "stage 6: synthetic events on a control Playwright cannot operate (execute.js)" },
     expect: { answer: "Expected", promise: true, does: "stage 7: the declared expectation polled, the page settled (expect.js)" },
@@ -3985,10 +3985,10 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
     return described;
   }
 
-  // js_bridge/read.js
-  async function readAction(arg) {
+  // js_bridge/known.js
+  async function knownAction(arg) {
     const action = findAction(splitRef(arg.ref).id);
-    if (arg.doc !== DOC_ID || !plainFunction(action) || action.seq !== arg.seq || riskOf(action) !== "read") {
+    if (arg.doc !== DOC_ID || !plainFunction(action) || action.seq !== arg.seq || riskOf(action) !== arg.risk) {
       return answerOf({ ok: false, code: "stale" });
     }
     const revealed = await reveal({
@@ -4007,7 +4007,7 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
         args: arg.args,
         timeoutMs: arg.timeoutMs,
         nested: false,
-        expect: { ...arg.expect, quiet: true }
+        expect: { ...arg.expect, quiet: arg.risk === "read" }
       });
       return answerOf({ ok: true, revealed, ran });
     } finally {
@@ -4221,7 +4221,7 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
     reveal: (arg) => reveal(arg),
     run: (arg) => runThenExpect(arg),
     ran: () => ranBefore(),
-    read: (arg) => readAction(arg),
+    known: (arg) => knownAction(arg),
     synthetic: () => syntheticClick(),
     release: () => releaseTarget(),
     landed: () => landed(),

@@ -36,7 +36,7 @@ class BridgeCode(str, enum.Enum):
     REVERTED = "reverted"
     # diff: there is no before snapshot (the document that held it was replaced)
     NO_SNAPSHOT = "no_snapshot"
-    # read: the page no longer declares the read the controller named (read.js): nothing ran
+    # known: the page no longer declares the action the controller named as it was (known.js): nothing ran
     STALE = "stale"
     # an exception escaped an operation, or an unknown operation: ours, never the page's
     BRIDGE_BUG = "bridge_bug"
@@ -58,7 +58,7 @@ class Settled(BaseModel):
     pending: int = 0  # requests the action started, still unanswered
     timers: int = 0  # timers (at most 500 ms) it queued, still due
     # frames waited for; 0: the frame after the action had rendered, quiet, before settling began, or (a
-    # read, read.js) the action changed nothing and queued nothing: there was nothing to render
+    # read, known.js) the action changed nothing and queued nothing: there was nothing to render
     frames: int = 0
 
 
@@ -96,7 +96,7 @@ class Described(_Answer):
     # Asked with `reveal` (revealed.js): for a function action, the reveal's answer from the same call,
     # Revealed or a Refusal as the reveal operation would have answered it.
     revealed: dict[str, Any] | None = None
-    seq: int | None = None  # with `revealed`: which declaration this is (a read names it again: read.js)
+    seq: int | None = None  # with `revealed`: which declaration this is (an action asked again names it: known.js)
 
 
 Control = Literal["button", "link", "checkbox", "text", "select", "gesture", "synthetic", "function", "flow", "handoff"]
@@ -201,8 +201,8 @@ class Ran(_Answer):
     expected: dict[str, Any] | None = None
 
 
-class ReadAnswer(_Answer):
-    """read (read.js): a read described before, revealed, run and checked in one call. ``revealed`` is
+class KnownAnswer(_Answer):
+    """known (known.js): an action described before, revealed, run and checked in one call. ``revealed`` is
     the reveal's answer (Revealed or a Refusal); ``ran`` run's with its expectation (Ran or a Refusal),
     absent when the reveal refused (nothing ran)."""
 

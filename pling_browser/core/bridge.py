@@ -17,12 +17,12 @@ from .answers import (
     Done,
     Expected,
     HandoffState,
+    KnownAnswer,
     Landed,
     Masked,
     Protected,
     Ran,
     Reached,
-    ReadAnswer,
     Restored,
     Revealed,
     Settled,
@@ -33,10 +33,10 @@ from .answers import (
 from .bridge_script import bridge_source as bridge_source
 from .bridge_script import document_script as document_script
 from .bridge_script import operations
-from .channel import BridgeBug, BridgeChannel, BridgeError, CutByNavigation, KnownRead
+from .channel import BridgeBug, BridgeChannel, BridgeError, CutByNavigation, KnownAction
 from .playwright import translate_playwright_errors
 
-__all__ = ["Bridge", "BridgeBug", "BridgeError", "CutByNavigation", "KnownRead", "bridge_source", "document_script",
+__all__ = ["Bridge", "BridgeBug", "BridgeError", "CutByNavigation", "KnownAction", "bridge_source", "document_script",
            "operations"]
 
 
@@ -94,14 +94,14 @@ class Bridge(BridgeChannel):
             budget += expect["timeoutMs"] + expect["settleMs"] + 1_000
         return await self._call("run", arg, Ran, budget_ms=budget, adapt=ran_from)
 
-    async def read(self, known: KnownRead, ref: str, args: dict[str, Any], cap_ms: float, evidence: bool,
-                   timeout_ms: float, expect: dict[str, Any]) -> ReadAnswer:
-        """A read described before (``known``): reveal, run() and the expectation in one call (read.js),
+    async def known_action(self, known: KnownAction, ref: str, args: dict[str, Any], cap_ms: float, evidence: bool,
+                           timeout_ms: float, expect: dict[str, Any]) -> KnownAnswer:
+        """An action described before (``known``): reveal, run() and the expectation in one call (known.js),
         or ``stale`` (BridgeError) when the page no longer declares it as it was; nothing ran then."""
-        arg = {"ref": ref, "doc": known.doc, "seq": known.seq, "args": args, "capMs": cap_ms, "evidence": evidence,
-               "timeoutMs": timeout_ms, "expect": expect}
+        arg = {"ref": ref, "doc": known.doc, "seq": known.seq, "risk": known.action.risk, "args": args,
+               "capMs": cap_ms, "evidence": evidence, "timeoutMs": timeout_ms, "expect": expect}
         budget = cap_ms * 2 + 1_000 + timeout_ms + expect["timeoutMs"] + expect["settleMs"] + 1_000
-        return await self._call("read", arg, ReadAnswer, budget_ms=budget)
+        return await self._call("known", arg, KnownAnswer, budget_ms=budget)
 
     async def ran_before(self) -> Ran:
         """run()'s answer, kept while the expectation asked with it hung (the script was stopped)."""

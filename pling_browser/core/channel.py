@@ -57,10 +57,11 @@ class BridgeBug(InternalError):
 
 
 @dataclass(frozen=True)
-class KnownRead:
-    """A read action as this page declared it when it was last described (issue 31): the document that
-    declared it, the declaration's ``seq`` (revealed.js) and the declaration. The next invocation of it
-    names the two and the page answers ``stale`` unless it still declares that very one (read.js)."""
+class KnownAction:
+    """A plain function action as this page declared it when it was last described (issue 31): the
+    document that declared it, the declaration's ``seq`` (revealed.js) and the declaration. The next
+    invocation of it names them and the page answers ``stale`` unless it still declares that very one,
+    at the same risk (known.js)."""
 
     doc: str
     seq: int
@@ -104,7 +105,7 @@ class BridgeChannel:
         # The frames this CDP session runs, each with its document's execution context (core/contexts.py).
         self.contexts = FrameContexts()
         self.frames: Any = None  # core/frames.py keeps the child frames' bridges here
-        self.reads: dict[str, KnownRead] = {}  # read actions described before, by reference (lifecycle/read.py)
+        self.known: dict[str, KnownAction] = {}  # plain function actions described before, by reference (lifecycle/known.py)
 
     @property
     def window_opens(self) -> int:

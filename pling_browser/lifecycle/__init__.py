@@ -12,7 +12,7 @@ from ..models import Receipt
 from .codes import LogEvent, ReceiptWarning
 from .context import Confirmer, Invocation, PendingRequests, Request
 from .flow import execute_action_or_flow, resumed_stages
-from .read import ReadPath, forget_read, known_read
+from .known import KnownPath, forget_known, known_action
 from .receipt import build
 from .resumes import FlowState, Resumes
 from .runner import LIFECYCLE, run
@@ -32,14 +32,14 @@ async def invoke(session: Session, ref: str, args: object, *, settings: Settings
     request = Request(session=session, ref=ref, raw_args=args, settings=settings, evidence=evidence,
                       confirmer=confirmer, pending_requests=pending_requests, resumes=resumes,
                       operator_secrets=operator_secrets, caller=caller)
-    known = known_read(session, ref, args)
-    if known is not None:  # a read described before: one bridge call, unless the page declares it otherwise now
-        path = ReadPath(known)
+    known = known_action(session, ref, args)
+    if known is not None:  # described before: one bridge call, unless the page declares it otherwise now
+        path = KnownPath(known)
         inv = Invocation(request)
         await run(inv, path.stages())
         if not path.stale:
             return build(inv)
-        forget_read(session, ref)
+        forget_known(session, ref)
     inv = Invocation(request)
     await run(inv, {"execute": execute_action_or_flow})
     return build(inv)

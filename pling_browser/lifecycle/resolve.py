@@ -12,11 +12,11 @@ from typing import TYPE_CHECKING
 from pydantic import JsonValue, ValidationError
 
 from ..core.answers import BridgeCode, Described, Refusal, Revealed
-from ..core.bridge import BridgeBug, BridgeError, KnownRead
+from ..core.bridge import BridgeBug, BridgeError, KnownAction
 from ..core.frames import Frames, declaring
 from ..errors import ActionNotFound, PlingError
 from .codes import LogEvent
-from .confirm import by_caller, operator_risk
+from .confirm import by_caller, needs_confirmation, operator_risk
 from .context import Invocation
 from .diff import discard
 from .results import Resolved
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from ..core.sessions import Session
     from ..models import ActionDecl
 
-KNOWN_READS = 64  # read declarations a bridge holds for read.py (a page's read actions: a few)
+KNOWN_ACTIONS = 64  # declarations a bridge holds for known.py (a page's plain function actions: a few dozen)
 SECRET_MARK = "<secret>"  # decode.py's references: <secret>NAME</secret>
 _WHY = {
     "not_found": "No action {id!r} is declared on this page now",
@@ -59,27 +59,31 @@ async def resolve(inv: Invocation) -> Resolved:
     except PlingError:
         await drop_revealed(inv.session, revealed)
         raise
-    remember_read(inv, decl, answer.action, answer.seq, revealed, frame)
+    remember(inv, decl, answer.action, answer.seq, revealed, frame)
     record = answer.record
     inv.note(LogEvent.RESOLVED, ref=ref, what=decl.description or decl.id,
              record_type=record.type if record is not None else None, label=record.label if record is not None else None)
     return Resolved(decl=decl, record=record, session=session, frame=frame, revealed=revealed)
 
 
-def remember_read(inv: Invocation, decl: ActionDecl, page_decl: ActionDecl, seq: int | None,
-                  revealed: Revealed | Refusal | None, frame: str | None) -> None:
-    """After a describe on the full path: a plain read of the session's own document, revealed with it
-    (revealed.js reveals plain function actions only), is held for its next invocation. A WebMCP
-    tool is not (a person may answer during its run: execute.py). read.py uses it."""
+def remember(inv: Invocation, decl: ActionDecl, page_decl: ActionDecl, seq: int | None,
+             revealed: Revealed | Refusal | None, frame: str | None) -> None:
+    """After a describe on the full path: a plain function action of the session's own document,
+    revealed with it (revealed.js reveals plain function actions only), is held for its next
+    invocation (known.py), unless confirm would ask a person for it at the risk the operator's policy
+    gives it (the one call then comes after the answer, and a declaration changed meanwhile would ask
+    twice). A WebMCP tool is not held (a person may answer during its run: execute.py)."""
     bridge = inv.session.bridge
     if bridge.nested or bridge.frame_hosted or frame is not None or seq is None:
         return
-    if not isinstance(revealed, Revealed) or revealed.doc is None or decl.risk != "read" or decl.webmcp:
+    if not isinstance(revealed, Revealed) or revealed.doc is None or decl.webmcp or decl.kind != "action":
         return
-    bridge.reads.pop(inv.ref.strip(), None)
-    while len(bridge.reads) >= KNOWN_READS:
-        del bridge.reads[next(iter(bridge.reads))]
-    bridge.reads[inv.ref.strip()] = KnownRead(doc=revealed.doc, seq=seq, action=page_decl)
+    if needs_confirmation(decl.risk, decl.confirm, inv.settings.ask, decl.id):
+        return
+    bridge.known.pop(inv.ref.strip(), None)
+    while len(bridge.known) >= KNOWN_ACTIONS:
+        del bridge.known[next(iter(bridge.known))]
+    bridge.known[inv.ref.strip()] = KnownAction(doc=revealed.doc, seq=seq, action=page_decl)
 
 
 def _reveal_asked(inv: Invocation) -> dict[str, JsonValue] | None:

@@ -1,9 +1,10 @@
 """A read the operator raised to a risk that asks (PLING_RISK + PLING_ASK) goes to a person once per
-invocation. The one-call read path (lifecycle/read.py) must never hold such a read: once a person
+invocation. The one-call path (lifecycle/known.py) must never hold such an action: once a person
 answers, the action is described again (confirm.py), which the one-call path takes as "the page
 declares it otherwise now" and runs the invocation again on the full path, where the person would be
-asked a second time for the same call. resolve.py's remember_read holds only reads at risk read after
-the operator's policy; this test fails when that check is dropped (a second request on each call)."""
+asked a second time for the same call. resolve.py's remember holds only actions confirm would not ask
+a person for at the risk the operator's policy gives them; this test fails when that check is dropped
+(a second request on each call)."""
 
 from __future__ import annotations
 

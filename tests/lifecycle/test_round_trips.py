@@ -1,7 +1,8 @@
 """Bridge calls per invocation (issue 31): each is a round trip through the service, Playwright's
 driver and Chromium. A function action is described and revealed in one call (revealed.js) and run
-and checked in another (ran.js); an element action reveals and checks in calls of their own. Counted
-on the real bridge of a session in the service (Bridge.raw, through which every call goes)."""
+and checked in another (ran.js); described before, in one (known.js); an element action reveals and
+checks in calls of their own. Counted on the real bridge of a session in the service (Bridge.raw,
+through which every call goes)."""
 
 from __future__ import annotations
 
@@ -53,7 +54,7 @@ def _invoke(page: Any, calls: list[tuple[Bridge, str]], action: str, args: Any =
     """The receipt, and the calls the invocation's bridge (the one it described or read the action on) made."""
     calls.clear()
     receipt = page.invoke(action, args, **extra)
-    own = next(bridge for bridge, name in calls if name in ("describe", "read"))
+    own = next(bridge for bridge, name in calls if name in ("describe", "known"))
     return receipt, [name for bridge, name in calls if bridge is own]
 
 
@@ -104,7 +105,7 @@ def test_a_read_described_before_takes_one_bridge_call(pages: Pages, calls: list
     assert made == ["describe", "run"], made  # the full path: the session's bridge holds the declaration now
     first_log = [entry["code"] for entry in page.codes().log]
     again, made = _invoke(page, calls, "summary")
-    assert made == ["read"], made
+    assert made == ["known"], made
     # The receipt says what the full path's says: the data, nothing changed, the page settled.
     assert again["data"] == first["data"] == {"total": 12, "done": 4}, again
     assert again["changed"] == first["changed"] and again["changed"]["observed"] is False, again
@@ -124,11 +125,11 @@ def test_a_read_that_changed_the_page_says_what_changed(service: ServiceThread, 
                                "risk: 'read', run: () => { items[0].done = !items[0].done; return summary(); } })")
     receipt, made = _invoke(page, calls, "summary")
     # Declared again: the one call answers stale before anything runs, and the full path runs it once.
-    assert made == ["read", "describe", "run"], made
+    assert made == ["known", "describe", "run"], made
     assert receipt["action"]["description"] == "Count, and mark t1 done", receipt
     assert receipt["changed"]["records"]["item"]["updated"][0]["id"] == "t1", receipt
     receipt, made = _invoke(page, calls, "summary")
-    assert made == ["read"], made  # held again: a read that writes still has its changes said
+    assert made == ["known"], made  # held again: a read that writes still has its changes said
     assert receipt["changed"]["records"]["item"]["updated"][0]["id"] == "t1", receipt
 
 
@@ -138,7 +139,7 @@ def test_a_read_in_a_new_document_is_described_again(service: ServiceThread, pag
     _invoke(page, calls, "summary")
     service.in_service(lambda runtime: runtime.sessions.get(page.id).bridge.page.reload())
     receipt, made = _invoke(page, calls, "summary")
-    assert made[0] == "read" and made[-2:] == ["describe", "run"], made  # stale: another document
+    assert made[0] == "known" and made[-2:] == ["describe", "run"], made  # stale: another document
     assert receipt["ok"] is True and receipt["data"]["total"] == 12, receipt
 
 
@@ -150,7 +151,7 @@ def test_a_read_that_wrote_nothing_settles_without_a_frame(service: ServiceThrea
     settled = page.codes().events(LogEvent.PAGE_SETTLED)
     assert settled and settled[0]["frames"] == 0, settled  # nothing written, nothing to render
     receipt, made = _invoke(page, calls, "summary", evidence=False)
-    assert made == ["read"] and "changed" not in receipt, (made, receipt)
+    assert made == ["known"] and "changed" not in receipt, (made, receipt)
     settled = page.codes().events(LogEvent.PAGE_SETTLED)
     assert settled and settled[0]["frames"] == 0, settled  # without evidence too
     # A read that writes the DOM waits for its frame as any action does, and says what it changed.
@@ -159,7 +160,57 @@ def test_a_read_that_wrote_nothing_settles_without_a_frame(service: ServiceThrea
                                "return summary(); } })")
     _invoke(page, calls, "summary")
     receipt, made = _invoke(page, calls, "summary")
-    assert made == ["read"], made
+    assert made == ["known"], made
     settled = page.codes().events(LogEvent.PAGE_SETTLED)
     assert settled and settled[0]["frames"] >= 1, settled
     assert receipt["changed"]["records"]["item"]["updated"][0]["id"] == "t1", receipt
+
+
+def test_a_write_described_before_takes_one_bridge_call(pages: Pages, calls: list[tuple[Bridge, str]]) -> None:
+    page = pages.open(PAGE)
+    first, made = _invoke(page, calls, "add", {"text": "one"})
+    assert made == ["describe", "run"], made
+    again, made = _invoke(page, calls, "add", {"text": "two"})
+    assert made == ["known"], made
+    # The receipt says what the full path's says: the record added, the expectation held.
+    assert again["ok"] is True and again["verified"] is True, again
+    assert first["changed"]["records"]["item"]["added"] == ["t13"], first
+    assert again["changed"]["records"]["item"]["added"] == ["t14"], again
+    assert again["data"] == {"id": "t14"}, again
+    assert page.codes().events(LogEvent.EXPECTATION_HELD), page.codes().log
+
+
+def test_a_write_declared_again_at_a_higher_risk_is_confirmed_on_the_full_path(
+        service: ServiceThread, pages: Pages, calls: list[tuple[Bridge, str]]) -> None:
+    page = pages.open(PAGE)
+    _invoke(page, calls, "add", {"text": "one"})
+    _in_page(service, page.id, "pling.action({ id: 'add', description: 'Add an item', region: 'list', risk: 'danger', "
+                               "params: { type: 'object', properties: { text: { type: 'string' } } }, "
+                               "run: ({ text }) => ({ id: addItem(text).id }) })")
+    receipt, made = _invoke(page, calls, "add", {"text": "two"})
+    # The one call answers stale before run(); the full path asks for a person, and none is configured.
+    assert made[:2] == ["known", "describe"] and "run" not in made, made
+    assert receipt["ok"] is False and receipt["error"]["code"] == "PERMISSION_DENIED", receipt
+    assert receipt["error"]["started"] is False, receipt
+    receipt, _ = _invoke(page, calls, "summary")
+    assert receipt["data"]["total"] == 13, receipt  # only the first add ran
+
+
+def test_arguments_the_held_declaration_refuses_are_checked_on_the_full_path(
+        service: ServiceThread, pages: Pages, calls: list[tuple[Bridge, str]]) -> None:
+    page = pages.open(PAGE)
+    _invoke(page, calls, "add", {"text": "one"})
+    _in_page(service, page.id, "pling.action({ id: 'add', description: 'Add an item, marked', region: 'list', "
+                               "risk: 'write', params: { type: 'object', properties: { text: { type: 'string' }, "
+                               "done: { type: 'boolean' } }, required: ['text'], additionalProperties: false }, "
+                               "run: ({ text, done }) => { const item = addItem(text); item.done = !!done; "
+                               "return { id: item.id }; } })")
+    # The held declaration has no `done`: the page's declaration now decides, on the full path.
+    receipt, made = _invoke(page, calls, "add", {"text": "two", "done": True})
+    assert made == ["describe", "run"], made
+    assert receipt["ok"] is True and receipt["action"]["description"] == "Add an item, marked", receipt
+    assert receipt["changed"]["records"]["item"]["added"] == ["t14"], receipt
+    # Arguments no declaration accepts are refused as before, after the page's declaration was read.
+    receipt, made = _invoke(page, calls, "add", {"text": "three", "colour": "red"})
+    assert made[0] == "describe" and "known" not in made and "run" not in made, made
+    assert receipt["ok"] is False and receipt["error"]["code"] == "INVALID_PARAMS", receipt

@@ -1,62 +1,69 @@
-"""A read in one bridge call (issue 31). A plain function action of risk ``read`` takes two calls on
-the full path (describe with the reveal, run with the expectation: resolve.py, execute.py); each is a
-round trip through the service, Playwright's driver and Chromium. Once it was described in a
-document, the session's bridge holds its declaration (``KnownRead``: the document, the declaration's
-``seq``, the declaration), and its next invocation resolves from that, decodes, validates and confirms
-as any other, then asks the page once (read.js): when the page still declares that very declaration,
-the reveal (availability, the before snapshot), run() and the expectation with the page settled and
-the after snapshot answer together; the receipt says all it says on the full path. When the page
-declares it no longer as it was (another document, declared again, gone, its risk raised) it answers
-``stale`` before anything runs, and the invocation is run again on the full path (``invoke``)."""
+"""A plain function action in one bridge call (issue 31). A plain function action (no target, no
+steps) takes two calls on the full path (describe with the reveal, run with the expectation:
+resolve.py, execute.py); each is a round trip through the service, Playwright's driver and Chromium.
+Once it was described in a document, the session's bridge holds its declaration (``KnownAction``: the
+document, the declaration's ``seq``, the declaration; resolve.py holds only what confirm would not ask a
+person for), and its next invocation resolves from that, decodes, validates and confirms as any
+other, then asks the page once (known.js): when the page still declares that very declaration at the
+same risk, the reveal (availability, the before snapshot), run() and the expectation with the page
+settled and the after snapshot answer together; the receipt says all it says on the full path. When
+the page declares it no longer as it was (another document, declared again, gone, its risk raised)
+it answers ``stale`` before anything runs, and the invocation is run again on the full path
+(``invoke``). So does arguments the held declaration refuses (decode, validate): the page may have
+declared it again with other parameters, and only the declaration it holds now may refuse them."""
 
 from __future__ import annotations
 
+import inspect
 import json
 from typing import TYPE_CHECKING, TypeVar
 
 from pydantic import ValidationError
 
 from ..core.answers import BridgeCode, Ran, Refusal, Revealed, ran_from
-from ..core.bridge import BridgeBug, BridgeError, KnownRead
-from ..errors import ActionNotFound, ExecutionFailed, PageUnresponsive, PlingError
+from ..core.bridge import BridgeBug, BridgeError, KnownAction
+from ..errors import ActionNotFound, ExecutionFailed, InvocationError, PageUnresponsive, PlingError
 from .codes import LogEvent
 from .confirm import by_caller, operator_risk
-from .context import Invocation
+from .context import Invocation, Result
+from .decode import decode_args
 from .execute import ran, run_failed, start_marks
 from .navigation import navigation_error
 from .resolve import SECRET_MARK
 from .results import Executed, Marks, Ready, Resolved
 from .reveal import ready, unavailable
+from .validate import validate
 
 if TYPE_CHECKING:
     from ..core.sessions import Session
     from .runner import StageFn
 
 class DeclarationChanged(ActionNotFound):
-    """The page no longer declares the read as the session's bridge held it: never in a receipt, the
+    """The page no longer declares the action as the session's bridge held it: never in a receipt, the
     invocation runs again on the full path."""
 
 
-def known_read(session: Session, ref: str, raw_args: object) -> KnownRead | None:
-    """The read the session's own document declared when ``ref`` was last described, if any; none when
+def known_action(session: Session, ref: str, raw_args: object) -> KnownAction | None:
+    """The action the session's own document declared when ``ref`` was last described, if any; none when
     the arguments name a secret (decode restores it and the page masks it before any snapshot)."""
     bridge = session.bridge
     if bridge.nested or bridge.frame_hosted:
         return None
     if raw_args is not None and SECRET_MARK in (raw_args if isinstance(raw_args, str) else json.dumps(raw_args, default=str)):
         return None
-    return bridge.reads.get(ref.strip())
+    return bridge.known.get(ref.strip())
 
 
-def forget_read(session: Session, ref: str) -> None:
-    session.bridge.reads.pop(ref.strip(), None)
+def forget_known(session: Session, ref: str) -> None:
+    session.bridge.known.pop(ref.strip(), None)
 
 
-class ReadPath:
-    """The stages a known read replaces (``stages()``, for ``runner.run``): resolve from the held
-    declaration, reveal by the one call (which runs it too), execute from that call's answer."""
+class KnownPath:
+    """The stages a known action replaces (``stages()``, for ``runner.run``): resolve from the held
+    declaration, decode and validate against it (a refusal sends the invocation to the full path),
+    reveal by the one call (which runs it too), execute from that call's answer."""
 
-    def __init__(self, known: KnownRead) -> None:
+    def __init__(self, known: KnownAction) -> None:
         self.known = known
         self.stale = False
         self.marks: Marks | None = None
@@ -66,7 +73,19 @@ class ReadPath:
         self.replaced = False  # run() navigated before the call answered
 
     def stages(self) -> dict[str, StageFn]:
-        return {"resolve": self.resolve, "reveal": self.reveal, "execute": self.execute}
+        return {"resolve": self.resolve, "decode": self._held(decode_args), "validate": self._held(validate),
+                "reveal": self.reveal, "execute": self.execute}
+
+    def _held(self, stage: StageFn) -> StageFn:
+        """A pre-check against the held declaration: what it refuses is asked of the page's declaration
+        now, on the full path (nothing was sent to the page yet: a secret reference is never held)."""
+        async def checked(inv: Invocation) -> Result | None:
+            try:
+                result = stage(inv)
+                return await result if inspect.isawaitable(result) else result
+            except InvocationError:
+                raise self._stale() from None
+        return checked
 
     def resolve(self, inv: Invocation) -> Resolved:
         decl = operator_risk(self.known.action, inv.settings)
@@ -82,11 +101,11 @@ class ReadPath:
         expect = {"timeoutMs": inv.expect_timeout_ms, "settleMs": inv.settings.settle_cap_ms, "diff": inv.request.evidence}
         outer, bridge.running = bridge.running, inv  # a call the page makes to an export meanwhile is this invocation's
         try:
-            answer = await bridge.read(self.known, inv.ref.strip(), inv.args, inv.settings.settle_cap_ms,
+            answer = await bridge.known_action(self.known, inv.ref.strip(), inv.args, inv.settings.settle_cap_ms,
                                        inv.request.evidence, inv.action_timeout_ms, expect)
         except BridgeError as error:
             if error.code is not BridgeCode.STALE:
-                raise BridgeBug(f"The bridge's read refused with {error.code.value}") from None
+                raise BridgeBug(f"The bridge's known call refused with {error.code.value}") from None
             raise self._stale() from None
         except PlingError as error:
             return await self._cut(inv, error)
@@ -110,7 +129,7 @@ class ReadPath:
             try:
                 self.kept, self.hung = await inv.session.bridge.ran_before(), error
             except (BridgeError, PlingError):
-                raise ExecutionFailed(f"Running the read failed: {error.message}", stage="execute", cause=error.code,
+                raise ExecutionFailed(f"Running the action failed: {error.message}", stage="execute", cause=error.code,
                                       outcome="unknown") from None
         else:
             raise error
@@ -132,7 +151,7 @@ class ReadPath:
 
     def _stale(self) -> DeclarationChanged:
         self.stale = True
-        return DeclarationChanged("The page no longer declares the read as it was described")
+        return DeclarationChanged("The page no longer declares the action as it was described")
 
 
 T = TypeVar("T", Revealed, Ran)
@@ -144,4 +163,4 @@ def _typed(raw: object, model: type[T]) -> T | Refusal:
             return model.model_validate(raw)
         return Refusal.model_validate(raw)
     except ValidationError:
-        raise BridgeBug(f"The bridge's read answer carried a {model.__name__} answer of the wrong shape") from None
+        raise BridgeBug(f"The bridge's known answer carried a {model.__name__} answer of the wrong shape") from None
