@@ -1,11 +1,12 @@
 // expect.js: stage 7 in the page. The declared expectation is polled until it holds, then checked
 // again once the page settled.
 
-import { MathMax, MathMin, answerOf, now } from './prelude.js';
+import { MathMax, MathMin, answerOf, hasOwn, now } from './prelude.js';
 import { errorText } from './bound.js';
 import { findAction } from './declarations.js';
 import { callWithin } from './execute.js';
 import { nextChange, quietSince, settle, startObserving, stopObserving } from './observe.js';
+import { diffFrom } from './navigate.js';
 import { splitRef } from './resolve.js';
 import { diffAgainstBefore, endPlainWatch, inFlight } from './reveal.js';
 
@@ -36,8 +37,13 @@ async function checkHolds(check, action, ref, args, capMs) {
 // the same task: nothing the page does later (a timer firing while the answer travels) gets into the
 // receipt, and the diff stage needs no call of its own. Not in a document that started to leave: its
 // before snapshot must stay for the next document (navigate.js carries it), which diffs against it.
+// In that next document the expect call is given the carried snapshot (`before`) and diffs against it
+// the same way (diffFrom): the diff stage's own call across documents is saved (issue 31).
 function withAfter(answer, args) {
-  if (args.diff === true && !inFlight.leaving && inFlight.before) {
+  if (hasOwn(args, 'before')) {
+    const diffed = inFlight.leaving ? null : diffFrom(args);
+    if (diffed && diffed.ok) answer.diffed = diffed;
+  } else if (args.diff === true && !inFlight.leaving && inFlight.before) {
     const diffed = diffAgainstBefore();
     if (diffed.ok) answer.diffed = diffed;
   }

@@ -8,7 +8,7 @@
 // action that stays in its document costs nothing more.
 
 import {
-  G, ReflectApply, StringCtor, answerOf, documentObject, documentTitle, eventTargetAddListener, getterOf,
+  G, ReflectApply, StringCtor, answerOf, documentObject, documentTitle, eventTargetAddListener, getterOf, hasOwn,
   locationHref, setTimer, strSlice,
 } from './prelude.js';
 import { randomName } from './secrets.js';
@@ -119,7 +119,7 @@ export function whoami() {
 
 // The diff of this (new) document against the before snapshot another document carried out.
 export function diffFrom(arg) {
-  const before = arg && arg.before;
+  const before = arg && hasOwn(arg, 'before') ? arg.before : null;
   if (!before || typeof before !== 'object' || !before.records || typeof before.records !== 'object') return answerOf({ ok: false, code: 'no_snapshot' });
   before.records = carriedRecords(before.records);
   const changed = diffEvidence(before, null);

@@ -1771,7 +1771,10 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
     return answerOf({ value: !!value });
   }
   function withAfter(answer2, args) {
-    if (args.diff === true && !inFlight.leaving && inFlight.before) {
+    if (hasOwn(args, "before")) {
+      const diffed = inFlight.leaving ? null : diffFrom(args);
+      if (diffed && diffed.ok) answer2.diffed = diffed;
+    } else if (args.diff === true && !inFlight.leaving && inFlight.before) {
       const diffed = diffAgainstBefore();
       if (diffed.ok) answer2.diffed = diffed;
     }
@@ -3316,7 +3319,7 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
     return answerOf({ ok: true, doc: DOC_ID, page: pageInfo(), ready, declared, leaving: inFlight.leaving === true });
   }
   function diffFrom(arg) {
-    const before = arg && arg.before;
+    const before = arg && hasOwn(arg, "before") ? arg.before : null;
     if (!before || typeof before !== "object" || !before.records || typeof before.records !== "object") return answerOf({ ok: false, code: "no_snapshot" });
     before.records = carriedRecords(before.records);
     const changed = diffEvidence(before, null);

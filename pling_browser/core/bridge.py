@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import json
 from typing import Any
 
 from .answers import (
@@ -143,11 +144,17 @@ class Bridge(BridgeChannel):
         await self._call("synthetic", {}, Done)
 
     async def expect(self, ref: str, args: dict[str, Any], timeout_ms: float, settle_ms: float,
-                     diff: bool = False) -> Expected:
+                     diff: bool = False, carried: str | None = None) -> Expected:
         """The expectation polled, then the page settled; with ``diff``, the after snapshot against
-        the before one, taken in the same task as the page was found settled (expect.js)."""
+        the before one, taken in the same task as the page was found settled (expect.js). ``carried``:
+        a before snapshot another document handed over (``carried(doc, keep=True)``), diffed against
+        the same way in this new document; its text joins the argument's as it is (never parsed here)."""
         arg = {"ref": ref, "args": args, "timeoutMs": timeout_ms, "settleMs": settle_ms, "diff": diff}
-        return await self._call("expect", arg, Expected, budget_ms=timeout_ms + settle_ms + 1_000)
+        text = None
+        if carried is not None and carried.startswith('{"') and carried.endswith("}"):
+            # diffFrom's argument is an object ({"before": …}): its members follow the call's own.
+            text = json.dumps(arg, ensure_ascii=False, allow_nan=False)[:-1] + "," + carried[1:]
+        return await self._call("expect", arg, Expected, budget_ms=timeout_ms + settle_ms + 1_000, arg_text=text)
 
     async def settle(self, cap_ms: float, budget_ms: float | None = None, terminate: bool = True) -> Settled:
         answer = await self._call("settle", {"capMs": cap_ms}, Settling, budget_ms=budget_ms or cap_ms,

@@ -177,10 +177,12 @@ class BridgeChannel:
             if isinstance(parsed.get(kind), dict):
                 listener(parsed[kind])
 
-    def carried(self, doc: str | None) -> str | None:
-        """The before snapshot document ``doc`` handed over as it left (taken once), or None: diffFrom's
-        argument as JSON text, passed on without a parse and re-encode (issue 31)."""
-        return self._carried.pop(doc, None) if doc else None
+    def carried(self, doc: str | None, keep: bool = False) -> str | None:
+        """The before snapshot document ``doc`` handed over as it left (taken once, unless ``keep``), or
+        None: diffFrom's argument as JSON text, passed on without a parse and re-encode (issue 31)."""
+        if not doc:
+            return None
+        return self._carried.get(doc) if keep else self._carried.pop(doc, None)
 
     async def raw(self, name: str, arg: Any = None, budget_ms: float | None = None, terminate: bool = True,
                   text: str | None = None) -> str:

@@ -76,11 +76,14 @@ async def diff(inv: Invocation) -> Compared | None:
 
 
 async def _diff_across(inv: Invocation) -> Diffed:
-    """The new document against the before snapshot the old one handed over as it left."""
-    carried = inv.session.bridge.carried(inv.doc)
-    if carried is None:
-        raise BridgeError(Refusal(code=BridgeCode.NO_SNAPSHOT))
-    answer = await inv.session.bridge.diff_from(carried)
+    """The new document against the before snapshot the old one handed over as it left: diffed by the
+    expect call there when it could (navigation.py ``across``), else by a call of its own."""
+    carried = inv.session.bridge.carried(inv.doc)  # taken either way
+    answer = inv.document.across
+    if answer is None:
+        if carried is None:
+            raise BridgeError(Refusal(code=BridgeCode.NO_SNAPSHOT))
+        answer = await inv.session.bridge.diff_from(carried)
     page = answer.changed.page
     if page is not None:
         inv.note(LogEvent.DIFF_ACROSS, **{"from": page.from_.id or page.from_.url, "to": page.to.id or page.to.url})

@@ -65,6 +65,7 @@ class DocumentTracker:
     _followed: bool
     _navigated: bool
     _after: Diffed | None
+    _across: Diffed | None
     _after_unreadable: bool
 
     def __init__(self) -> None:
@@ -72,6 +73,7 @@ class DocumentTracker:
         self._followed = False
         self._navigated = False
         self._after: Diffed | None = None
+        self._across: Diffed | None = None
         self._after_unreadable = False
 
     @property
@@ -86,6 +88,12 @@ class DocumentTracker:
     def after(self) -> Diffed | None:
         """The after snapshot the expect call took the moment the page settled (expect.js)."""
         return self._after
+
+    @property
+    def across(self) -> Diffed | None:
+        """The new document's after snapshot against the carried one, taken by its expect call the
+        moment the page settled (expect.js withAfter), as in the action's own document."""
+        return self._across
 
     @property
     def after_unreadable(self) -> bool:
@@ -108,8 +116,11 @@ class DocumentTracker:
         return self._leaving
 
     def keep_after(self, inv: Invocation, answer: Expected) -> None:
-        # Kept only from the action's own document, not leaving (the diff stage takes it from there).
+        # Kept only from the action's own document, not leaving (the diff stage takes it from there);
+        # after a navigation, from the new document, not leaving again.
         self._after = answer.diffed if not answer.leaving and answer.doc == inv.doc else None
+        moved = self._navigated and answer.doc is not None and answer.doc != inv.doc
+        self._across = answer.diffed if moved and not answer.leaving else None
 
     def after_hung(self) -> None:
         self._after_unreadable = True

@@ -214,3 +214,20 @@ def test_arguments_the_held_declaration_refuses_are_checked_on_the_full_path(
     receipt, made = _invoke(page, calls, "add", {"text": "three", "colour": "red"})
     assert made[0] == "describe" and "known" not in made and "run" not in made, made
     assert receipt["ok"] is False and receipt["error"]["code"] == "INVALID_PARAMS", receipt
+
+
+def test_a_navigating_action_diffs_across_documents_in_its_expect_call(pages: Pages, calls: list[tuple[Bridge, str]]) -> None:
+    # The new document's expect call is given the carried before snapshot and diffs against it the
+    # moment the page settled (expect.js withAfter), so the diff stage makes no diffFrom call of its own.
+    page = pages.open("pages/lifecycle/carried_list.html")
+    receipt, made = _invoke(page, calls, "drop@y")
+    assert receipt["ok"] is True and receipt["verified"] is True, receipt
+    book = receipt["changed"]["records"]["book"]
+    assert book["removed"] == ["y"] and book["added"] == [] and book["updated"] == [], book
+    assert book["total"] == {"from": 3, "to": 2}, book
+    assert receipt["changed"]["page"]["to"]["url"].endswith("?ids=x,constructor"), receipt["changed"]["page"]
+    assert made[-1] == "expect" and "diffFrom" not in made, made
+    # Without evidence nothing is carried: the same calls, none of them a diff.
+    receipt, made = _invoke(page, calls, "drop@x", evidence=False)
+    assert receipt["ok"] is True and receipt["verified"] is True and "changed" not in receipt, receipt
+    assert made[-1] == "expect" and "diffFrom" not in made, made
