@@ -12,7 +12,7 @@ PORT   ?= 8000
 # TEST_WORKERS=0 runs them one after another in this process.
 TEST_WORKERS ?= 2
 
-.PHONY: help setup browser nginx node node_modules js run test bench clean
+.PHONY: help setup browser nginx wordnet node node_modules js run test bench clean
 
 help:  ## list the targets
 	@grep -E '^[a-z]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -71,19 +71,30 @@ nginx:  ## make sure nginx exists for the router test (tests/test_router.py): De
 	  echo "no nginx and no root apt-get: tests/test_router.py will be skipped (and fail under CI=true)"; \
 	fi
 
+# Bench only (the product never reads it): the generic MiniWoB++ policy's thesaurus (bench/miniwob/thesaurus.py)
+# reads Princeton WordNet from /usr/share/wordnet; without it, words alike in meaning are not found.
+wordnet:  ## make sure WordNet's files exist for the bench's thesaurus: Debian's wordnet-base, as root
+	@if [ -f /usr/share/wordnet/index.noun ]; then exit 0; fi; \
+	if command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
+	  echo "installing Debian's wordnet-base (the bench's thesaurus: words similar in meaning)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wordnet-base >/dev/null; \
+	else \
+	  echo "no WordNet and no root apt-get: the thesaurus test is skipped (and fails under CI=true)"; \
+	fi
+
 setup: $(STAMP) browser  ## install everything
 
 run: setup  ## the service with its demo at http://127.0.0.1:8000/demo/
 	$(BIN)/pling-browser serve --host $(HOST) --port $(PORT)
 
-test: setup nginx $(NODE_STAMP)  ## the whole test suite against a real Chromium (TEST_WORKERS files at once)
+test: setup nginx wordnet $(NODE_STAMP)  ## the whole test suite against a real Chromium (TEST_WORKERS files at once)
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile
 
 $(VENV)/.bench-installed: pyproject.toml | $(STAMP)
 	$(BIN)/python -m pip install -q -e '.[test,bench]'
 	@touch $@
 
-bench: setup $(VENV)/.bench-installed  ## the benchmarks (tables, bench/results/): latency, MiniWoB++ against Playwright MCP, unseen MiniWoB++ (drafts)
+bench: setup wordnet $(VENV)/.bench-installed  ## the benchmarks (tables, bench/results/): latency, MiniWoB++ against Playwright MCP, unseen MiniWoB++ (drafts)
 	$(BIN)/python -m bench
 	$(BIN)/python -m bench --suite miniwob
 	$(BIN)/python -m bench --suite unseen

@@ -25,7 +25,9 @@ from bench.miniwob import (
     policy_generic,
     repeating,
     revealing,
+    similar_words,
     stepping,
+    thesaurus,
 )
 from bench.miniwob.server import TaskServer
 from bench.miniwob.suite import TASKS, episode
@@ -146,7 +148,8 @@ def test_a_receipt_that_says_ok_for_a_click_that_never_happened_is_counted_as_a_
 
 def test_the_generic_policy_names_no_task() -> None:
     names = set(unseen_tasks()) | set(TASKS)
-    for module in (policy_generic, instruction, page_reading, stepping, arranging, marking, picking, revealing, guessing, paging, repeating):
+    for module in (policy_generic, instruction, page_reading, stepping, arranging, marking, picking, revealing, similar_words,
+                   thesaurus, guessing, paging, repeating):
         source = Path(module.__file__).read_text()
         assert not [n for n in names if n in source], module.__name__
 

@@ -16,6 +16,7 @@ from .agent_pling import PlingAgent
 from .instruction import Instruction, PolicyError, tokens
 from .picking import counted, picks
 from .revealing import reveal
+from .similar_words import select_similar
 
 PROPERTIES: dict[str, Callable[[float], bool]] = {
     "odd": lambda n: n.is_integer() and n % 2 == 1,
@@ -59,8 +60,9 @@ async def mark(agent: PlingAgent, model: dict[str, Any], ins: Instruction, invok
     """Each record marked as its number is, or the one a superlative picks, or as many as a count asks
     (picking.py); answers the model read after, and the refs invoked."""
     refs = marks(model, ins) or picks(model, ins) or counted(model, ins)
-    if not refs:
-        return await reveal(agent, model, ins, invoked)     # a quantity each record shows only once acted on
+    if not refs:     # a quantity each record shows only once acted on; words picked by meaning
+        model, revealed = await reveal(agent, model, ins, invoked)
+        return (model, revealed) if revealed else await select_similar(agent, model, ins, invoked)
     for ref in refs:
         result = await agent.invoke(ref, {})
         invoked.append(ref)
