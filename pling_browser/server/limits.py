@@ -71,6 +71,67 @@ def _refuse_slow_body(protocol: H11Protocol, body_timeout_s: float) -> None:
     protocol.transport.close()
 
 
+class _Gathered:
+    """A response cycle's transport while it sends its head and the first part of its body: what uvicorn
+    writes is kept and written at once (``flush``), before the connection is closed and before the
+    protocol hears that the response is complete (which may start a pipelined request's answer)."""
+
+    def __init__(self, transport: Any) -> None:
+        self._transport = transport
+        self._parts: list[bytes] = []
+
+    def write(self, data: bytes) -> None:
+        self._parts.append(data)
+
+    def flush(self) -> None:
+        if self._parts and not self._transport.is_closing():
+            self._transport.write(b"".join(self._parts))
+        self._parts = []
+
+    def close(self) -> None:
+        self.flush()
+        self._transport.close()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._transport, name)
+
+
+def _one_write(cycle: Any) -> Any:
+    """The cycle's ASGI ``send``, writing a response whose length is known (``content-length``: every
+    JSON answer) in one write, its head with its body. uvicorn writes the head as soon as the app starts
+    the response, so the client woke for the head alone and read the body on a second wake-up, and on a
+    loaded machine the service lost its core between the two writes (issue 31: 0.13-1.0 ms of a read's
+    answer). A response without a length (an event stream) starts as before: its head is not held."""
+    send, on_response = cycle.send, cycle.on_response
+    held: list[Any] = []
+
+    def completed() -> None:
+        if isinstance(cycle.transport, _Gathered):
+            cycle.transport.flush()
+        on_response()
+
+    async def sending(message: Any) -> None:
+        if message["type"] == "http.response.start" and not cycle.response_started:
+            held.clear()  # a start never followed by its body (uvicorn's 500 after an error) is not sent
+            if any(name.lower() == b"content-length" for name, _ in message.get("headers", ())):
+                held.append(message)  # the response starts with its body
+                return
+        real = gathered = cycle.transport
+        if held:
+            gathered = cycle.transport = _Gathered(real)
+        try:
+            if held:
+                await send(held.pop())
+            await send(message)
+        finally:
+            cycle.transport = real
+            if isinstance(gathered, _Gathered):
+                gathered.flush()
+
+    cycle.on_response = completed
+    return sending
+
+
 def _protocol(header_timeout_s: float, max_connections: int, body_timeout_s: float = 30.0) -> type[H11Protocol]:
     class GuardedH11Protocol(H11Protocol):
         """uvicorn's h11 protocol with a deadline for each request head (a fresh connection's, and a
@@ -84,6 +145,7 @@ def _protocol(header_timeout_s: float, max_connections: int, body_timeout_s: flo
             self._head_timer: Any = None
             self._body_timer: Any = None
             self._body_cycle: Any = None
+            self._answering: Any = None
             self._arm_head_timer()
             if len(self.connections) > max_connections:
                 self._make_room()
@@ -105,6 +167,9 @@ def _protocol(header_timeout_s: float, max_connections: int, body_timeout_s: flo
         def handle_events(self) -> None:
             super().handle_events()
             cycle = self.cycle
+            if cycle is not None and cycle is not self._answering:
+                self._answering = cycle  # a new request: its task starts on the loop's next turn
+                cycle.send = _one_write(cycle)
             if cycle is not None and cycle is not self._body_cycle and cycle.more_body:
                 self._body_cycle = cycle  # a new request whose head is complete and body is not
                 self._arm_body_timer(cycle)
