@@ -23,7 +23,7 @@ import { answerInteraction } from './interaction.js';
 import { modelSnapshot } from './model.js';
 import { ranBefore, runThenExpect } from './ran.js';
 import { knownAction } from './known.js';
-import { adoptCarry, begin, diffFrom, whoami, withLeaving } from './navigate.js';
+import { adoptCarry, begin, diffFrom, hold, whoami, withLeaving } from './navigate.js';
 import { settle } from './observe.js';
 import { describeThenReveal } from './revealed.js';
 import { currentTarget, diffAgainstBefore, inFlight, releaseTarget, reveal } from './reveal.js';
@@ -58,6 +58,7 @@ const handlers = {
   begin: (arg) => begin(arg),
   adopt: () => adoptCarry(),
   diffFrom: (arg) => diffFrom(arg),
+  hold: (arg) => hold(arg),
   pointedAt: (arg) => pointedAt(arg),
   pointedAgain: () => pointedAgain(),
   focused: () => focusedElement(),

@@ -6,7 +6,7 @@ import { errorText } from './bound.js';
 import { findAction } from './declarations.js';
 import { callWithin } from './execute.js';
 import { nextChange, quietSince, settle, startObserving, stopObserving } from './observe.js';
-import { diffFrom } from './navigate.js';
+import { diffHeld } from './navigate.js';
 import { splitRef } from './resolve.js';
 import { diffAgainstBefore, endPlainWatch, inFlight } from './reveal.js';
 
@@ -37,11 +37,12 @@ async function checkHolds(check, action, ref, args, capMs) {
 // the same task: nothing the page does later (a timer firing while the answer travels) gets into the
 // receipt, and the diff stage needs no call of its own. Not in a document that started to leave: its
 // before snapshot must stay for the next document (navigate.js carries it), which diffs against it.
-// In that next document the expect call is given the carried snapshot (`before`) and diffs against it
-// the same way (diffFrom): the diff stage's own call across documents is saved (issue 31).
+// In that next document, which was handed the carried snapshot as it settled (navigate.js hold), the
+// expect call names the document it came from (`carried`) and diffs against it the same way: the diff
+// stage's own call across documents is saved (issue 31).
 function withAfter(answer, args) {
-  if (hasOwn(args, 'before')) {
-    const diffed = inFlight.leaving ? null : diffFrom(args);
+  if (hasOwn(args, 'carried')) {
+    const diffed = inFlight.leaving ? null : diffHeld(args.carried);
     if (diffed && diffed.ok) answer.diffed = diffed;
   } else if (args.diff === true && !inFlight.leaving && inFlight.before) {
     const diffed = diffAgainstBefore();

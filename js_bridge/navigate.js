@@ -92,6 +92,7 @@ export function begin(arg) {
 export function armLeaving() {
   inFlight.leaving = false;
   inFlight.carried = false;
+  held = null;
 }
 
 // Run and expect answers say which document answered, and whether it is leaving.
@@ -117,13 +118,43 @@ export function whoami() {
   return answerOf({ ok: true, doc: DOC_ID, page: pageInfo(), ready, declared, leaving: inFlight.leaving === true });
 }
 
-// The diff of this (new) document against the before snapshot another document carried out.
-export function diffFrom(arg) {
+// The before snapshot another document carried out, as its argument gives it (an own `before`).
+function carriedBefore(arg) {
   const before = arg && hasOwn(arg, 'before') ? arg.before : null;
-  if (!before || typeof before !== 'object' || !before.records || typeof before.records !== 'object') return answerOf({ ok: false, code: 'no_snapshot' });
+  if (!before || typeof before !== 'object' || !before.records || typeof before.records !== 'object') return null;
   before.records = carriedRecords(before.records);
+  return before;
+}
+
+function diffCarried(before) {
   const changed = diffEvidence(before, null);
   changed.page = { from: before.page || { id: null, url: '', title: '' }, to: pageInfo() };
   changed.observed = true;
   return answerOf({ ok: true, changed });
+}
+
+// The diff of this (new) document against the before snapshot another document carried out.
+export function diffFrom(arg) {
+  const before = carriedBefore(arg);
+  return before ? diffCarried(before) : answerOf({ ok: false, code: 'no_snapshot' });
+}
+
+// The carried snapshot handed to this new document while it settles (`hold`: the controller sends it
+// just after the settle call, so its transfer and parse take time the settle spends waiting for frames
+// anyway); the expect call then diffs against it (expect.js withAfter names the document it came from).
+// Dropped when an invocation starts here (armLeaving), so it never outlives the one that carried it.
+let held = null;
+
+export function hold(arg) {
+  const before = carriedBefore(arg);
+  if (!before || !hasOwn(arg, 'from') || typeof arg.from !== 'string') return answerOf({ ok: false, code: 'no_snapshot' });
+  held = { from: arg.from, before };
+  return answerOf({ ok: true });
+}
+
+// The diff against the snapshot document `from` carried, if this document holds it (taken once).
+export function diffHeld(from) {
+  const kept = held;
+  held = null;
+  return kept !== null && kept.from === from ? diffCarried(kept.before) : null;
 }

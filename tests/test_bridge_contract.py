@@ -230,6 +230,19 @@ async def _adopt(b: Bridge) -> Answers:
 async def _diff_from(b: Bridge) -> Answers:
     # The real path: a before snapshot taken, the document replaced, the snapshot it handed over as it
     # left (navigate.js, through the controller's binding) diffed in the new document.
+    _, carried = await _carried_to_a_new_document(b)
+    return [("diffFrom", await b.raw("diffFrom", text=carried)), ("diffFrom", await b.raw("diffFrom", {}))]
+
+
+async def _hold(b: Bridge) -> Answers:
+    # As diffFrom's: the new document is handed the snapshot the one before carried (named by its id).
+    doc, carried = await _carried_to_a_new_document(b)
+    held = '{"from":' + json.dumps(doc) + "," + carried[1:]
+    return [("hold", await b.raw("hold", text=held)), ("hold", await b.raw("hold", {"from": doc}))]
+
+
+async def _carried_to_a_new_document(b: Bridge) -> tuple[str, str]:
+    """The document's id and the before snapshot it carried as it was replaced (a reload)."""
     doc = json.loads(await b.raw("whoami", {}))["doc"]
     await b.raw("begin", {"evidence": True})
     await _page(b, "location.reload()")
@@ -242,7 +255,7 @@ async def _diff_from(b: Bridge) -> Answers:
             return False
 
     await _until(new_document, "the new document")
-    return [("diffFrom", await b.raw("diffFrom", text=carried)), ("diffFrom", await b.raw("diffFrom", {}))]
+    return doc, carried
 
 
 async def _handoff(b: Bridge) -> Answers:
@@ -328,6 +341,7 @@ CASES: dict[str, tuple[Callable[[Bridge], Awaitable[Answers]], list[str]]] = {
     "begin": (_begin, []),
     "adopt": (_adopt, []),
     "diffFrom": (_diff_from, ["no_snapshot"]),
+    "hold": (_hold, ["no_snapshot"]),
     "handoff": (_handoff, ["gone"]),
     "restore": (_restore, []),
     "configure": (_configure, []),

@@ -25,6 +25,7 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
     begin: { answer: "Begun", promise: false, does: "a resumed flow's before snapshot or start mark (navigate.js)" },
     adopt: { answer: "Adopted", promise: false, does: "this document takes the carry binding (navigate.js)" },
     diffFrom: { answer: "Diffed", promise: false, does: "the diff against a before snapshot another document handed over (navigate.js)" },
+    hold: { answer: "Done", promise: false, does: "a before snapshot another document handed over, kept for the expect call's diff (navigate.js)" },
     handoff: { answer: "HandoffState", promise: false, does: "whether the person is done with a handoff (handoff.js)" },
     restore: { answer: "Restored", promise: false, does: "references the page kept, restored to values (handoff.js)" },
     configure: { answer: "Done", promise: false, does: "the operator's raised risks (registry.js)" },
@@ -1771,8 +1772,8 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
     return answerOf({ value: !!value });
   }
   function withAfter(answer2, args) {
-    if (hasOwn(args, "before")) {
-      const diffed = inFlight.leaving ? null : diffFrom(args);
+    if (hasOwn(args, "carried")) {
+      const diffed = inFlight.leaving ? null : diffHeld(args.carried);
       if (diffed && diffed.ok) answer2.diffed = diffed;
     } else if (args.diff === true && !inFlight.leaving && inFlight.before) {
       const diffed = diffAgainstBefore();
@@ -3291,6 +3292,7 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
   function armLeaving() {
     inFlight.leaving = false;
     inFlight.carried = false;
+    held = null;
   }
   function withLeaving(value) {
     if (value && typeof value === "object") {
@@ -3318,14 +3320,33 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
     const declared = registry.page !== null || registry.actions.length > 0 || registry.records.length > 0;
     return answerOf({ ok: true, doc: DOC_ID, page: pageInfo(), ready, declared, leaving: inFlight.leaving === true });
   }
-  function diffFrom(arg) {
+  function carriedBefore(arg) {
     const before = arg && hasOwn(arg, "before") ? arg.before : null;
-    if (!before || typeof before !== "object" || !before.records || typeof before.records !== "object") return answerOf({ ok: false, code: "no_snapshot" });
+    if (!before || typeof before !== "object" || !before.records || typeof before.records !== "object") return null;
     before.records = carriedRecords(before.records);
+    return before;
+  }
+  function diffCarried(before) {
     const changed = diffEvidence(before, null);
     changed.page = { from: before.page || { id: null, url: "", title: "" }, to: pageInfo() };
     changed.observed = true;
     return answerOf({ ok: true, changed });
+  }
+  function diffFrom(arg) {
+    const before = carriedBefore(arg);
+    return before ? diffCarried(before) : answerOf({ ok: false, code: "no_snapshot" });
+  }
+  var held = null;
+  function hold(arg) {
+    const before = carriedBefore(arg);
+    if (!before || !hasOwn(arg, "from") || typeof arg.from !== "string") return answerOf({ ok: false, code: "no_snapshot" });
+    held = { from: arg.from, before };
+    return answerOf({ ok: true });
+  }
+  function diffHeld(from) {
+    const kept2 = held;
+    held = null;
+    return kept2 !== null && kept2.from === from ? diffCarried(kept2.before) : null;
   }
 
   // js_bridge/interaction.js
@@ -4244,6 +4265,7 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
     begin: (arg) => begin(arg),
     adopt: () => adoptCarry(),
     diffFrom: (arg) => diffFrom(arg),
+    hold: (arg) => hold(arg),
     pointedAt: (arg) => pointedAt(arg),
     pointedAgain: () => pointedAgain(),
     focused: () => focusedElement()

@@ -144,17 +144,14 @@ class Bridge(BridgeChannel):
         await self._call("synthetic", {}, Done)
 
     async def expect(self, ref: str, args: dict[str, Any], timeout_ms: float, settle_ms: float,
-                     diff: bool = False, carried: str | None = None) -> Expected:
+                     diff: bool = False, carried_from: str | None = None) -> Expected:
         """The expectation polled, then the page settled; with ``diff``, the after snapshot against
-        the before one, taken in the same task as the page was found settled (expect.js). ``carried``:
-        a before snapshot another document handed over (``carried(doc, keep=True)``), diffed against
-        the same way in this new document; its text joins the argument's as it is (never parsed here)."""
-        arg = {"ref": ref, "args": args, "timeoutMs": timeout_ms, "settleMs": settle_ms, "diff": diff}
-        text = None
-        if carried is not None and carried.startswith('{"') and carried.endswith("}"):
-            # diffFrom's argument is an object ({"before": …}): its members follow the call's own.
-            text = json.dumps(arg, ensure_ascii=False, allow_nan=False)[:-1] + "," + carried[1:]
-        return await self._call("expect", arg, Expected, budget_ms=timeout_ms + settle_ms + 1_000, arg_text=text)
+        the before one, taken in the same task as the page was found settled (expect.js). ``carried_from``:
+        the document whose carried before snapshot this new one holds (``hold``), diffed against the same way."""
+        arg: dict[str, Any] = {"ref": ref, "args": args, "timeoutMs": timeout_ms, "settleMs": settle_ms, "diff": diff}
+        if carried_from is not None:
+            arg["carried"] = carried_from
+        return await self._call("expect", arg, Expected, budget_ms=timeout_ms + settle_ms + 1_000)
 
     async def settle(self, cap_ms: float, budget_ms: float | None = None, terminate: bool = True) -> Settled:
         answer = await self._call("settle", {"capMs": cap_ms}, Settling, budget_ms=budget_ms or cap_ms,
@@ -172,6 +169,16 @@ class Bridge(BridgeChannel):
     async def begin(self, evidence: bool) -> Begun:
         """A resumed flow starts here: the before snapshot (or the start mark), no action looked up."""
         return await self._call("begin", {"evidence": evidence}, Begun)
+
+    async def hold(self, doc: str, carried: str) -> bool:
+        """Hand this new document the before snapshot document ``doc`` carried (its text as ``carried``
+        gives it, never parsed here), for its expect call's diff (navigate.js ``hold``)."""
+        if not (carried.startswith('{"') and carried.endswith("}")):
+            return False
+        # diffFrom's argument is an object ({"before": …}): its members follow the document's id.
+        text = "{" + json.dumps("from") + ":" + json.dumps(doc, ensure_ascii=False) + "," + carried[1:]
+        await self._call("hold", None, Done, budget_ms=1_000, terminate=False, arg_text=text)
+        return True
 
     async def diff_from(self, carried: str) -> Diffed:
         """What changed in this document against a before snapshot another document handed over (its

@@ -104,10 +104,10 @@ def folded_answer(raw: dict[str, JsonValue] | None) -> Expected | Refusal | None
 
 
 async def _asked(inv: Invocation, folded: Expected | Refusal | Exception | None, diff: bool,
-                 carried: str | None) -> Expected:
+                 carried_from: str | None) -> Expected:
     """The expect call's answer: the one that came with run()'s (asked as this call would ask), else
-    the call itself (``carried``: the before snapshot the action's document handed over, diffed in the
-    new document in the same call)."""
+    the call itself (``carried_from``: the new document holds the before snapshot the action's
+    document handed over, and diffs against it in the same call)."""
     if isinstance(folded, Exception):
         raise folded
     if isinstance(folded, Refusal):
@@ -115,7 +115,7 @@ async def _asked(inv: Invocation, folded: Expected | Refusal | Exception | None,
     if folded is not None:
         return folded
     return await inv.session.bridge.expect(inv.ref, inv.args, inv.expect_timeout_ms, inv.settings.settle_cap_ms, diff=diff,
-                                           carried=carried)
+                                           carried_from=carried_from)
 
 
 async def _check(inv: Invocation, on_new_document: bool = False,
@@ -126,14 +126,14 @@ async def _check(inv: Invocation, on_new_document: bool = False,
     where = " on the new document" if on_new_document else ""
     bridge = inv.session.bridge
     diff = inv.evidence_begun and not on_new_document and not inv.document.after_unreadable
-    # On the new document the after snapshot is diffed against the carried one in the same call (kept
-    # for the diff stage's own call if this one does not answer with it: navigation.py keep_after).
-    carried = bridge.carried(inv.doc, keep=True) if on_new_document and inv.evidence_begun else None
+    # On the new document, when it holds the carried snapshot (navigation.py follow), the after snapshot
+    # is diffed against it in the same call; else the diff stage diffs with a call of its own.
+    carried_from = inv.doc if on_new_document and inv.evidence_begun and inv.document.held else None
     try:
         try:
-            answer = await _asked(inv, folded, diff, carried)
+            answer = await _asked(inv, folded, diff, carried_from)
         except PageUnresponsive:
-            if not diff and carried is None:
+            if not diff and carried_from is None:
                 raise
             # The call that also takes the after snapshot did not answer: the page's records or state
             # hang when read (its script was stopped). The expectation is asked again on its own; what

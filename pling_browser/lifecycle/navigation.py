@@ -17,7 +17,7 @@ import time
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-from ..core.answers import Diffed, Expected
+from ..core.answers import Diffed, Expected, Settled
 from ..core.bridge import CutByNavigation
 from ..errors import PageNavigated, PageUnresponsive, PlingError, SessionLost
 from ..pages import RefusedAddress, TabRef, TabsChange
@@ -66,6 +66,7 @@ class DocumentTracker:
     _navigated: bool
     _after: Diffed | None
     _across: Diffed | None
+    _held: bool
     _after_unreadable: bool
 
     def __init__(self) -> None:
@@ -74,6 +75,7 @@ class DocumentTracker:
         self._navigated = False
         self._after: Diffed | None = None
         self._across: Diffed | None = None
+        self._held = False
         self._after_unreadable = False
 
     @property
@@ -88,6 +90,11 @@ class DocumentTracker:
     def after(self) -> Diffed | None:
         """The after snapshot the expect call took the moment the page settled (expect.js)."""
         return self._after
+
+    @property
+    def held(self) -> bool:
+        """The new document holds the before snapshot the action's document carried (``hold``)."""
+        return self._held
 
     @property
     def across(self) -> Diffed | None:
@@ -152,9 +159,22 @@ class DocumentTracker:
             return
         inv.note(LogEvent.NAVIGATED, ms=waited)
         with contextlib.suppress(PlingError):
-            settled = await bridge.settle(min(1_000, inv.settings.settle_cap_ms), terminate=False)
+            settled = await self._settle_holding(inv)
             if not settled.settled:
                 inv.note(LogEvent.NEW_DOCUMENT_NOT_SETTLED, ms=settled.ms)
+
+    async def _settle_holding(self, inv: Invocation) -> Settled:
+        """The new document settles; with evidence, it is handed the carried before snapshot meanwhile
+        (``hold``, sent just after the settle call: its transfer and parse take time the settle spends
+        waiting for frames), so its expect call diffs without carrying it in (expect.py)."""
+        bridge = inv.session.bridge
+        settling = asyncio.ensure_future(bridge.settle(min(1_000, inv.settings.settle_cap_ms), terminate=False))
+        carried = bridge.carried(inv.doc, keep=True) if inv.evidence_begun and inv.doc else None
+        if carried is not None and inv.doc is not None:
+            holding = asyncio.ensure_future(bridge.hold(inv.doc, carried))
+            held = (await asyncio.gather(settling, holding, return_exceptions=True))[1]
+            self._held = held is True  # not held (refused, hung, navigated again): the diff stage's own call
+        return await settling
 
     async def _arrival(self, inv: Invocation, budget_s: float, started: float) -> bool | None:
         """Poll until a new document declared itself (True), the budget ran out (False), or the

@@ -217,8 +217,9 @@ def test_arguments_the_held_declaration_refuses_are_checked_on_the_full_path(
 
 
 def test_a_navigating_action_diffs_across_documents_in_its_expect_call(pages: Pages, calls: list[tuple[Bridge, str]]) -> None:
-    # The new document's expect call is given the carried before snapshot and diffs against it the
-    # moment the page settled (expect.js withAfter), so the diff stage makes no diffFrom call of its own.
+    # The new document is handed the carried before snapshot as it settles (hold, sent with the settle
+    # call) and its expect call diffs against it the moment the page settled (expect.js withAfter), so
+    # the diff stage makes no diffFrom call of its own.
     page = pages.open("pages/lifecycle/carried_list.html")
     receipt, made = _invoke(page, calls, "drop@y")
     assert receipt["ok"] is True and receipt["verified"] is True, receipt
@@ -226,8 +227,8 @@ def test_a_navigating_action_diffs_across_documents_in_its_expect_call(pages: Pa
     assert book["removed"] == ["y"] and book["added"] == [] and book["updated"] == [], book
     assert book["total"] == {"from": 3, "to": 2}, book
     assert receipt["changed"]["page"]["to"]["url"].endswith("?ids=x,constructor"), receipt["changed"]["page"]
-    assert made[-1] == "expect" and "diffFrom" not in made, made
+    assert made[-3:] == ["settle", "hold", "expect"] and "diffFrom" not in made, made
     # Without evidence nothing is carried: the same calls, none of them a diff.
     receipt, made = _invoke(page, calls, "drop@x", evidence=False)
     assert receipt["ok"] is True and receipt["verified"] is True and "changed" not in receipt, receipt
-    assert made[-1] == "expect" and "diffFrom" not in made, made
+    assert made[-2:] == ["settle", "expect"] and "hold" not in made and "diffFrom" not in made, made
