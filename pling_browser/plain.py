@@ -16,6 +16,7 @@ line escapes, which a person is shown as marks, and what input is malformed.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -99,11 +100,21 @@ def _whole(text: str) -> str:
 
 
 def wellformed(value: Any) -> Any:
-    """`value` with every lone surrogate (in strings and keys) replaced by U+FFFD; pairs are kept."""
+    """`value` with every lone surrogate (in strings and keys) replaced by U+FFFD; pairs are kept. JSON-like
+    data that holds none (nearly every receipt) is answered as it is, itself, after one check in C: its
+    JSON text encodes as UTF-8 (issue 31: the walk below cost a read ~40 µs for its receipt alone)."""
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except (UnicodeEncodeError, TypeError, ValueError, RecursionError):
+        return _wellformed(value)
+    return value
+
+
+def _wellformed(value: Any) -> Any:
     if isinstance(value, str):
         return _whole(value)
     if isinstance(value, dict):
-        return {(_whole(key) if isinstance(key, str) else key): wellformed(item) for key, item in value.items()}
+        return {(_whole(key) if isinstance(key, str) else key): _wellformed(item) for key, item in value.items()}
     if isinstance(value, list):
-        return [wellformed(item) for item in value]
+        return [_wellformed(item) for item in value]
     return value
