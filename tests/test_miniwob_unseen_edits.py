@@ -12,7 +12,7 @@ from typing import Any
 
 import httpx
 
-from bench.miniwob import colours, instruction, page_reading, picking, policy_generic, revealing
+from bench.miniwob import arranging, colours, instruction, page_reading, picking, policy_generic, revealing
 from bench.miniwob.server import TaskServer
 from bench.miniwob.unseen import generic_episodes, unseen_service, write_drafts
 
@@ -164,3 +164,22 @@ def test_cards_lying_face_down_are_each_turned_and_the_greatest_picked(tmp_path:
         assert episode["error"] is None and episode["raw"] == 1 and episode["lies"] == [], episode
         calls = _invoked(episode)
         assert calls[:3] == ["click@0", "click@1", "click@2"] and calls[-1] == "click_submit", calls
+
+
+def test_a_box_named_by_its_size_is_dragged_into_the_other_and_let_go_at_its_centre(tmp_path: Path) -> None:
+    """drag-box: "Drag the smaller box so that it is completely inside the larger box." over two jQuery UI
+    draggables labelled 's' and 'L'. Nothing in the model matched (0 of 3). The edited draft (2 lines) gives
+    each box its on-screen size as a field and lets its drag go at the destination's centre (drop:
+    'centre'); the policy reads "drag A into|inside|onto B", each named by a comparative of size or its
+    label, drags A onto B and presses Submit. Seed 6 starts with the small box over the large one's centre
+    (the drag waited for the destination's hit test until its budget ran out, before)."""
+    boxes = [{"id": "s", "label": "s", "fields": {"size": 784}}, {"id": "L", "label": "L", "fields": {"size": "3364"}}]
+    assert arranging._named(boxes, "smaller box") is boxes[0] and arranging._named(boxes, "larger box") is boxes[1]
+    assert arranging._named(boxes, "bigger one") is boxes[1] and arranging._named(boxes, "s") is boxes[0]
+    assert arranging._named([{"id": "a", "label": "a"}, {"id": "b", "label": "b"}], "smaller box") is None   # no size: no guess
+    assert arranging._named(boxes + [{"id": "t", "label": "t", "fields": {"size": 784}}], "smaller box") is None  # a tie
+    put = arranging._PUT.search("Drag the smaller box so that it is completely inside the larger box.")
+    assert put and (put[1], put[2]) == ("smaller box", "larger box")
+    for episode in _played(tmp_path, [("drag-box", 1), ("drag-box", 6)]):
+        assert episode["error"] is None and episode["raw"] == 1 and episode["lies"] == [], episode
+        assert _invoked(episode) == ["drag@s", "click_submit"], episode["steps"]

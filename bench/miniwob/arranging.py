@@ -7,7 +7,10 @@ instruction are read:
   three rows of three, "to the bottom left", "to the center"): the record is dragged onto the one there now;
 - a sort: "sort … increasing|ascending|decreasing|descending": the labels are numbers; for each place
   from the first, the record that belongs there is dragged onto the one there, and the model is read again
-  (the policy checks the order it reads, never assumes the drag did it).
+  (the policy checks the order it reads, never assumes the drag did it);
+- a put: "drag A into|inside|onto|on top of|over B": each of A and B is a record named by its label, or
+  by a comparative of size ("the smaller box", "the larger one") when every record of the type has a
+  number field named size, area or width (what the page shows of it): the one with the least or most.
 
 Nothing here names a task (tests/test_miniwob_unseen.py checks it)."""
 
@@ -100,11 +103,54 @@ async def _sort(agent: PlingAgent, model: dict[str, Any], kind: str, ins: Instru
     return model
 
 
+# A comparative or superlative of size: whether it wants the most; the fields that say a record's size.
+SIZES = {"smaller": False, "smallest": False, "larger": True, "largest": True, "bigger": True, "biggest": True}
+SIZE_FIELDS = ("size", "area", "width")
+_PUT = re.compile(r"\bdrag (?:the )?(.+?)\s+(?:so that it is\s+(?:\w+ly\s+)?)?"
+                  r"(?:into|inside(?: of)?|onto|on top of|over)\s+(?:the )?(.+?)[.!]?$", re.I)
+
+
+def _size(item: dict[str, Any]) -> float | None:
+    fields = {str(k).lower(): v for k, v in (item.get("fields") or {}).items()}
+    for name in SIZE_FIELDS:
+        if isinstance(fields.get(name), (int, float)) and not isinstance(fields[name], bool):
+            return float(fields[name])
+        if isinstance(fields.get(name), str) and re.fullmatch(NUMBER, fields[name].strip()):
+            return float(fields[name])
+    return None
+
+
+def _named(items: list[dict[str, Any]], phrase: str) -> dict[str, Any] | None:
+    """The one record a phrase names: by a comparative of size, else by its label."""
+    words = tokens(phrase)
+    said = [SIZES[w] for w in words if w in SIZES]
+    if said:
+        sizes = [_size(item) for item in items]
+        if len(said) != 1 or None in sizes:
+            return None
+        best = (max if said[0] else min)(s for s in sizes if s is not None)
+        chosen = [item for item, s in zip(items, sizes, strict=True) if s == best]
+    else:
+        chosen = [item for item in items if tokens(str(item.get("label") or item["id"])) and
+                  phrase_at(words, tokens(str(item.get("label") or item["id"]))) >= 0]
+    return chosen[0] if len(chosen) == 1 else None
+
+
+async def _put(agent: PlingAgent, model: dict[str, Any], kind: str, ins: Instruction, invoked: list[str]) -> dict[str, Any] | None:
+    m = _PUT.search(ins.text.strip())
+    items = _items(model, kind)
+    moved, onto = (_named(items, m[1]), _named(items, m[2])) if m else (None, None)
+    if moved is None or onto is None or moved is onto:
+        return None
+    return await _drag(agent, kind, f"drag@{moved['id']}", onto["id"], invoked)
+
+
 async def arrange(agent: PlingAgent, model: dict[str, Any], ins: Instruction, invoked: list[str]) -> tuple[dict[str, Any], list[str]]:
-    """A move or a sort the instruction asks of a list reordered by dragging. Answers the model last read
+    """A move, a sort or a put the instruction asks of a list reordered by dragging. Answers the model last read
     and the drag refs now done (the policy plans nothing more on them)."""
     for kind in drag_types(model):
-        after = await _sort(agent, model, kind, ins, invoked) or await _move(agent, model, kind, ins, invoked)
+        after = (await _sort(agent, model, kind, ins, invoked) or await _move(agent, model, kind, ins, invoked)
+                 or await _put(agent, model, kind, ins, invoked))
         if after is not None:
             return after, [f"drag@{i['id']}" for i in _items(model, kind) + _items(after, kind)]
     return model, []

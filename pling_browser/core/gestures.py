@@ -238,20 +238,35 @@ async def _gesture(step: _Steps, target: Any, control: str, value: Any, timeout_
     elif gesture.drag:
         if destination is None:
             raise TargetNotOperable("a drag needs its destination where Playwright can locate it")
-        await step(target.drag_to(destination, timeout=timeout_ms, force=force, steps=DRAG_STEPS,
-                                  target_position=await _drop_point(target, destination, gesture.drop)))
+        await _drag(step, target, destination, timeout_ms, force, gesture.drop)
     else:
         await _keys(step, target, control, value, timeout_ms, force, gesture)
 
 
-async def _drop_point(target: Any, destination: Any, drop: str | None = None) -> dict[str, float] | None:
+async def _drag(step: _Steps, target: Any, destination: Any, timeout_ms: float, force: bool, drop: str | None) -> None:
+    """The drag, let go where ``_drop_point`` says. When the dragged element already covers that point
+    (a box lying over part of the one it goes into), the destination's hit test could only ever find
+    the dragged element, and Playwright would wait for the whole budget: the target's own checks run
+    alone (a trial hover), then the drag goes without the destination's."""
+    source, box = await target.bounding_box(), await destination.bounding_box()
+    point = _drop_point(source, box, drop)
+    if source and box and not force and _covers(source, box, point):
+        await target.hover(trial=True, timeout=timeout_ms)
+        force = True
+    await step(target.drag_to(destination, timeout=timeout_ms, force=force, steps=DRAG_STEPS, target_position=point))
+
+
+def _covers(source: dict[str, float], box: dict[str, float], point: dict[str, float] | None) -> bool:
+    x, y = box["x"] + (point["x"] if point else box["width"] / 2), box["y"] + (point["y"] if point else box["height"] / 2)
+    return source["x"] <= x <= source["x"] + source["width"] and source["y"] <= y <= source["y"] + source["height"]
+
+
+def _drop_point(source: dict[str, float] | None, box: dict[str, float] | None,
+                drop: str | None = None) -> dict[str, float] | None:
     """Where a drag lets go: a quarter past the destination's centre the way it travels, as a hand does
     (a sortable list reorders as the dragged item passes the other's centre), or, declared ``drop:
     'centre'``, at the centre itself (a box put inside another lands where it was aimed)."""
-    if drop == "centre":
-        return None  # Playwright's centre
-    source, box = await target.bounding_box(), await destination.bounding_box()
-    if not source or not box:
+    if drop == "centre" or not source or not box:
         return None  # Playwright's centre
     point = {"x": box["width"] / 2, "y": box["height"] / 2}
     for axis, size in (("x", "width"), ("y", "height")):

@@ -299,6 +299,17 @@ def test_a_drag_declared_drop_centre_lets_go_at_the_destinations_centre(pages: P
     assert all(abs(d) <= 1 for d in state(page)["offset"]) and state(page)["moves"] > 1, state(page)
 
 
+def test_a_drag_whose_element_covers_where_it_lets_go_still_goes(pages: Pages) -> None:
+    """The small box over the large one's centre: the destination's hit test finds only the dragged box.
+    Before, Playwright waited the whole budget for it (PageUnresponsive after the pointer went down)."""
+    page = pages.open(DROP)
+    assert page.invoke("place@small", {"onto": "large"})["ok"] is True
+    moves = state(page)["moves"]
+    again = page.invoke("place@small", {"onto": "large"})
+    assert again["ok"] is True, again
+    assert state(page)["moves"] > moves and state(page)["inside"] is True, state(page)
+
+
 def test_a_drag_lets_go_a_quarter_past_the_centre_by_default(pages: Pages) -> None:
     page = pages.open(DROP)
     receipt = page.invoke("shove@small", {"onto": "large"})
