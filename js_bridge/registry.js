@@ -180,12 +180,14 @@ export function commonAction(decl, kind) {
 //   { commit: C, press?: KEY }                           a fill that ends with C: 'blur' (default) | 'enter' | 'none'
 //   { drag: ID | '{param}', record?: TYPE, drop?: D }    onto another record's element, let go at D:
 //                                                        'past' (default: a quarter past its centre) | 'centre'
-// Normalised to { act, press, type, commit, drag, dragType, drop }; null: the control's own gesture. A
+//   { hover: POINT } | { click: POINT }                  the pointer at a point of the element, POINT = { x, y }:
+//                                                        px from its top left, each a number or '{param}'
+// Normalised to { act, press, type, commit, drag, dragType, drop, at }; null: the control's own gesture. A
 // malformed one is a declaration problem and makes the action unavailable with that reason (never
 // the control's own gesture in its place: the page asked for something else).
 const KEY_NAME = /^[A-Za-z0-9+]{1,40}$/;
 const GESTURE_ACTS = { click: true, dblclick: true, focus: true, hover: true };
-const GESTURE_KEYS = { press: true, type: true, commit: true, drag: true, record: true, drop: true };
+const GESTURE_KEYS = { press: true, type: true, commit: true, drag: true, record: true, drop: true, hover: true, click: true };
 const COMMITS = { blur: true, enter: true, none: true };
 const DROPS = { past: true, centre: true };
 
@@ -200,8 +202,9 @@ function gestureOf(decl) {
   let names;
   try { names = keys(gesture); } catch (e) { return { problem: 'gesture could not be read: ' + errorText(e) }; }
   for (let i = 0; i < names.length; i++) {
-    if (!hasOwn(GESTURE_KEYS, names[i])) return { problem: 'gesture has an unknown key ' + cut(StringCtor(names[i]), 40) + ' (known: press, type, commit, drag, record, drop)' };
+    if (!hasOwn(GESTURE_KEYS, names[i])) return { problem: 'gesture has an unknown key ' + cut(StringCtor(names[i]), 40) + ' (known: press, type, commit, drag, record, drop, hover, click)' };
   }
+  if (hasOwn(gesture, 'hover') || hasOwn(gesture, 'click')) return pointGesture(gesture, names);
   const press = own(gesture, 'press');
   const type = own(gesture, 'type');
   const commit = own(gesture, 'commit');
@@ -225,7 +228,29 @@ function gestureOf(decl) {
 
 function normalGesture(g) {
   return { act: g.act || null, press: g.press || null, type: g.type === true, commit: g.commit || null,
-           drag: g.drag || null, dragType: g.dragType || null, drop: g.drop || null };
+           drag: g.drag || null, dragType: g.dragType || null, drop: g.drop || null, at: g.at || null };
+}
+
+// { hover: POINT } or { click: POINT }, alone: the pointer goes to a point of the element rather than its
+// centre (a page that answers where the pointer is: a map, a canvas, a hot-and-cold area).
+const PARAM_REF = /^\{[A-Za-z_][A-Za-z0-9_]{0,63}\}$/;
+function pointGesture(gesture, names) {
+  if (names.length !== 1) return { problem: 'a hover or click at a point is alone in its gesture' };
+  const act = names[0];
+  const point = own(gesture, act);
+  if (typeof point !== 'object' || point === null || isArray(point)) return { problem: "gesture's " + act + ' must be a point { x, y }' };
+  let keysOf;
+  try { keysOf = keys(point); } catch (e) { return { problem: "gesture's point could not be read: " + errorText(e) }; }
+  const x = own(point, 'x');
+  const y = own(point, 'y');
+  const bad = !pointAxis(x) ? 'x' : !pointAxis(y) ? 'y' : null;
+  if (bad) return { problem: "gesture's point needs " + bad + ": a number of px from the element's top left, or '{param}' naming the argument that holds it" };
+  if (keysOf.length !== 2) return { problem: "gesture's point has x and y only" };
+  return { gesture: normalGesture({ act, at: { x, y } }) };
+}
+
+function pointAxis(v) {
+  return (typeof v === 'number' && isFiniteNumber(v) && v >= 0) || (typeof v === 'string' && regexTest(PARAM_REF, v));
 }
 
 function expectOf(decl, id) {

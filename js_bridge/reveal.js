@@ -182,6 +182,8 @@ async function findAndMarkTarget(args) {
   if (action.gesture && action.gesture.commit && control !== 'text' && !action.gesture.type) {
     return answerOf({ ok: false, code: 'unavailable', reason: 'Its gesture ends a fill (commit), and its target (a ' + strToLowerCase(elementTagName(el)) + ') is not a text field; declare { type: true, commit } to type into it', log });
   }
+  const point = action.gesture && action.gesture.at ? pointIn(el, action.gesture.at, args.args) : null;
+  if (point && point.reason) return answerOf({ ok: false, code: 'unavailable', reason: point.reason, log });
   let drop = null;
   if (action.gesture && action.gesture.drag) {
     drop = await dropTarget(action, ref.record, args.args, capMs, log);
@@ -195,7 +197,8 @@ async function findAndMarkTarget(args) {
   const mark = randomName();
   try { elementSetAttribute(el, TARGET_ATTRIBUTE, mark); } catch (e) { return answerOf({ ok: false, code: 'unavailable', reason: 'The target cannot be marked: ' + errorText(e), log }); }
   const where = whereIs(el);
-  const answer = answerOf({ ok: true, control, fidelity, tag: strToLowerCase(elementTagName(el)), mark, where, gesture: action.gesture || null, log });
+  const gesture = point ? { act: action.gesture.act, press: null, type: false, commit: null, drag: null, dragType: null, drop: null, at: point.at } : action.gesture;
+  const answer = answerOf({ ok: true, control, fidelity, tag: strToLowerCase(elementTagName(el)), mark, where, gesture: gesture || null, log });
   if (drop) {
     // The destination carries a mark of its own, with the same attribute (observe.js: not a page change).
     if (where === 'closed_shadow' || whereIs(drop.el) !== where || nodeOwnerDocument(drop.el) !== nodeOwnerDocument(el)) {
@@ -208,6 +211,24 @@ async function findAndMarkTarget(args) {
     try { elementSetAttribute(drop.el, TARGET_ATTRIBUTE, answer.drop); } catch (e) { releaseTarget(); return answerOf({ ok: false, code: 'unavailable', reason: 'The drag destination cannot be marked: ' + errorText(e), log }); }
   }
   return answer;
+}
+
+// The point a `{ hover | click: { x, y } }` gesture goes to, px from the element's top left: each axis a
+// number, or '{param}' the argument holding one; a point outside the element's box is refused (nothing runs).
+function pointIn(el, at, args) {
+  const x = axisValue(at.x, args);
+  const y = axisValue(at.y, args);
+  if (x === null || y === null) return { reason: 'The gesture goes to a point of its target, and the argument ' + (x === null ? at.x : at.y) + ' is not a number' };
+  const rect = elementGetBoundingClientRect(el);
+  if (x > rect.width || y > rect.height) {
+    return { reason: 'The point (' + x + ', ' + y + ') is outside its target, which is ' + rect.width + ' x ' + rect.height + ' px' };
+  }
+  return { at: { x, y } };
+}
+
+function axisValue(v, args) {
+  const value = typeof v === 'string' ? own(args, strSlice(v, 1, -1)) : v;
+  return typeof value === 'number' && isFiniteNumber(value) && value >= 0 ? value : null;
 }
 
 // Where a drag gesture goes: the element of another record, `drag` naming its id, or '{param}' the

@@ -12,7 +12,7 @@ from typing import Any
 
 import httpx
 
-from bench.miniwob import arranging, colours, instruction, page_reading, picking, policy_generic, revealing
+from bench.miniwob import arranging, colours, instruction, page_reading, picking, policy_generic, revealing, seeking
 from bench.miniwob.server import TaskServer
 from bench.miniwob.unseen import generic_episodes, unseen_service, write_drafts
 
@@ -183,3 +183,26 @@ def test_a_box_named_by_its_size_is_dragged_into_the_other_and_let_go_at_its_cen
     for episode in _played(tmp_path, [("drag-box", 1), ("drag-box", 6)]):
         assert episode["error"] is None and episode["raw"] == 1 and episode["lies"] == [], episode
         assert _invoked(episode) == ["drag@s", "click_submit"], episode["steps"]
+
+
+def test_the_hot_spot_is_found_by_moving_the_pointer_toward_hotter_and_clicked(tmp_path: Path) -> None:
+    """hot-cold: "Find and click on the HOT area." over a div that says HOT, WARM, COLD or ICE COLD as the
+    pointer moves over it. No gesture went to a point (0 of 3). The edited draft (4 lines) shows what the page
+    says under the area as state and declares point_at / click_at x, y (bounded numbers; gestures { hover |
+    click: { x: '{x}', y: '{y}' } }); the policy visits a grid, then finer grids around the hottest points,
+    and clicks where the state says HOT. Each hover's ok is held against the page's own mousemove."""
+    assert [seeking.level(t) for t in ("ICE COLD", "COLD", "WARM", "HOT", "", None)] == [0, 1, 3, 4, None, None]
+    bounded = {"type": "object", "required": ["x", "y"], "properties": {"x": {"type": "number", "minimum": 0, "maximum": 100},
+                                                                       "y": {"type": "number", "minimum": 0, "maximum": 50}}}
+    model = {"actions": [{"id": "point_at", "risk": "read", "params": bounded}, {"id": "click_at", "risk": "write", "params": bounded},
+                         {"id": "click_submit", "risk": "write"}]}
+    assert seeking.probe_and_click(model) == ("point_at", "click_at", ["x", "y"], [(0.0, 100.0), (0.0, 50.0)])
+    unbounded = {**bounded, "properties": {"x": {"type": "number"}, "y": {"type": "number"}}}
+    assert seeking.probe_and_click({"actions": [{"id": "p", "risk": "read", "params": unbounded},
+                                                {"id": "c", "risk": "write", "params": unbounded}]}) is None
+    assert seeking.grid((50, 25), (25, 12.5), 4, [(0, 100), (0, 50)])[:4] == [(12.0, 6.0), (38.0, 6.0), (62.0, 6.0), (88.0, 6.0)]
+    assert seeking.grid((0, 0), (10, 10), 3, [(0, 100), (0, 50)]) == [(0.0, 0.0), (10.0, 0.0), (0.0, 10.0), (10.0, 10.0)]
+    for episode in _played(tmp_path, [("hot-cold", 1), ("hot-cold", 2)]):
+        assert episode["error"] is None and episode["raw"] == 1 and episode["lies"] == [], episode
+        calls = _invoked(episode)
+        assert calls[-1] == "click_at" and len(calls) > 2 and set(calls[:-1]) == {"point_at"}, calls

@@ -25,7 +25,7 @@
   // marked it trusted, and where),
   // sent to the task server so the bench can hold a receipt's "ok" against it. Capture phase on the
   // window, ahead of the task's own handlers; the agent never sees this either.
-  var TYPES = ['click', 'dblclick', 'input', 'change', 'focus', 'focusin', 'keydown', 'mouseover', 'mousedown', 'mouseup', 'submit', 'drop'];
+  var TYPES = ['click', 'dblclick', 'input', 'change', 'focus', 'focusin', 'keydown', 'mouseover', 'mousemove', 'mousedown', 'mouseup', 'submit', 'drop'];
   TYPES.forEach(function (type) {
     window.addEventListener(type, function (event) {
       var el = event.target && event.target.tagName ? event.target : null;

@@ -18,7 +18,7 @@ It reads only the model and receipts (never the DOM, never a task's name) and kn
    quoted value is ("enter "Keneth""); "wait N seconds" between two operations is waited.
 
 Everything it knows is here and in instruction.py, page_reading.py (values read off the page), stepping.py (sliders),
-arranging.py (lists reordered by dragging), marking.py (records marked by their number), guessing.py, paging.py and repeating.py; no task named."""
+arranging.py (drags), marking.py (records marked by their number), guessing.py, paging.py, repeating.py, seeking.py."""
 
 from __future__ import annotations
 
@@ -55,6 +55,7 @@ from .marking import mark
 from .page_reading import NUMBER, answers_text, read_values, wanted_number, whole_texts
 from .paging import turn_page
 from .repeating import repeat
+from .seeking import seek
 from .stepping import set_sliders
 
 
@@ -350,12 +351,11 @@ async def solve(agent: PlingAgent, model: dict[str, Any], steps: int = 8, explor
     ins.names = {n.strip().lower() for a in model.get("actions") or [] for n in re.findall(r"“([^”]+)”", a.get("description") or "")}
     model = await whole_texts(agent, model, ins)
     invoked: list[str] = []
-    model, stepped = await set_sliders(agent, model, ins, invoked)
-    model, dragged = await arrange(agent, model, ins, invoked)
-    model, marked = await mark(agent, model, ins, invoked)
-    model, guessed = await guess(agent, model, ins, invoked)
-    model, repeated = await repeat(agent, model, ins, invoked)
-    done: dict[str, list[tuple[int, int]]] = {ref: [] for ref in stepped + dragged + marked + guessed + repeated}
+    ruled: list[list[str]] = []   # the refs each rule did: sliders, drags, marks (each then asks a submit), guesses…
+    for rule in (set_sliders, arrange, mark, guess, repeat, seek):
+        model, refs = await rule(agent, model, ins, invoked)
+        ruled.append(refs)
+    done: dict[str, list[tuple[int, int]]] = {ref: [] for refs in ruled for ref in refs}
     tried: set[str] = set()
     took, ended = 0.0, time.perf_counter()     # the last call's duration, and when it ended
     for _ in range(steps + explore):
@@ -375,7 +375,7 @@ async def solve(agent: PlingAgent, model: dict[str, Any], steps: int = 8, explor
             model = paged
             continue
         if not todo:
-            todo = _submit_left(model, ins, done, worked=bool(stepped or dragged or marked))
+            todo = _submit_left(model, ins, done, worked=any(ruled[:3]))
             if not todo:
                 break
         step = todo[0]

@@ -160,7 +160,14 @@ export interface DragGesture {
   commit?: never;
 }
 
-export type GestureOptions = KeyGesture | DragGesture;
+/** px from the element's top left: a number, or `'{param}'` (the argument that holds one). */
+export type PointAxis = number | `{${string}}`;
+
+/** The pointer at a point of the element rather than its centre (a map, a canvas, an area that
+ * answers where the pointer is); always alone. A point outside the element is refused. */
+export type PointGesture = { hover: { x: PointAxis; y: PointAxis } } | { click: { x: PointAxis; y: PointAxis } };
+
+export type GestureOptions = KeyGesture | DragGesture | PointGesture;
 
 export type AvailableFn<Rec> = (...id: IdArg<Rec>) => Availability;
 

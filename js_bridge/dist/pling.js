@@ -1323,7 +1323,7 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
   }
   var KEY_NAME = /^[A-Za-z0-9+]{1,40}$/;
   var GESTURE_ACTS = { click: true, dblclick: true, focus: true, hover: true };
-  var GESTURE_KEYS = { press: true, type: true, commit: true, drag: true, record: true, drop: true };
+  var GESTURE_KEYS = { press: true, type: true, commit: true, drag: true, record: true, drop: true, hover: true, click: true };
   var COMMITS = { blur: true, enter: true, none: true };
   var DROPS = { past: true, centre: true };
   function gestureOf(decl) {
@@ -1340,8 +1340,9 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
       return { problem: "gesture could not be read: " + errorText(e) };
     }
     for (let i = 0; i < names.length; i++) {
-      if (!hasOwn(GESTURE_KEYS, names[i])) return { problem: "gesture has an unknown key " + cut(StringCtor(names[i]), 40) + " (known: press, type, commit, drag, record, drop)" };
+      if (!hasOwn(GESTURE_KEYS, names[i])) return { problem: "gesture has an unknown key " + cut(StringCtor(names[i]), 40) + " (known: press, type, commit, drag, record, drop, hover, click)" };
     }
+    if (hasOwn(gesture, "hover") || hasOwn(gesture, "click")) return pointGesture(gesture, names);
     const press = own(gesture, "press");
     const type = own(gesture, "type");
     const commit = own(gesture, "commit");
@@ -1370,8 +1371,31 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
       commit: g.commit || null,
       drag: g.drag || null,
       dragType: g.dragType || null,
-      drop: g.drop || null
+      drop: g.drop || null,
+      at: g.at || null
     };
+  }
+  var PARAM_REF = /^\{[A-Za-z_][A-Za-z0-9_]{0,63}\}$/;
+  function pointGesture(gesture, names) {
+    if (names.length !== 1) return { problem: "a hover or click at a point is alone in its gesture" };
+    const act = names[0];
+    const point = own(gesture, act);
+    if (typeof point !== "object" || point === null || isArray(point)) return { problem: "gesture's " + act + " must be a point { x, y }" };
+    let keysOf;
+    try {
+      keysOf = keys(point);
+    } catch (e) {
+      return { problem: "gesture's point could not be read: " + errorText(e) };
+    }
+    const x = own(point, "x");
+    const y = own(point, "y");
+    const bad = !pointAxis(x) ? "x" : !pointAxis(y) ? "y" : null;
+    if (bad) return { problem: "gesture's point needs " + bad + ": a number of px from the element's top left, or '{param}' naming the argument that holds it" };
+    if (keysOf.length !== 2) return { problem: "gesture's point has x and y only" };
+    return { gesture: normalGesture({ act, at: { x, y } }) };
+  }
+  function pointAxis(v) {
+    return typeof v === "number" && isFiniteNumber(v) && v >= 0 || typeof v === "string" && regexTest(PARAM_REF, v);
   }
   function expectOf(decl, id) {
     const expect = own(decl, "expect");
@@ -2074,6 +2098,8 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
     if (action.gesture && action.gesture.commit && control !== "text" && !action.gesture.type) {
       return answerOf({ ok: false, code: "unavailable", reason: "Its gesture ends a fill (commit), and its target (a " + strToLowerCase(elementTagName(el)) + ") is not a text field; declare { type: true, commit } to type into it", log });
     }
+    const point = action.gesture && action.gesture.at ? pointIn(el, action.gesture.at, args.args) : null;
+    if (point && point.reason) return answerOf({ ok: false, code: "unavailable", reason: point.reason, log });
     let drop = null;
     if (action.gesture && action.gesture.drag) {
       drop = await dropTarget(action, ref.record, args.args, capMs, log);
@@ -2087,7 +2113,8 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
       return answerOf({ ok: false, code: "unavailable", reason: "The target cannot be marked: " + errorText(e), log });
     }
     const where = whereIs(el);
-    const answer2 = answerOf({ ok: true, control, fidelity, tag: strToLowerCase(elementTagName(el)), mark, where, gesture: action.gesture || null, log });
+    const gesture = point ? { act: action.gesture.act, press: null, type: false, commit: null, drag: null, dragType: null, drop: null, at: point.at } : action.gesture;
+    const answer2 = answerOf({ ok: true, control, fidelity, tag: strToLowerCase(elementTagName(el)), mark, where, gesture: gesture || null, log });
     if (drop) {
       if (where === "closed_shadow" || whereIs(drop.el) !== where || nodeOwnerDocument(drop.el) !== nodeOwnerDocument(el)) {
         releaseTarget();
@@ -2104,6 +2131,20 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
       }
     }
     return answer2;
+  }
+  function pointIn(el, at, args) {
+    const x = axisValue(at.x, args);
+    const y = axisValue(at.y, args);
+    if (x === null || y === null) return { reason: "The gesture goes to a point of its target, and the argument " + (x === null ? at.x : at.y) + " is not a number" };
+    const rect = elementGetBoundingClientRect(el);
+    if (x > rect.width || y > rect.height) {
+      return { reason: "The point (" + x + ", " + y + ") is outside its target, which is " + rect.width + " x " + rect.height + " px" };
+    }
+    return { at: { x, y } };
+  }
+  function axisValue(v, args) {
+    const value = typeof v === "string" ? own(args, strSlice(v, 1, -1)) : v;
+    return typeof value === "number" && isFiniteNumber(value) && value >= 0 ? value : null;
   }
   async function dropTarget(action, recordId, args, capMs, log) {
     let id = action.gesture.drag;

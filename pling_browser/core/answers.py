@@ -137,9 +137,16 @@ class Landed(_Answer):
     expected: dict[str, Any] | None = None  # a direct fill's expectation, asked with `typed` (fill.js)
 
 
+class Point(BaseModel):
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    x: float = Field(ge=0)
+    y: float = Field(ge=0)
+
+
 class Gesture(BaseModel):
     """A declared gesture as the bridge normalised it (js_bridge/registry.js has the grammar): one of
-    ``act`` (the element itself), ``drag`` (onto another record's element; ``drop``: let go a quarter
+    ``act`` (the element itself; with ``at``, the pointer at that point of it), ``drag`` (onto another record's element; ``drop``: let go a quarter
     past its centre, the default, or at its ``centre``), or keys: ``type`` (the value keystroke by
     keystroke), ``press`` (a key, after the typing when there is any) and ``commit`` (how typing
     ends: ``blur``, ``enter`` or ``none``; unset: ``blur``)."""
@@ -153,9 +160,13 @@ class Gesture(BaseModel):
     drag: str | None = Field(default=None, max_length=256)
     dragType: str | None = None
     drop: Literal["past", "centre"] | None = None  # where a drag lets go (None: 'past')
+    at: Point | None = None  # a hover or click at this point of the element (px from its top left), not its centre
 
     def declared(self) -> str:
-        """The declaration, written back as the page wrote it, for the receipt's log."""
+        """The declaration, written back as the page wrote it (a point as the invocation resolved it),
+        for the receipt's log."""
+        if self.act and self.at:
+            return f"{{{self.act}: {{x: {self.at.x:g}, y: {self.at.y:g}}}}}"
         if self.act:
             return repr(self.act)
         if self.drag:

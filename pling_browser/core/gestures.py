@@ -18,9 +18,9 @@ contenteditable take Playwright's path. A select asked for one option is set by 
 Playwright's select_option sets it (its ``input`` and ``change`` are untrusted there too), in one call
 (js_bridge/choose.js); a multiple select, a list, or an option not there yet takes Playwright's path.
 
-A declared gesture (``Gesture``: the element itself clicked, double-clicked, focused or hovered; a drag
-onto another record's element, in steps, let go past its centre or at it; the value typed key by key, a key
-pressed, a fill that ends with blur, Enter or nothing) always takes Playwright's path, with the
+A declared gesture (``Gesture``: the element itself clicked, double-clicked, focused or hovered, at its
+centre or at a declared point; a drag onto another record's element, in steps (core/drags.py); the
+value typed key by key, a key pressed, a fill that ends with blur, Enter or nothing) always takes Playwright's path, with the
 actionability each of its calls checks. A gesture of several steps (type, then press, then commit) has
 started once its first step went out: a later step that gives up is the page not answering, never
 "nothing ran".
@@ -38,11 +38,11 @@ from typing import Any, Literal
 from ..errors import PageNavigated, PageUnresponsive
 from .answers import Aim, Gesture, Landed
 from .bridge import Bridge
+from .drags import drag
 from .fills import type_in
 from .playwright import translate_playwright_errors
 
 Path = Literal["direct", "playwright"]
-DRAG_STEPS = 10  # pointer moves per drag (Playwright's 1): a sortable list reorders as one passes another's centre
 
 
 class TargetNotOperable(Exception):
@@ -228,51 +228,24 @@ async def _gesture(step: _Steps, target: Any, control: str, value: Any, timeout_
     if gesture is None:
         await _own(step, target, control, value, timeout_ms, force)
     elif gesture.act == "hover":
-        await step(target.hover(timeout=timeout_ms, force=force))
+        await step(target.hover(timeout=timeout_ms, force=force, position=_position(gesture)))
     elif gesture.act == "dblclick":
         await step(target.dblclick(timeout=timeout_ms, force=force))
     elif gesture.act == "click":
-        await step(target.click(timeout=timeout_ms, force=force))
+        await step(target.click(timeout=timeout_ms, force=force, position=_position(gesture)))
     elif gesture.act == "focus":
         await step(target.focus(timeout=timeout_ms))
     elif gesture.drag:
         if destination is None:
             raise TargetNotOperable("a drag needs its destination where Playwright can locate it")
-        await _drag(step, target, destination, timeout_ms, force, gesture.drop)
+        await drag(step, target, destination, timeout_ms, force, gesture.drop)
     else:
         await _keys(step, target, control, value, timeout_ms, force, gesture)
 
 
-async def _drag(step: _Steps, target: Any, destination: Any, timeout_ms: float, force: bool, drop: str | None) -> None:
-    """The drag, let go where ``_drop_point`` says. When the dragged element already covers that point
-    (a box lying over part of the one it goes into), the destination's hit test could only ever find
-    the dragged element, and Playwright would wait for the whole budget: the target's own checks run
-    alone (a trial hover), then the drag goes without the destination's."""
-    source, box = await target.bounding_box(), await destination.bounding_box()
-    point = _drop_point(source, box, drop)
-    if source and box and not force and _covers(source, box, point):
-        await target.hover(trial=True, timeout=timeout_ms)
-        force = True
-    await step(target.drag_to(destination, timeout=timeout_ms, force=force, steps=DRAG_STEPS, target_position=point))
-
-
-def _covers(source: dict[str, float], box: dict[str, float], point: dict[str, float] | None) -> bool:
-    x, y = box["x"] + (point["x"] if point else box["width"] / 2), box["y"] + (point["y"] if point else box["height"] / 2)
-    return source["x"] <= x <= source["x"] + source["width"] and source["y"] <= y <= source["y"] + source["height"]
-
-
-def _drop_point(source: dict[str, float] | None, box: dict[str, float] | None,
-                drop: str | None = None) -> dict[str, float] | None:
-    """Where a drag lets go: a quarter past the destination's centre the way it travels, as a hand does
-    (a sortable list reorders as the dragged item passes the other's centre), or, declared ``drop:
-    'centre'``, at the centre itself (a box put inside another lands where it was aimed)."""
-    if drop == "centre" or not source or not box:
-        return None  # Playwright's centre
-    point = {"x": box["width"] / 2, "y": box["height"] / 2}
-    for axis, size in (("x", "width"), ("y", "height")):
-        travel = (box[axis] + box[size] / 2) - (source[axis] + source[size] / 2)
-        point[axis] += box[size] / 4 * ((travel >= 1) - (travel <= -1))
-    return point
+def _position(gesture: Gesture) -> dict[str, float] | None:
+    """A declared point of the element (the bridge resolved it and found it inside), else its centre."""
+    return {"x": gesture.at.x, "y": gesture.at.y} if gesture.at else None
 
 
 async def _own(step: _Steps, target: Any, control: str, value: Any, timeout_ms: float, force: bool) -> None:
@@ -354,7 +327,8 @@ def words(control: str, gesture: Gesture | None, value: Any = None, drop_id: str
     act = {"hover": "hovered over", "dblclick": "double-clicked", "click": "clicked", "focus": "focused"}
     typed = not gesture.act and not gesture.drag and fills(control, gesture, value)
     if gesture.act:
-        head = f"{act[gesture.act]} the {control}"
+        head = f"{act[gesture.act]} the {control}" + (f" at ({gesture.at.x:g}, {gesture.at.y:g}) px from its top left"
+                                                      if gesture.at else "")
     elif gesture.drag:
         head = f"dragged the {control} onto {gesture.dragType + ' ' if gesture.dragType else 'record '}{drop_id}"
     elif gesture.type:

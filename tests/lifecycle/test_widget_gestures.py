@@ -23,6 +23,7 @@ SPINNER = "pages/widgets/spinner.html"
 SLIDER = "pages/widgets/slider.html"
 DATE = "pages/widgets/date.html"
 DROP = "pages/widgets/drop.html"
+AREA = "pages/widgets/area.html"
 
 
 def state(page: Any) -> dict[str, Any]:
@@ -324,6 +325,32 @@ def test_malformed_drops_are_problems(pages: Pages) -> None:
     assert "drop must be 'past'" in problems["action bad_drop"], problems
     assert "drop says where the drag's destination" in problems["action drop_alone"], problems
     assert "drop must be 'past'" in unavailable(page.invoke("bad_drop"))["message"]
+    assert state(page)["moves"] == 0
+
+
+# ---- an area that answers where the pointer is: a hover or click at a point ------------------------
+
+def test_the_pointer_goes_to_the_point_the_arguments_name(pages: Pages) -> None:
+    """Before `{ hover: { x, y } }`, the declaration was a problem (unknown key hover) and the action
+    unavailable: a hover went to the centre only."""
+    page = pages.open(AREA)
+    receipt = page.invoke("point_at", {"x": 30, "y": 100})
+    assert receipt["ok"] is True, receipt
+    assert gesture(page)["act"] == "hover" and gesture(page)["at"] == {"x": 30, "y": 100}
+    assert "hovered over the element at (30, 100) px from its top left" in " ".join(receipt["log"]), receipt["log"]
+    assert state(page)["pointer"] == [30, 100] and state(page)["clicked"] is None
+    assert page.invoke("corner")["ok"] is True and state(page)["pointer"] == [2, 3]
+    clicked = page.invoke("click_at", {"x": 150, "y": 7})
+    assert clicked["ok"] is True and changed_state(clicked)["clicked"] == {"from": None, "to": [150, 7]}, clicked
+
+
+def test_a_point_outside_the_target_or_malformed_is_refused_before_anything_runs(pages: Pages) -> None:
+    page = pages.open(AREA)
+    error = unavailable(page.invoke("point_at", {"x": 201, "y": 10}))
+    assert "is outside its target, which is 200 x 120 px" in error["message"], error
+    problems = {problem["where"]: problem["problem"] for problem in page.model()["problems"]}
+    assert "point needs y" in problems["action bad_point"], problems
+    assert "alone in its gesture" in problems["action point_and_key"], problems
     assert state(page)["moves"] == 0
 
 

@@ -132,7 +132,22 @@ export interface DragGesture {
     type?: never;
     commit?: never;
 }
-export type GestureOptions = KeyGesture | DragGesture;
+/** px from the element's top left: a number, or `'{param}'` (the argument that holds one). */
+export type PointAxis = number | `{${string}}`;
+/** The pointer at a point of the element rather than its centre (a map, a canvas, an area that
+ * answers where the pointer is); always alone. A point outside the element is refused. */
+export type PointGesture = {
+    hover: {
+        x: PointAxis;
+        y: PointAxis;
+    };
+} | {
+    click: {
+        x: PointAxis;
+        y: PointAxis;
+    };
+};
+export type GestureOptions = KeyGesture | DragGesture | PointGesture;
 export type AvailableFn<Rec> = (...id: IdArg<Rec>) => Availability;
 /** What every action, flow and handoff declares. `Av` is how availability is given: a function for
  * `window.pling`; the hooks and composables also take a value. */
