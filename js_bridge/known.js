@@ -10,17 +10,15 @@
 
 import { answerOf } from './prelude.js';
 import { findAction } from './declarations.js';
-import { DOC_ID } from './navigate.js';
 import { startObserving, stopObserving } from './observe.js';
-import { riskOf } from './registry.js';
 import { runThenExpect } from './ran.js';
-import { reveal } from './reveal.js';
+import { reveal, stillDeclared } from './reveal.js';
 import { splitRef } from './resolve.js';
 import { plainFunction } from './revealed.js';
 
 export async function knownAction(arg) {
   const action = findAction(splitRef(arg.ref).id);
-  if (arg.doc !== DOC_ID || !plainFunction(action) || action.seq !== arg.seq || riskOf(action) !== arg.risk) {
+  if (!plainFunction(action) || !stillDeclared(action, arg)) {
     return answerOf({ ok: false, code: 'stale' });
   }
   const revealed = await reveal({ ref: arg.ref, capMs: arg.capMs, evidence: arg.evidence === true, aim: false,

@@ -19,6 +19,7 @@ import { aimFill } from './fill.js';
 import { DOC_ID, armLeaving } from './navigate.js';
 import { settle, startFeedbackWatch, startObserving, stopFeedbackWatch, stopObserving } from './observe.js';
 import { callAvailable, readRecordIds } from './records.js';
+import { riskOf } from './registry.js';
 import { splitRef } from './resolve.js';
 
 const NATIVE_INPUT_SKIP = { hidden: true };
@@ -93,9 +94,18 @@ function findTarget(action, recordId) {
   return answerOf({ el, visible: isVisible(el) });
 }
 
+// The declaration the controller holds (lifecycle/known.py): this document's, that very declaration
+// (its `seq`), at the risk it was held at. Anything else is `stale`: nothing is touched or run.
+export function stillDeclared(action, held) {
+  return !!action && held.doc === DOC_ID && action.seq === held.seq && riskOf(action) === held.risk;
+}
+
 // The last pre-check: on success the before snapshot is taken here (or, without evidence, the start
 // of the action is marked), so an invocation needs no separate call for it.
 export async function reveal(args) {
+  if (args.known && !stillDeclared(findAction(splitRef(args.ref).id), args.known)) {
+    return answerOf({ ok: false, code: 'stale' });
+  }
   const answer = await findAndMarkTarget(args);
   if (answer.ok && args.aim === true && DIRECT_CONTROLS[answer.control] && answer.where === 'document' && !answer.gesture) {
     answer.aim = aim();  // gesture.js: where a direct trusted click goes, or why it does not

@@ -7,6 +7,7 @@
 
 import { findAction } from './declarations.js';
 import { describe, splitRef } from './resolve.js';
+import { DOC_ID } from './navigate.js';
 import { reveal } from './reveal.js';
 
 export function plainFunction(action) {
@@ -17,8 +18,11 @@ export async function describeThenReveal(arg) {
   const described = describe(arg.ref);
   const asked = arg.reveal;
   const action = findAction(splitRef(arg.ref).id);
+  if (described.ok === true) {
+    described.seq = action.seq;  // which declaration this is, and where: an action asked again names it (known.js, reveal.js)
+    described.doc = DOC_ID;
+  }
   if (!asked || described.ok !== true || !plainFunction(action)) return described;
-  described.seq = action.seq;  // which declaration this is: an action asked again names it (known.js)
   described.revealed = await reveal({ ref: arg.ref, capMs: asked.capMs, evidence: asked.evidence === true,
                                       aim: false, args: {}, nested: asked.nested === true });
   return described;

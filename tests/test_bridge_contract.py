@@ -87,8 +87,18 @@ async def _describe(b: Bridge) -> Answers:
 async def _reveal(b: Bridge) -> Answers:
     ok = await b.raw("reveal", {"ref": "press", "capMs": 1000, "evidence": True, "aim": True, "args": {}, "nested": False})
     await b.raw("release", {})
-    return [("reveal", ok), ("reveal", await b.raw("reveal", {"ref": "closed", "capMs": 500, "evidence": False,
-                                                                "aim": False, "args": {}, "nested": False}))]
+    unavailable = await b.raw("reveal", {"ref": "closed", "capMs": 500, "evidence": False, "aim": False, "args": {},
+                                         "nested": False})
+    # Named as a declaration the page no longer holds so (lifecycle/known.py): stale, nothing marked.
+    described = json.loads(await b.raw("describe", {"ref": "press"}))
+    held = {"doc": described["doc"], "seq": described["seq"] + 1, "risk": described["action"]["risk"]}
+    stale = await b.raw("reveal", {"ref": "press", "capMs": 500, "evidence": False, "aim": False, "args": {},
+                                   "nested": False, "known": held})
+    still = await b.raw("reveal", {"ref": "press", "capMs": 500, "evidence": False, "aim": False, "args": {},
+                                   "nested": False, "known": {**held, "seq": described["seq"]}})
+    assert json.loads(still)["ok"] is True, still
+    await b.raw("release", {})
+    return [("reveal", ok), ("reveal", unavailable), ("reveal", stale)]
 
 
 async def _release(b: Bridge) -> Answers:
@@ -325,7 +335,7 @@ CASES: dict[str, tuple[Callable[[Bridge], Awaitable[Answers]], list[str]]] = {
     # operation: (its case, the refusal codes it shows, in order)
     "model": (_model, []),
     "describe": (_describe, ["not_found", "record_required"]),
-    "reveal": (_reveal, ["unavailable"]),
+    "reveal": (_reveal, ["unavailable", "stale"]),
     "release": (_release, []),
     "landed": (_landed, []),
     "typed": (_typed, []),

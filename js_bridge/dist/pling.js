@@ -9,7 +9,7 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
   var operations = {
     model: { answer: "PageModel", promise: false, does: "the bounded page model (model.js)" },
     describe: { answer: "Described", promise: true, does: "stage 1: the action (and a family's record) as declared now (resolve.js); asked with `reveal`, a function action's stage 5 in the same call (revealed.js)" },
-    reveal: { answer: "Revealed", promise: true, does: "stage 5: availability, reveal, the target marked, the before snapshot (reveal.js)" },
+    reveal: { answer: "Revealed", promise: true, does: "stage 5: availability, reveal, the target marked, the before snapshot (reveal.js); named with the declaration the controller holds (`known`), `stale` before anything is touched when the page no longer declares it so" },
     release: { answer: "Done", promise: false, does: "the target unmarked (reveal.js)" },
     landed: { answer: "Landed", promise: false, does: "where a direct click's events went (gesture.js)" },
     choose: { answer: "Chosen", promise: false, does: "the direct path of a select: the option set and input and change dispatched as Playwright's select_option does, or why not (choose.js)" },
@@ -2017,7 +2017,13 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
     if (!isElement(el)) return answerOf({ missing: true });
     return answerOf({ el, visible: isVisible(el) });
   }
+  function stillDeclared(action, held2) {
+    return !!action && held2.doc === DOC_ID && action.seq === held2.seq && riskOf(action) === held2.risk;
+  }
   async function reveal(args) {
+    if (args.known && !stillDeclared(findAction(splitRef(args.ref).id), args.known)) {
+      return answerOf({ ok: false, code: "stale" });
+    }
     const answer2 = await findAndMarkTarget(args);
     if (answer2.ok && args.aim === true && DIRECT_CONTROLS[answer2.control] && answer2.where === "document" && !answer2.gesture) {
       answer2.aim = aim();
@@ -4037,8 +4043,11 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
     const described = describe(arg.ref);
     const asked = arg.reveal;
     const action = findAction(splitRef(arg.ref).id);
+    if (described.ok === true) {
+      described.seq = action.seq;
+      described.doc = DOC_ID;
+    }
     if (!asked || described.ok !== true || !plainFunction(action)) return described;
-    described.seq = action.seq;
     described.revealed = await reveal({
       ref: arg.ref,
       capMs: asked.capMs,
@@ -4053,7 +4062,7 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
   // js_bridge/known.js
   async function knownAction(arg) {
     const action = findAction(splitRef(arg.ref).id);
-    if (arg.doc !== DOC_ID || !plainFunction(action) || action.seq !== arg.seq || riskOf(action) !== arg.risk) {
+    if (!plainFunction(action) || !stillDeclared(action, arg)) {
       return answerOf({ ok: false, code: "stale" });
     }
     const revealed = await reveal({

@@ -96,7 +96,8 @@ class Described(_Answer):
     # Asked with `reveal` (revealed.js): for a function action, the reveal's answer from the same call,
     # Revealed or a Refusal as the reveal operation would have answered it.
     revealed: dict[str, Any] | None = None
-    seq: int | None = None  # with `revealed`: which declaration this is (an action asked again names it: known.js)
+    seq: int | None = None  # which declaration this is (an action asked again names it: known.js, reveal.js)
+    doc: str | None = None  # the document that declares it (navigate.js)
 
 
 Control = Literal["button", "link", "checkbox", "text", "select", "gesture", "synthetic", "function", "flow", "handoff"]

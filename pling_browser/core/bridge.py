@@ -69,15 +69,19 @@ class Bridge(BridgeChannel):
     # ---- one invocation, in lifecycle order ------------------------------------------------------
 
     async def reveal(self, ref: str, cap_ms: float, evidence: bool, aim: bool = False,
-                     args: dict[str, Any] | None = None, fill: bool = False) -> Revealed:
+                     args: dict[str, Any] | None = None, fill: bool = False, known: KnownAction | None = None) -> Revealed:
         """Availability, reveal and the target, marked; when everything passed, the before snapshot
         (evidence on) or the start mark is taken in the same call. ``aim``: for a button, link or
         checkbox, also where a direct trusted click goes (core/gestures.py). ``args``: the
         invocation's, where a drag gesture finds the record it goes onto (``{drag: '{param}'}``).
         ``fill``: a text field is then focused and selected for a direct fill (fill.js; not in a
-        frame's document, whose focus the page's keyboard does not reach)."""
+        frame's document, whose focus the page's keyboard does not reach). ``known``: the declaration the
+        session holds (lifecycle/known.py), answered ``stale`` (BridgeError) before anything is touched
+        when the page no longer declares it so."""
         arg = {"ref": ref, "capMs": cap_ms, "evidence": evidence, "aim": aim, "args": args or {}, "nested": self.nested,
                "fill": fill and not self.frame_hosted}
+        if known is not None:
+            arg["known"] = known.held()
         return await self._call("reveal", arg, Revealed,
                                 budget_ms=cap_ms * 2 + 1_000)
 
@@ -99,8 +103,8 @@ class Bridge(BridgeChannel):
                            timeout_ms: float, expect: dict[str, Any]) -> KnownAnswer:
         """An action described before (``known``): reveal, run() and the expectation in one call (known.js),
         or ``stale`` (BridgeError) when the page no longer declares it as it was; nothing ran then."""
-        arg = {"ref": ref, "doc": known.doc, "seq": known.seq, "risk": known.action.risk, "args": args,
-               "capMs": cap_ms, "evidence": evidence, "timeoutMs": timeout_ms, "expect": expect}
+        arg = {"ref": ref, **known.held(), "args": args, "capMs": cap_ms, "evidence": evidence, "timeoutMs": timeout_ms,
+               "expect": expect}
         budget = cap_ms * 2 + 1_000 + timeout_ms + expect["timeoutMs"] + expect["settleMs"] + 1_000
         return await self._call("known", arg, KnownAnswer, budget_ms=budget)
 

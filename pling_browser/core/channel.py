@@ -66,6 +66,11 @@ class KnownAction:
     doc: str
     seq: int
     action: Any  # models.ActionDecl, as the page declared it (the operator's risk is applied on use)
+    plain: bool = True  # a plain function action (known.js: one call); else an element action (its reveal names it)
+
+    def held(self) -> dict[str, Any]:
+        """How a call names it to the page (reveal.js ``stillDeclared``)."""
+        return {"doc": self.doc, "seq": self.seq, "risk": self.action.risk}
 
 
 A = TypeVar("A", bound=BaseModel)

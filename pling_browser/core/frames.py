@@ -29,7 +29,7 @@ from urllib.parse import urlsplit
 from ..errors import NavigationRefused, PageNavigated, PageUnreachable, PageUnresponsive, PlingError, SessionLost
 from ..framing import owner
 from .answers import Adopted, Revealed
-from .bridge import Bridge, BridgeError
+from .bridge import Bridge, BridgeError, KnownAction
 from .playwright import translate_playwright_errors
 
 if TYPE_CHECKING:
@@ -86,9 +86,10 @@ class FrameBridge(Bridge):
         await super().protect(values)
 
     async def reveal(self, ref: str, cap_ms: float, evidence: bool, aim: bool = False,
-                     args: dict[str, Any] | None = None, fill: bool = False) -> Revealed:
+                     args: dict[str, Any] | None = None, fill: bool = False, known: KnownAction | None = None) -> Revealed:
         # The direct click aims at viewport points of the page; a frame's boxes are in its own viewport,
         # and the page's keyboard types into the focus of the page's document (no direct fill either).
+        # A frame's declarations are never held (resolve.py), so nothing is named as known.
         return await super().reveal(ref, cap_ms, evidence, False, args, False)
 
     async def adopt(self) -> None:

@@ -1,16 +1,19 @@
-"""A plain function action in one bridge call (issue 31). A plain function action (no target, no
-steps) takes two calls on the full path (describe with the reveal, run with the expectation:
-resolve.py, execute.py); each is a round trip through the service, Playwright's driver and Chromium.
-Once it was described in a document, the session's bridge holds its declaration (``KnownAction``: the
-document, the declaration's ``seq``, the declaration; resolve.py holds only what confirm would not ask a
-person for), and its next invocation resolves from that, decodes, validates and confirms as any
-other, then asks the page once (known.js): when the page still declares that very declaration at the
-same risk, the reveal (availability, the before snapshot), run() and the expectation with the page
-settled and the after snapshot answer together; the receipt says all it says on the full path. When
-the page declares it no longer as it was (another document, declared again, gone, its risk raised)
-it answers ``stale`` before anything runs, and the invocation is run again on the full path
-(``invoke``). So does arguments the held declaration refuses (decode, validate): the page may have
-declared it again with other parameters, and only the declaration it holds now may refuse them."""
+"""An action described before, without describing it again (issue 31). A plain function action (no
+target, no steps) takes two calls on the full path (describe with the reveal, run with the
+expectation: resolve.py, execute.py), an element action three or four (describe, reveal, the gesture,
+the expectation); each is a round trip through the service, Playwright's driver and Chromium. Once it
+was described in a document, the session's bridge holds its declaration (``KnownAction``: the
+document, the declaration's ``seq``, the declaration; resolve.py holds only what confirm would not ask
+a person for, and no family's), and its next invocation resolves from that, decodes, validates and
+confirms as any other, then asks the page: a plain function action in one call (known.js): when the
+page still declares that very declaration at the same risk, the reveal (availability, the before
+snapshot), run() and the expectation with the page settled and the after snapshot answer together;
+an element action in its reveal call, which names the declaration the same way, and goes on as on
+the full path. The receipt says all it says on the full path. When the page declares it no longer as
+it was (another document, declared again, gone, its risk raised) it answers ``stale`` before anything
+is touched or runs, and the invocation is run again on the full path (``invoke``). So do arguments
+the held declaration refuses (decode, validate): the page may have declared it again with other
+parameters, and only the declaration it holds now may refuse them."""
 
 from __future__ import annotations
 
@@ -32,6 +35,7 @@ from .navigation import navigation_error
 from .resolve import SECRET_MARK
 from .results import Executed, Marks, Ready, Resolved
 from .reveal import ready, unavailable
+from .reveal import reveal as reveal_stage
 from .validate import validate
 
 if TYPE_CHECKING:
@@ -73,8 +77,19 @@ class KnownPath:
         self.replaced = False  # run() navigated before the call answered
 
     def stages(self) -> dict[str, StageFn]:
-        return {"resolve": self.resolve, "decode": self._held(decode_args), "validate": self._held(validate),
-                "reveal": self.reveal, "execute": self.execute}
+        checks: dict[str, StageFn] = {"resolve": self.resolve, "decode": self._held(decode_args),
+                                      "validate": self._held(validate)}
+        if not self.known.plain:  # an element action: its reveal names the declaration, then as on the full path
+            return {**checks, "reveal": self.reveal_element}
+        return {**checks, "reveal": self.reveal, "execute": self.execute}
+
+    async def reveal_element(self, inv: Invocation) -> Ready:
+        try:
+            return await reveal_stage(inv, held=self.known)
+        except BridgeError as error:
+            if error.code is not BridgeCode.STALE:
+                raise BridgeBug(f"The bridge's reveal raised {error.code.value}") from None
+            raise self._stale() from None
 
     def _held(self, stage: StageFn) -> StageFn:
         """A pre-check against the held declaration: what it refuses is asked of the page's declaration

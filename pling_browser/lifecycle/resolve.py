@@ -59,31 +59,34 @@ async def resolve(inv: Invocation) -> Resolved:
     except PlingError:
         await drop_revealed(inv.session, revealed)
         raise
-    remember(inv, decl, answer.action, answer.seq, revealed, frame)
+    remember(inv, decl, answer, revealed, frame)
     record = answer.record
     inv.note(LogEvent.RESOLVED, ref=ref, what=decl.description or decl.id,
              record_type=record.type if record is not None else None, label=record.label if record is not None else None)
     return Resolved(decl=decl, record=record, session=session, frame=frame, revealed=revealed)
 
 
-def remember(inv: Invocation, decl: ActionDecl, page_decl: ActionDecl, seq: int | None,
-             revealed: Revealed | Refusal | None, frame: str | None) -> None:
-    """After a describe on the full path: a plain function action of the session's own document,
-    revealed with it (revealed.js reveals plain function actions only), is held for its next
-    invocation (known.py), unless confirm would ask a person for it at the risk the operator's policy
-    gives it (the one call then comes after the answer, and a declaration changed meanwhile would ask
-    twice). A WebMCP tool is not held (a person may answer during its run: execute.py)."""
+def remember(inv: Invocation, decl: ActionDecl, answer: Described, revealed: Revealed | Refusal | None,
+             frame: str | None) -> None:
+    """After a describe on the full path: an action of the session's own document (not a family's: its
+    record is read in the describe), is held for its next invocation (known.py): a plain function
+    action, revealed with the describe (revealed.js), then runs in one call; an element action skips
+    the describe and its reveal names the declaration. Not held: what confirm would ask a person for at
+    the risk the operator's policy gives it (the call comes after the answer, and a declaration changed
+    meanwhile would ask twice), a WebMCP tool (a person may answer during its run: execute.py), and an
+    invocation whose arguments name a secret (decode restores it and the page masks it first)."""
     bridge = inv.session.bridge
-    if bridge.nested or bridge.frame_hosted or frame is not None or seq is None:
+    if bridge.nested or bridge.frame_hosted or frame is not None or answer.seq is None or answer.doc is None:
         return
-    if not isinstance(revealed, Revealed) or revealed.doc is None or decl.webmcp or decl.kind != "action":
+    if decl.webmcp or decl.kind != "action" or decl.record is not None or answer.record is not None:
         return
-    if needs_confirmation(decl.risk, decl.confirm, inv.settings.ask, decl.id):
+    if _reveal_asked(inv) is None or needs_confirmation(decl.risk, decl.confirm, inv.settings.ask, decl.id):
         return
     bridge.known.pop(inv.ref.strip(), None)
     while len(bridge.known) >= KNOWN_ACTIONS:
         del bridge.known[next(iter(bridge.known))]
-    bridge.known[inv.ref.strip()] = KnownAction(doc=revealed.doc, seq=seq, action=page_decl)
+    bridge.known[inv.ref.strip()] = KnownAction(doc=answer.doc, seq=answer.seq, action=answer.action,
+                                                plain=revealed is not None)
 
 
 def _reveal_asked(inv: Invocation) -> dict[str, JsonValue] | None:

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from pydantic import JsonValue
 
-from ..core.answers import Refusal, Revealed
-from ..core.bridge import BridgeError
+from ..core.answers import BridgeCode, Refusal, Revealed
+from ..core.bridge import BridgeError, KnownAction
 from ..core.gestures import value_need
 from ..errors import ActionUnavailable, InvalidParams
 from .codes import LogEvent
@@ -31,9 +31,10 @@ def fill_value(args: dict[str, JsonValue]) -> JsonValue:
     return None
 
 
-async def _revealed(inv: Invocation) -> Revealed:
+async def _revealed(inv: Invocation, held: KnownAction | None) -> Revealed:
     """The reveal the describe call took for a function action (resolve.py), when nobody was asked
-    in between (a person's answer takes time: the page is revealed again, now); else the call."""
+    in between (a person's answer takes time: the page is revealed again, now); else the call, naming
+    the declaration the session holds when it resolved from that (known.py)."""
     early = inv.resolved.revealed if inv.resolved is not None else None
     if early is not None and inv.cleared is not None and inv.cleared.described_again:
         await drop_revealed(inv.session, early)
@@ -45,14 +46,18 @@ async def _revealed(inv: Invocation) -> Revealed:
     value = fill_value(inv.args)
     direct_fill = inv.settings.direct_input and value is not None and str(value) != ""
     return await inv.session.bridge.reveal(inv.ref, inv.settings.settle_cap_ms, inv.request.evidence,
-                                           aim=inv.settings.direct_input, args=inv.args, fill=direct_fill)
+                                           aim=inv.settings.direct_input, args=inv.args, fill=direct_fill, known=held)
 
 
-async def reveal(inv: Invocation) -> Ready:
+async def reveal(inv: Invocation, held: KnownAction | None = None) -> Ready:
+    """``held``: the declaration the session holds (known.py); the page's ``stale`` is raised as the
+    BridgeError it is, for known.py to run the invocation on the full path."""
     assert inv.decl is not None
     try:
-        answer = await _revealed(inv)
+        answer = await _revealed(inv, held)
     except BridgeError as error:
+        if held is not None and error.code is BridgeCode.STALE:
+            raise
         raise unavailable(inv, error.refusal) from None
     return await ready(inv, answer)
 
