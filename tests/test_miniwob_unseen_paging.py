@@ -52,3 +52,25 @@ def test_the_nth_result_is_clicked_on_the_page_it_is_on_even_when_its_label_is_t
     calls = [[s["call"].removeprefix("invoke ") for s in e["steps"] if s["call"].startswith("invoke ")] for e in done]
     assert calls == [["fill_search_text", "click_search", "click@0"],
                      ["fill_search_text", "click_search", "next_page", "next_page", "click@6"]], calls
+
+
+def test_a_name_the_page_does_not_show_is_sought_on_the_next_pages(tmp_path: Path) -> None:
+    """phone-book: "Find Mabelle in the contact book and click on their address." over a book of five
+    contacts, one a page. The policy clicked the address of the contact shown (Violetta's: reward -0.4, seed 3).
+    The edited draft (2 lines) declares the pagination's “>” as a read-only next page; the policy turns pages
+    while a name the instruction gives (capitalised, not quoted, not starting a sentence) shows nowhere else
+    in the model, then acts on the page that shows it (seed 1: the first contact is the one, no page turned)."""
+    def model(shown: str) -> dict[str, Any]:
+        return {"state": {"instructions": {"value": "Find Mabelle in the contact book and click on their address."},
+                          "headings": {"value": [shown]}},
+                "records": {}, "actions": [{"id": "click_next", "description": "Click the link “>”", "risk": "read"}]}
+    read = instruction.read_instruction("Find Mabelle in the contact book and click on their address.")
+    assert paging.names_unseen(model("Violetta"), read) == ["Mabelle"]
+    assert paging.names_unseen(model("Mabelle"), read) == []
+    assert paging.names_unseen(model("Violetta"), instruction.read_instruction('Enter "Mabelle" in the box.')) == []
+    assert paging.next_page(model("Violetta")) == "click_next"
+    first, third = _played(tmp_path, [("phone-book", 1), ("phone-book", 3)])
+    for episode in (first, third):
+        assert episode["error"] is None and episode["raw"] == 1 and episode["lies"] == [], episode
+    calls = [[s["call"].removeprefix("invoke ") for s in e["steps"] if s["call"].startswith("invoke ")] for e in (first, third)]
+    assert calls == [["click_phone"], ["click_next", "click_next", "click_next", "click_address"]], calls

@@ -3,11 +3,15 @@ the Nth of a record type ("click the 7th search result") and the model lists few
 offers one available action that only changes what is shown (risk read, no params) named for the next page,
 it is invoked; the items passed are counted (`Instruction.skipped`), so the ordinal is matched on the page
 it lands in. The model is read again after.
+Also a name the instruction gives (a capitalised word, not quoted, not starting a sentence: "Find Mabelle in
+the contact book") that the model shows nowhere: that next page, until it shows, at most 10 times — what
+a person does to find a contact, an entry or a result of a book of pages.
 
 Nothing here names a task (tests/test_miniwob_unseen.py checks it)."""
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -47,3 +51,26 @@ async def turn_page(agent: PlingAgent, model: dict[str, Any], ins: Instruction, 
         return None
     ins.skipped += shown
     return await agent.model()
+
+
+def names_unseen(model: dict[str, Any], ins: Instruction) -> list[str]:
+    """The names the instruction gives that nothing else in the model shows (its state, records and actions)."""
+    outside = re.sub(r'"[^"]*"|“[^”]*”', " ", ins.text)
+    names = [m[0] for m in re.finditer(r"\b[A-Z][a-z]+\b", outside) if m.start() and not re.search(r"[.!?:]\s*$", outside[:m.start()])]
+    state = {k: v for k, v in (model.get("state") or {}).items() if not (isinstance(v, dict) and v.get("value") == ins.text)}
+    shown = json.dumps([state, model.get("records"), model.get("actions")], ensure_ascii=False).lower()     # not the instruction
+    return [n for n in dict.fromkeys(names) if not re.search(rf"\b{n.lower()}\b", shown)]
+
+
+async def seek_named(agent: PlingAgent, model: dict[str, Any], ins: Instruction, invoked: list[str], most: int = 10) -> dict[str, Any]:
+    """Pages turned until every name the instruction gives shows; answers the model read last."""
+    for _ in range(most):
+        ref = next_page(model)
+        if ref is None or not names_unseen(model, ins):
+            break
+        result = await agent.invoke(ref, {})
+        invoked.append(ref)
+        if not result.get("ok"):
+            break
+        model = await agent.model()
+    return model

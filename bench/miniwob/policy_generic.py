@@ -53,7 +53,7 @@ from .instruction import (
 )
 from .marking import mark
 from .page_reading import NUMBER, answers_text, read_values, wanted_number, whole_texts
-from .paging import turn_page
+from .paging import seek_named, turn_page
 from .repeating import repeat
 from .seeking import seek
 from .stepping import set_sliders
@@ -349,8 +349,8 @@ async def solve(agent: PlingAgent, model: dict[str, Any], steps: int = 8, explor
     when the page itself does not say it (an app, not a benchmark page)."""
     ins = read_instruction(instruction if instruction is not None else instruction_of(model))
     ins.names = {n.strip().lower() for a in model.get("actions") or [] for n in re.findall(r"“([^”]+)”", a.get("description") or "")}
-    model = await whole_texts(agent, model, ins)
     invoked: list[str] = []
+    model = await whole_texts(agent, await seek_named(agent, model, ins, invoked), ins)     # a name shown on another page
     ruled: list[list[str]] = []   # the refs each rule did: sliders, drags, marks (each then asks a submit), guesses…
     for rule in (set_sliders, arrange, mark, guess, repeat, seek):
         model, refs = await rule(agent, model, ins, invoked)
