@@ -206,3 +206,17 @@ def test_the_hot_spot_is_found_by_moving_the_pointer_toward_hotter_and_clicked(t
         assert episode["error"] is None and episode["raw"] == 1 and episode["lies"] == [], episode
         calls = _invoked(episode)
         assert calls[-1] == "click_at" and len(calls) > 2 and set(calls[:-1]) == {"point_at"}, calls
+
+
+def test_closed_folders_of_a_tree_are_opened_until_the_name_asked_for_shows(tmp_path: Path) -> None:
+    """navigate-tree: 'Find and click on the folder or file named "Nathalie".' over a jQuery treeview whose
+    folders start closed. The draft, written where the tree had no folder, listed only the top items: seed 2's
+    Nathalie, inside the closed folder Truman, was in no record (PolicyError; navigate-tree was 2/3). The
+    edited draft (5 lines) lists every shown item of the tree by its own text and declares opening a closed
+    folder (risk read: it only shows what is in it); the policy, not finding the quoted name, opens folders one
+    at a time (what it does with any view-only action) until it shows, then clicks it."""
+    second, fifth = _played(tmp_path, [("navigate-tree", 2), ("navigate-tree", 5)])
+    for episode in (second, fifth):
+        assert episode["error"] is None and episode["raw"] == 1 and episode["lies"] == [], episode
+    assert _invoked(second) == ["open@Truman", "click@Nathalie"]
+    assert _invoked(fifth)[-1] == "click@Keli" and all(c.startswith("open@") for c in _invoked(fifth)[:-1])
