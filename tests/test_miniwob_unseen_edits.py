@@ -220,3 +220,17 @@ def test_closed_folders_of_a_tree_are_opened_until_the_name_asked_for_shows(tmp_
         assert episode["error"] is None and episode["raw"] == 1 and episode["lies"] == [], episode
     assert _invoked(second) == ["open@Truman", "click@Nathalie"]
     assert _invoked(fifth)[-1] == "click@Keli" and all(c.startswith("open@") for c in _invoked(fifth)[:-1])
+
+
+def test_an_email_is_replied_to_or_forwarded_from_the_view_that_opens(tmp_path: Path) -> None:
+    """email-inbox-noscroll 'Find the email by Fifi and forward that email to Vitia.' and email-inbox-star-reply
+    'Find the email by Fifi and reply to them with the text "Diam. Ultrices amet facilisi.".' The drafts were
+    written on the inbox: the opened email's Reply and Forward, their fields and the send picture appear only
+    after a click, so the policy opened the email and stopped (seed 1 of each; both were 2/3). The edits
+    declare them (star-reply 3 lines; noscroll 5: one field for whichever of the two is shown, and the
+    instruction with its bold names quoted, as the page stresses them: "to Vitia" was said in no quotes)."""
+    forward, reply = _played(tmp_path, [("email-inbox-noscroll", 1), ("email-inbox-star-reply", 1)])
+    for episode in (forward, reply):
+        assert episode["error"] is None and episode["raw"] == 1 and episode["lies"] == [], episode
+    assert _invoked(forward)[1:] == ["click_forward", "fill_message", "click_send"]
+    assert _invoked(reply)[1:] == ["click_reply", "fill_reply", "click_send"]
