@@ -234,3 +234,20 @@ def test_an_email_is_replied_to_or_forwarded_from_the_view_that_opens(tmp_path: 
         assert episode["error"] is None and episode["raw"] == 1 and episode["lies"] == [], episode
     assert _invoked(forward)[1:] == ["click_forward", "fill_message", "click_send"]
     assert _invoked(reply)[1:] == ["click_reply", "fill_reply", "click_send"]
+
+
+def test_a_style_quoted_with_another_ending_names_the_toolbar_button(tmp_path: Path) -> None:
+    """text-editor: "Using the text editor, give the text ut. the style italics and press Submit." over a Quill
+    editor whose toolbar buttons have no text (the draft named them '', so their ids collided) and nothing to
+    select text with (reward -1: it pressed Submit alone). The edited draft (4 lines) quotes what the instruction
+    shows in bold, names each button by its class (bold, italic, underline) and selects a word or everything
+    with a small run(); the policy now takes a quoted word for a label that is the same but for an ending of
+    number or tense ("italics": italic), as a person reads it."""
+    assert instruction.same_word("italics", "italic") and instruction.same_word("underlined", "Underline")
+    assert instruction.same_word("boxes", "box") and instruction.same_word("Bold", "bold")
+    assert not instruction.same_word("bolder", "bold") and not instruction.same_word("as", "a")
+    assert not instruction.same_word("red box", "red boxes")
+    for episode in _played(tmp_path, [("text-editor", 1), ("text-editor", 6)]):     # a word in italics; everything bold
+        assert episode["error"] is None and episode["raw"] == 1 and episode["lies"] == [], episode
+        calls = _invoked(episode)
+        assert calls[0] == "select_text" and calls[1] in ("click@italic", "click@bold") and calls[2:] == ["click_submit"], calls

@@ -83,6 +83,18 @@ def affix_span(ins: Instruction, label: str) -> tuple[int, int] | None:
     return (at - 1, at) if fits else None
 
 
+def same_word(said: str, label: str) -> bool:
+    """A quoted phrase names a label: the same words, or one word that is the other's with an ending of
+    number or tense ("italics" / "italic", "underlined" / "underline", "boxes" / "box")."""
+    said, label = said.strip().lower(), label.strip().lower()
+    if said == label:
+        return True
+    if not said or not label or " " in said or " " in label or min(len(said), len(label)) < 3:
+        return False
+    short, long = sorted((said, label), key=len)
+    return long in (short + "s", short + "es", short + "d", short + "ed")
+
+
 def phrase_at(words: list[str], phrase: list[str]) -> int:
     if not phrase:
         return -1

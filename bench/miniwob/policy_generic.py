@@ -45,6 +45,7 @@ from .instruction import (
     phrase_at,
     read_instruction,
     said_of,
+    same_word,
     tokens,
     value_for,
     verb_last,
@@ -119,7 +120,7 @@ def _mention(c: Candidate, ins: Instruction, index: int = 0, count: int = 0) -> 
         label = str(c.record.get("label") or c.record["id"])
         held = {str(v).strip().lower() for k, v in (c.record.get("fields") or {}).items() if isinstance(v, str) and k != "text"}
         for pos, q in ins.quoted:
-            if q.strip().lower() == label.strip().lower():
+            if same_word(q, label):
                 c.score, c.start, c.end = 4.0, pos, pos + len(tokens(q))
             elif not c.score and q.strip() and q.strip().lower() in held:
                 c.score, c.start, c.end = 3.5, pos, pos + len(tokens(q))     # a field says it ("text" of data-type)
@@ -341,8 +342,7 @@ async def _until_wanted(agent: PlingAgent, step: Candidate, ins: Instruction, in
     return model
 
 
-async def solve(agent: PlingAgent, model: dict[str, Any], steps: int = 8, explore: int = 6,
-                instruction: str | None = None) -> list[str]:
+async def solve(agent: PlingAgent, model: dict[str, Any], steps: int = 8, explore: int = 6, instruction: str | None = None) -> list[str]:
     """Act on the model until the instruction's operations are done; answers the refs invoked. When the
     instruction quotes something the model does not show, it opens what only changes the view, one at
     a time, reading the model again after each, up to `explore` times. `instruction`: the task in words,
