@@ -58,10 +58,10 @@ class BridgeBug(InternalError):
 
 @dataclass(frozen=True)
 class KnownAction:
-    """A plain function action as this page declared it when it was last described (issue 31): the
+    """An action (not a family's) as this page declared it when it was last described (issue 31): the
     document that declared it, the declaration's ``seq`` (revealed.js) and the declaration. The next
-    invocation of it names them and the page answers ``stale`` unless it still declares that very one,
-    at the same risk (known.js)."""
+    invocation of it names them (``held``) and the page answers ``stale`` unless it still declares that
+    very one, at the same risk (known.js for a plain function action, reveal.js for an element action)."""
 
     doc: str
     seq: int
@@ -110,7 +110,7 @@ class BridgeChannel:
         # The frames this CDP session runs, each with its document's execution context (core/contexts.py).
         self.contexts = FrameContexts()
         self.frames: Any = None  # core/frames.py keeps the child frames' bridges here
-        self.known: dict[str, KnownAction] = {}  # plain function actions described before, by reference (lifecycle/known.py)
+        self.known: dict[str, KnownAction] = {}  # actions described before, by reference (lifecycle/known.py)
 
     @property
     def window_opens(self) -> int:

@@ -18,7 +18,6 @@ parameters, and only the declaration it holds now may refuse them."""
 from __future__ import annotations
 
 import inspect
-import json
 from typing import TYPE_CHECKING, TypeVar
 
 from pydantic import ValidationError
@@ -32,7 +31,7 @@ from .context import Invocation, Result
 from .decode import decode_args
 from .execute import ran, run_failed, start_marks
 from .navigation import navigation_error
-from .resolve import SECRET_MARK
+from .resolve import names_secret
 from .results import Executed, Marks, Ready, Resolved
 from .reveal import ready, unavailable
 from .reveal import reveal as reveal_stage
@@ -53,7 +52,7 @@ def known_action(session: Session, ref: str, raw_args: object) -> KnownAction | 
     bridge = session.bridge
     if bridge.nested or bridge.frame_hosted:
         return None
-    if raw_args is not None and SECRET_MARK in (raw_args if isinstance(raw_args, str) else json.dumps(raw_args, default=str)):
+    if names_secret(raw_args):
         return None
     return bridge.known.get(ref.strip())
 
@@ -117,7 +116,7 @@ class KnownPath:
         outer, bridge.running = bridge.running, inv  # a call the page makes to an export meanwhile is this invocation's
         try:
             answer = await bridge.known_action(self.known, inv.ref.strip(), inv.args, inv.settings.settle_cap_ms,
-                                       inv.request.evidence, inv.action_timeout_ms, expect)
+                                               inv.request.evidence, inv.action_timeout_ms, expect)
         except BridgeError as error:
             if error.code is not BridgeCode.STALE:
                 raise BridgeBug(f"The bridge's known call refused with {error.code.value}") from None

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from ..core.sessions import Session
     from ..models import ActionDecl
 
-KNOWN_ACTIONS = 64  # declarations a bridge holds for known.py (a page's plain function actions: a few dozen)
+KNOWN_ACTIONS = 64  # declarations a bridge holds for known.py (a page's actions that are not a family's)
 SECRET_MARK = "<secret>"  # decode.py's references: <secret>NAME</secret>
 _WHY = {
     "not_found": "No action {id!r} is declared on this page now",
@@ -80,7 +80,7 @@ def remember(inv: Invocation, decl: ActionDecl, answer: Described, revealed: Rev
         return
     if decl.webmcp or decl.kind != "action" or decl.record is not None or answer.record is not None:
         return
-    if _reveal_asked(inv) is None or needs_confirmation(decl.risk, decl.confirm, inv.settings.ask, decl.id):
+    if names_secret(inv.request.raw_args) or needs_confirmation(decl.risk, decl.confirm, inv.settings.ask, decl.id):
         return
     bridge.known.pop(inv.ref.strip(), None)
     while len(bridge.known) >= KNOWN_ACTIONS:
@@ -89,12 +89,18 @@ def remember(inv: Invocation, decl: ActionDecl, answer: Described, revealed: Rev
                                                 plain=revealed is not None)
 
 
+def names_secret(raw_args: object) -> bool:
+    """Whether the arguments, as sent, name a secret reference (decode restores it, and the page masks
+    it before any snapshot is taken): such an invocation is neither revealed early nor held."""
+    return raw_args is not None and SECRET_MARK in (raw_args if isinstance(raw_args, str)
+                                                    else json.dumps(raw_args, default=str))
+
+
 def _reveal_asked(inv: Invocation) -> dict[str, JsonValue] | None:
     """What the describe call asks of a function action's reveal, as the reveal stage would ask it
     (revealed.js); nothing when the arguments name a secret (decode restores it and has the page mask
     it before any snapshot is taken)."""
-    raw = inv.request.raw_args
-    if raw is not None and SECRET_MARK in (raw if isinstance(raw, str) else json.dumps(raw, default=str)):
+    if names_secret(inv.request.raw_args):
         return None
     return {"capMs": inv.settings.settle_cap_ms, "evidence": inv.request.evidence}
 
