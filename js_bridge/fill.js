@@ -9,10 +9,17 @@
 // meant for the target never reaches another field. `typed` says which it was; landed, it ends the
 // typing as a person's ends (the field left: the browser fires `change`) and releases the target;
 // missed, nothing was typed and the controller falls back to Playwright's fill.
+//
+// The controller sends the insertion and the `typed` call at once (one round trip less): the call goes
+// straight to the renderer, the insertion through the browser process, so either may arrive first.
+// Asked with `waitMs`, `typed` waits in the page, bounded, for the guard to see the insertion, and
+// answers once the task that dispatched it (beforeinput, the edit, input: one task) is over. Nothing
+// seen by then, it answers `waiting` and keeps the guard: the controller asks again once the insertion
+// has answered, as when the two went one after the other.
 
 import {
-  G, answerOf, documentObject, elementGetAttribute, elementHasAttribute, elementTagName,
-  eventTargetAddListener, getterOf, now, strToLowerCase, uncurry,
+  G, PromiseCtor, answerOf, documentObject, elementGetAttribute, elementHasAttribute, elementTagName,
+  eventTargetAddListener, getterOf, now, setTimer, strToLowerCase, uncurry,
 } from './prelude.js';
 import { errorText } from './bound.js';
 import { eventComposedPath, eventIsTrusted, eventPreventDefault, eventStopImmediate, pathHolds } from './gesture.js';
@@ -31,12 +38,32 @@ const eventType = getterOf(Event.prototype, 'type');
 const GUARD_MS = 10000;  // a guard nobody asked about (the controller's insertion failed) lapses
 
 let guard = null;  // {el, at, decided: null | 'landed' | 'missed', events}
+let waiting = null;  // a `typed` call waiting for the insertion: {wake}
+
+// The insertion seen: the waiting call goes on in a task of its own, after the one dispatching it.
+function wakeTyped() {
+  const wait = waiting;
+  waiting = null;
+  if (wait) setTimer(wait.wake, 0);
+}
+
+// Until the guard saw the insertion (woken by wakeTyped) or `waitMs` went by.
+function insertion(waitMs) {
+  return new PromiseCtor((resolve) => {
+    const wait = { wake: resolve };
+    waiting = wait;
+    setTimer(() => { if (waiting === wait) { waiting = null; resolve(); } }, waitMs);
+  });
+}
 
 function guardInput(event) {
   const armed = guard;
   if (!armed || !eventIsTrusted(event)) return;
   if (now() - armed.at > GUARD_MS) { guard = null; return; }
-  if (armed.decided === null) armed.decided = pathHolds(eventComposedPath(event), armed.el) ? 'landed' : 'missed';
+  if (armed.decided === null) {
+    armed.decided = pathHolds(eventComposedPath(event), armed.el) ? 'landed' : 'missed';
+    wakeTyped();
+  }
   armed.events += 1;
   if (armed.decided === 'missed') {
     eventStopImmediate(event);
@@ -106,6 +133,10 @@ function landedNow() {
 export async function typed(arg) {
   if (keptLanded && !guard) { const kept = keptLanded; keptLanded = null; return kept; }
   keptLanded = null;
+  if (arg && arg.waitMs > 0 && guard && guard.decided === null) {
+    await insertion(arg.waitMs);
+    if (guard && guard.decided === null) return answerOf({ ok: true, landed: 'waiting', events: 0, doc: DOC_ID });
+  }
   const answer = landedNow();
   const asked = arg && arg.expect;
   if (!asked || answer.landed !== 'landed' || inFlight.leaving) return withLeaving(answer);

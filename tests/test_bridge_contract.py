@@ -119,9 +119,19 @@ async def _typed(b: Bridge) -> Answers:
     ok = json.loads(await b.raw("reveal", {"ref": "write_note", "capMs": 1000, "evidence": False, "aim": True,
                                            "args": {}, "nested": False, "fill": True}))
     assert ok["aim"] == {"fill": True}, ok
+    # Asked to wait for an insertion that is not sent: `waiting` once the wait is over, the guard kept.
+    waiting = await b.raw("typed", {"waitMs": 50})
+    assert json.loads(waiting)["landed"] == "waiting", waiting
     await b.page.keyboard.insert_text("typed")
     landed = await b.raw("typed", {})
     assert json.loads(landed)["landed"] == "landed", landed
+    # Sent with the insertion (core/fills.py), in whichever order they reach the page: the call waits
+    # for it, and answers once the insertion's input event went by (the field holds the text).
+    await b.raw("reveal", {"ref": "write_note", "capMs": 1000, "evidence": False, "aim": True, "args": {},
+                           "nested": False, "fill": True})
+    together, _ = await asyncio.gather(b.raw("typed", {"waitMs": 20_000}), b.page.keyboard.insert_text("typed"))
+    assert json.loads(together)["landed"] == "landed", together
+    assert await b.page.evaluate("document.getElementById('note').value") == "typed"
     # The focus moved between the reveal and the insertion: the guard cancels it, nothing is typed.
     await b.raw("reveal", {"ref": "write_note", "capMs": 1000, "evidence": False, "aim": True, "args": {},
                            "nested": False, "fill": True})
@@ -133,7 +143,7 @@ async def _typed(b: Bridge) -> Answers:
     values = await b.page.evaluate("[document.getElementById('note').value, document.getElementById('other').value]")
     assert values == ["typed", ""], values
     await b.raw("release", {})
-    return [("typed", unarmed), ("typed", landed), ("typed", missed)]
+    return [("typed", unarmed), ("typed", waiting), ("typed", landed), ("typed", together), ("typed", missed)]
 
 
 async def _choose(b: Bridge) -> Answers:

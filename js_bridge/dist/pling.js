@@ -1858,6 +1858,24 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
   var eventType2 = getterOf(Event.prototype, "type");
   var GUARD_MS2 = 1e4;
   var guard2 = null;
+  var waiting = null;
+  function wakeTyped() {
+    const wait = waiting;
+    waiting = null;
+    if (wait) setTimer(wait.wake, 0);
+  }
+  function insertion(waitMs) {
+    return new PromiseCtor((resolve) => {
+      const wait = { wake: resolve };
+      waiting = wait;
+      setTimer(() => {
+        if (waiting === wait) {
+          waiting = null;
+          resolve();
+        }
+      }, waitMs);
+    });
+  }
   function guardInput(event) {
     const armed = guard2;
     if (!armed || !eventIsTrusted(event)) return;
@@ -1865,7 +1883,10 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
       guard2 = null;
       return;
     }
-    if (armed.decided === null) armed.decided = pathHolds(eventComposedPath(event), armed.el) ? "landed" : "missed";
+    if (armed.decided === null) {
+      armed.decided = pathHolds(eventComposedPath(event), armed.el) ? "landed" : "missed";
+      wakeTyped();
+    }
     armed.events += 1;
     if (armed.decided === "missed") {
       eventStopImmediate(event);
@@ -1931,6 +1952,10 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
       return kept2;
     }
     keptLanded = null;
+    if (arg && arg.waitMs > 0 && guard2 && guard2.decided === null) {
+      await insertion(arg.waitMs);
+      if (guard2 && guard2.decided === null) return answerOf({ ok: true, landed: "waiting", events: 0, doc: DOC_ID });
+    }
     const answer2 = landedNow();
     const asked = arg && arg.expect;
     if (!asked || answer2.landed !== "landed" || inFlight.leaving) return withLeaving(answer2);

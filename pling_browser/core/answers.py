@@ -128,9 +128,11 @@ class Chosen(_Answer):
 class Landed(_Answer):
     """landed: whether the direct click's events reached the target (``landed``), were swallowed by the
     guard because the first of them hit another element (``missed``: nothing of the page's ran), or
-    reached no element of this document (``nowhere``, ``unarmed``)."""
+    reached no element of this document (``nowhere``, ``unarmed``). A direct fill's ``typed`` sent
+    with its insertion answers ``waiting`` when the page had not seen the insertion within its wait
+    (the guard kept; asked again once the insertion answered: core/fills.py)."""
 
-    landed: Literal["landed", "missed", "nowhere", "unarmed"]
+    landed: Literal["landed", "missed", "nowhere", "unarmed", "waiting"]
     events: int = 0
     clicked: bool = False
     checked: bool | None = None  # a checkbox's state after the click

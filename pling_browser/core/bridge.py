@@ -134,15 +134,17 @@ class Bridge(BridgeChannel):
         """The direct path of a select (choose.js): the option whose value, else label, is ``value``."""
         return await self._call("choose", {"value": value}, Chosen)
 
-    async def typed(self, expect: dict[str, Any] | None = None) -> Landed:
+    async def typed(self, expect: dict[str, Any] | None = None, wait_ms: float = 0) -> Landed:
         """After a direct fill: where its text went; the guard is disarmed (and, landed, the field left
         and the target released) either way. With ``expect`` ({ref, args, timeoutMs, settleMs, diff}),
         a fill that landed is checked in the same call (fill.js); asked again after that call hung, the
-        landed answer kept while its expectation was polled."""
+        landed answer kept while its expectation was polled. ``wait_ms``: sent with the insertion, the
+        call waits that long in the page for it, else answers ``waiting`` and keeps the guard."""
+        arg: dict[str, Any] = {"waitMs": wait_ms} if wait_ms > 0 else {}
         if expect is None:
-            return await self._call("typed", {}, Landed)
-        return await self._call("typed", {"expect": expect}, Landed,
-                                budget_ms=expect["timeoutMs"] + expect["settleMs"] + 1_000)
+            return await self._call("typed", arg, Landed, budget_ms=self.budget_ms + wait_ms)
+        return await self._call("typed", {**arg, "expect": expect}, Landed,
+                                budget_ms=expect["timeoutMs"] + expect["settleMs"] + 1_000 + wait_ms)
 
     async def synthetic_click(self) -> None:
         await self._call("synthetic", {}, Done)
