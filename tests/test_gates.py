@@ -3,6 +3,8 @@ runs here with the HTTP confirmation channel on, no approvals, and an operator s
 
 from __future__ import annotations
 
+import asyncio
+
 import json
 import logging
 import threading
@@ -182,6 +184,40 @@ def test_handoff_said_done_but_not_done_fails(gated: ServiceThread, gpages: Page
     receipt = agent.join()
     assert receipt["error"]["code"] == "HANDOFF_FAILED" and receipt["error"]["stage"] == "handoff"
     assert {"kind": "error", "text": "Wrong code"} in receipt["changed"]["feedback"]["added"]
+
+
+def test_a_handoff_ends_when_its_watchers_cancellation_is_lost(gated: ServiceThread, gpages: Pages,
+                                                                 person: httpx.Client) -> None:
+    """On Python 3.11, asyncio.wait_for returns the answer and drops a cancellation that arrives in the
+    same turn (the page's answer to the watcher's poll of done(), and the person's answer): the poll
+    here swallows the cancellation as wait_for would, and the invocation must still answer."""
+    page = gpages.open(CHECKOUT)
+    lost: list[str] = []
+
+    async def lose_a_cancellation(runtime: Any) -> None:
+        bridge = runtime.sessions.get(page.id).bridge
+        real = bridge.handoff_state
+
+        async def polled(ref: str) -> Any:
+            answer = await real(ref)
+            if lost:
+                return answer
+            try:  # hold the answer until the watcher is cancelled, then drop the cancellation
+                await asyncio.sleep(30)
+            except asyncio.CancelledError:
+                lost.append(ref)
+            return answer
+
+        bridge.handoff_state = polled
+
+    gated.in_service(lose_a_cancellation)
+    agent = Background(page, "enter_otp")
+    handoff = _wait_pending(person, page.id, "handoff")[0]
+    _type_code(gated, page.id, "000000")
+    person.post(f"/sessions/{page.id}/handoffs/{handoff['id']}", json={"outcome": "done"})
+    receipt = agent.join()
+    assert lost == ["enter_otp"]
+    assert receipt["error"]["code"] == "HANDOFF_FAILED" and receipt["error"]["stage"] == "handoff"
 
 
 def test_handoff_cancelled_and_timed_out(gpages: Pages, person: httpx.Client) -> None:

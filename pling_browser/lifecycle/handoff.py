@@ -38,6 +38,11 @@ async def handoff(inv: Invocation) -> None:
     try:
         outcome, answer = await inv.request.pending_requests.wait(pending, also=page_done)
     finally:
+        # The watcher's loop ends by its own test too: on Python 3.11 a cancellation that arrives in the
+        # same turn as a bridge call's answer is lost inside asyncio.wait_for, and the loop polled on
+        # while this awaited it (the invocation, and the session's close behind it, never answered).
+        if not page_done.done():
+            page_done.cancel()
         watcher.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await watcher
