@@ -4,7 +4,6 @@ runs here with the HTTP confirmation channel on, no approvals, and an operator s
 from __future__ import annotations
 
 import asyncio
-
 import json
 import logging
 import threading
