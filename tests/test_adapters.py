@@ -156,11 +156,10 @@ def test_pling_adapters_must_name_a_folder_or_file(tmp_path: Path) -> None:
 
 def _check_cli(*args: str) -> tuple[int, dict[str, Any]]:
     import json
-    import subprocess
-    import sys
 
-    done = subprocess.run([sys.executable, "-m", "pling_browser", "check", *args, "--json"], capture_output=True,
-                          text=True, timeout=180)
+    from . import command_line
+
+    done = command_line.run("check", *args, "--json")
     assert done.stdout, done.stderr
     return done.returncode, json.loads(done.stdout)
 

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import copy
 import json
-import subprocess
-import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
@@ -17,6 +15,7 @@ import pytest
 
 from pling_browser.ci.check import CODES, Finding, check
 
+from . import command_line
 from .conftest import ServiceThread
 from .server import FixtureServer
 
@@ -80,28 +79,20 @@ def test_messages_say_what_to_change(service: ServiceThread, fixtures: FixtureSe
     assert "3 of 3 ids differ" in unstable.message
 
 
-def _cli(*args: str) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-m", "pling_browser", *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
-
-
 def test_cli_exit_codes_json_and_junit(fixtures: FixtureServer, tmp_path: Path) -> None:
     report = tmp_path / "check.xml"
-    # Three real processes, started together (each launches its own Chromium).
-    warned = _cli("check", fixtures.url("pages/check/dom_ids.html"))
-    strict = _cli("check", fixtures.url("pages/check/dom_ids.html"), "--strict")
-    failed = _cli("check", fixtures.url("pages/check/no_reason.html"), "--json", "--junit", str(report))
-
-    out, err = warned.communicate(timeout=120)
-    assert warned.returncode == 0, err
+    # `pling-browser check` three times, in this process (tests/command_line.py): each launches its own Chromium.
+    warned = command_line.run("check", fixtures.url("pages/check/dom_ids.html"))
+    assert warned.returncode == 0, warned.stderr
+    out = warned.stdout
     assert "warning ID_DOM_LIKE" in out and out.rstrip().splitlines()[-1].startswith("OK: 0 error(s), 2 warning(s)")
 
-    out, err = strict.communicate(timeout=120)
-    assert strict.returncode == 1 and "FAILED" in out, err
+    strict = command_line.run("check", fixtures.url("pages/check/dom_ids.html"), "--strict")
+    assert strict.returncode == 1 and "FAILED" in strict.stdout, strict.stderr
 
-    out, err = failed.communicate(timeout=120)
-    assert failed.returncode == 1, err
-    answer = json.loads(out)
+    failed = command_line.run("check", fixtures.url("pages/check/no_reason.html"), "--json", "--junit", str(report))
+    assert failed.returncode == 1, failed.stderr
+    answer = json.loads(failed.stdout)
     assert answer["ok"] is False and {f["code"] for f in answer["findings"]} == {"REASON_MISSING"}
     suite = ET.parse(report).getroot().find("testsuite")
     assert suite is not None and suite.get("tests") == str(len(CODES)) and suite.get("failures") == "1"

@@ -1,4 +1,5 @@
-"""The command line, run as a real process against a real page."""
+"""The command line against a real page: its commands in this process (tests/command_line.py, `main`
+as `python -m pling_browser` runs it), and `serve` as a real process, signalled and stopped."""
 
 from __future__ import annotations
 
@@ -14,11 +15,12 @@ from pathlib import Path
 import httpx
 import pytest
 
+from . import command_line
 from .server import FixtureServer
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "pling_browser", *args], capture_output=True, text=True, timeout=120)
+    return command_line.run(*args)
 
 
 def test_model_prints_the_page_model(fixtures: FixtureServer) -> None:

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from pydantic import ValidationError
 
 from pling_browser.config import Settings, SettingsError, load_secrets, near_misses
+
+from . import command_line
 
 # variable, bad value, words the one line must contain (the variable is always checked).
 BAD = [
@@ -49,8 +50,7 @@ def test_a_bad_value_is_one_line_naming_the_variable(variable: str, value: str, 
 
 def _serve(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     environ = {k: v for k, v in os.environ.items() if not k.startswith("PLING_")}
-    return subprocess.run([sys.executable, "-m", "pling_browser", "serve", "--port", "0"], env={**environ, **env},
-                          capture_output=True, text=True, timeout=60)
+    return command_line.run("serve", "--port", "0", env={**environ, **env})
 
 
 @pytest.mark.parametrize(("variable", "value"), [("PLING_MAX_SESSIONS", "four"), ("PLING_MAX_SESSIONS", "-3"),
@@ -114,8 +114,7 @@ def test_a_near_miss_variable_is_warned_about() -> None:
 
 def test_the_cli_warns_about_a_near_miss(tmp_path: Path) -> None:
     environ = {k: v for k, v in os.environ.items() if not k.startswith("PLING_")}
-    done = subprocess.run([sys.executable, "-m", "pling_browser", "run", str(tmp_path / "missing.json")],
-                          env={**environ, "PLING_APROVE": "danger"}, capture_output=True, text=True, timeout=60)
+    done = command_line.run("run", str(tmp_path / "missing.json"), env={**environ, "PLING_APROVE": "danger"})
     assert "warning: PLING_APROVE is not a setting and is ignored; did you mean PLING_APPROVE?" in done.stderr
 
 

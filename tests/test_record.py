@@ -9,21 +9,20 @@ import http.server
 import json
 import os
 import subprocess
-import sys
 import threading
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import httpx
 
+from . import command_line
 from .conftest import Pages
 from .server import FixtureServer
 
 
 def _run(suite: Path, report: Path) -> subprocess.CompletedProcess[str]:
     environ = {k: v for k, v in os.environ.items() if k not in ("CI", "PLING_APPROVE", "PLING_BASE_URL")}
-    return subprocess.run([sys.executable, "-m", "pling_browser", "run", str(suite), "--junit", str(report)],
-                          capture_output=True, text=True, timeout=120, env=environ)
+    return command_line.run("run", str(suite), "--junit", str(report), env=environ)
 
 
 def test_a_recorded_session_replays_green_and_goes_red_when_the_page_breaks(
@@ -69,10 +68,9 @@ def test_the_record_command_writes_a_demo_scenario_that_replays(fixtures: Fixtur
     environ = {k: v for k, v in os.environ.items() if k not in ("CI", "PLING_APPROVE", "PLING_BASE_URL")}
     demo = fixtures.url("demo/todos.html")
     scenario_file = tmp_path / "demo.json"
-    recorded = subprocess.run(
-        [sys.executable, "-m", "pling_browser", "record", demo, 'add_todo {"text": "Buy milk"}',
-         "toggle@{step1.added.0}", "remove@t9", "toggle@nope", "-o", str(scenario_file), "--name", "demo"],
-        capture_output=True, text=True, timeout=120, env={**environ, "PLING_APPROVE": "remove"})
+    recorded = command_line.run(
+        "record", demo, 'add_todo {"text": "Buy milk"}', "toggle@{step1.added.0}", "remove@t9", "toggle@nope",
+        "-o", str(scenario_file), "--name", "demo", env={**environ, "PLING_APPROVE": "remove"})
     assert recorded.returncode == 1, recorded.stdout + recorded.stderr  # the failed step says so in the exit code
     assert "step 4 toggle@nope failed (ACTION_NOT_FOUND" in recorded.stderr
     scenario = json.loads(scenario_file.read_text())

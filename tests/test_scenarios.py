@@ -16,6 +16,7 @@ import pytest
 
 from pling_browser.ci.progress import Progress
 
+from . import command_line
 from .server import FixtureServer
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "fixtures" / "scenarios"
@@ -23,8 +24,7 @@ SCENARIOS = Path(__file__).resolve().parent.parent / "fixtures" / "scenarios"
 
 def _run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     environ = {k: v for k, v in os.environ.items() if k not in ("CI", "PLING_APPROVE", "PLING_BASE_URL")}
-    return subprocess.run([sys.executable, "-m", "pling_browser", "run", *args], capture_output=True, text=True,
-                          timeout=120, env={**environ, **(env or {})})
+    return command_line.run("run", *args, env={**environ, **(env or {})})
 
 
 def _cases(report: Path) -> dict[str, ET.Element]:
