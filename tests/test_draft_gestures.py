@@ -1,6 +1,6 @@
 """Drafts whose actions need a declared gesture, on real widgets that declare nothing
 (fixtures/pages/widgets/undeclared/: the autocomplete and the slider of ../autocomplete.html and
-../slider.html, from npm, and a tag field that adds a tag on Enter). `pling-browser draft` writes each
+../slider.html, from npm, and a tag field that adds a tag on Enter). `draft` (tests/drafts.py) writes each
 unedited (the autocomplete after typing in it, with `--do`, so its suggestions are there to read); each
 draft passes `check`, and through the service each gesture's receipt says what the page then shows:
 - a field with suggestions is filled with { commit: 'none' } (it keeps the focus, so they open), and a
@@ -10,10 +10,7 @@ draft passes `check`, and through the service each gesture's receipt says what t
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -22,26 +19,18 @@ import pytest
 from pling_browser.ci.check import check
 
 from .conftest import Pages, ServiceThread, serving
+from .drafts import Draft, draft_all
 from .server import FixtureServer
 
 PAGES = "pages/widgets/undeclared/"
 
 
-def _draft(url: str, out: Path, *steps: str) -> str:
-    command = [sys.executable, "-m", "pling_browser", "draft", url, "--out", str(out)]
-    for step in steps:
-        command += ["--do", step]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
-    return out.read_text()
-
-
 @pytest.fixture(scope="module")
 def drafted(tmp_path_factory: pytest.TempPathFactory, fixtures: FixtureServer) -> Iterator[ServiceThread]:
     folder = tmp_path_factory.mktemp("gesture-drafts")
-    _draft(fixtures.url(PAGES + "tags.html"), folder / "tags.js")
-    _draft(fixtures.url(PAGES + "slider.html"), folder / "slider.js")
-    _draft(fixtures.url(PAGES + "autocomplete.html"), folder / "autocomplete.js", 'fill_country {"value": "G"}')
+    draft_all([Draft(fixtures.url(PAGES + "tags.html"), folder / "tags.js"),
+               Draft(fixtures.url(PAGES + "slider.html"), folder / "slider.js"),
+               Draft(fixtures.url(PAGES + "autocomplete.html"), folder / "autocomplete.js", ('fill_country {"value": "G"}',))])
     with serving(adapters=str(folder)) as service:
         yield service
 
