@@ -5,8 +5,15 @@ other fields take Playwright's fill. Every trusted input and change event is cou
 
 from __future__ import annotations
 
+import asyncio
+import time
 from typing import Any
 
+import pytest
+
+from pling_browser.core import fills
+from pling_browser.core.answers import Landed
+from pling_browser.core.bridge import Bridge
 from pling_browser.lifecycle import LogEvent
 
 from ..conftest import Pages
@@ -37,6 +44,36 @@ def test_a_text_field_is_filled_directly_and_left(pages: Pages) -> None:
     again = page.invoke("set_name", {"value": "Ada"})
     assert again["ok"] is True and operated(page)["path"] == "direct", again
     assert state(page)["values"]["name"] == "Ada" and state(page)["events"]["name"] == {"input": 2, "change": 2}
+
+
+def test_an_insertion_the_page_sees_after_typed_stopped_waiting_still_lands(pages: Pages,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    # core/fills.py sends the insertion with the `typed` call, which waits in the page for it. Here the
+    # insertion is held back until that call has answered: it answers `waiting` (the guard kept) and is
+    # asked again once the insertion answered, and the fill is reported as the one that landed.
+    answered: list[str] = []
+    typed, insert = Bridge.typed, fills._insert
+
+    async def recorded(self: Bridge, expect: dict[str, Any] | None = None, wait_ms: float = 0) -> Landed:
+        landed = await typed(self, expect, wait_ms)
+        answered.append(landed.landed)
+        return landed
+
+    async def held_back(bridge: Bridge, text: str, timeout_ms: float) -> None:
+        deadline = time.monotonic() + 30
+        while not answered and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
+        await insert(bridge, text, timeout_ms)
+
+    monkeypatch.setattr(fills, "INSERTION_WAIT_MS", 50)
+    monkeypatch.setattr(fills, "_insert", held_back)
+    monkeypatch.setattr(Bridge, "typed", recorded)
+    page = pages.open(PAGE)
+    receipt = page.invoke("set_name", {"value": "Grace Hopper"})
+    assert answered == ["waiting", "landed"], answered
+    assert receipt["ok"] is True and operated(page)["path"] == "direct", receipt
+    assert receipt["changed"]["state"]["changed"]["values"]["to"]["name"] == "Grace Hopper", receipt
+    assert state(page)["events"]["name"] == {"input": 1, "change": 1}
 
 
 def test_a_textarea_is_filled_directly(pages: Pages) -> None:
