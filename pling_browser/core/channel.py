@@ -202,9 +202,12 @@ class BridgeChannel:
         timeout = (budget_ms or self.budget_ms) / 1000 + self.grace_s
         async with translate_playwright_errors():
             try:
-                answer = await asyncio.wait_for(self.cdp.send("Runtime.evaluate", {"expression": expression,
-                                                "awaitPromise": True, "returnByValue": True, **self.where()}), timeout)
-            except asyncio.TimeoutError:
+                # asyncio.timeout, not wait_for: on Python 3.11 wait_for returns an answer that arrives in the
+                # same turn as a cancellation and drops the cancellation (a handoff's watcher polled on for ever)
+                async with asyncio.timeout(timeout):
+                    answer = await self.cdp.send("Runtime.evaluate", {"expression": expression, "awaitPromise": True,
+                                                                      "returnByValue": True, **self.where()})
+            except TimeoutError:
                 # The page's script is stuck (an endless loop): stop it, so the page lives on.
                 terminated = False
                 if terminate:
