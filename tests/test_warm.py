@@ -51,9 +51,10 @@ def _context_of(svc: ServiceThread, sid: str) -> Any:
     return svc.app.state.runtime.sessions.get(sid).context
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def warm_service(fixtures: FixtureServer) -> Iterator[ServiceThread]:
-    # Only the fixture server's own port is allowed: any other 127.0.0.1 port is a canary.
+    # Only the fixture server's own port is allowed: any other 127.0.0.1 port is a canary. One service for
+    # the three tests below: each closes its sessions, and waits for a full pool before it starts.
     with serving(warm_contexts=2, allow_hosts=(f"127.0.0.1:{fixtures.server_address[1]}",)) as svc:
         yield svc
 
