@@ -53,3 +53,43 @@ def test_a_bridge_call_cancelled_as_its_answer_arrives_is_cancelled(service: Ser
         return outcomes
 
     assert service.in_service(cancel_as_answered) == ["cancelled"] * 5
+
+
+def test_the_mcp_page_tools_watcher_stops_when_cancelled_as_a_model_arrives(service: ServiceThread,
+                                                                            fixtures: FixtureServer) -> None:
+    """The MCP page tools' watcher ends only by being cancelled (the service stopping awaits it). Its
+    page's tools were read under asyncio.wait_for: cancelled in the turn the model read finished, it
+    went on watching, and the service's shutdown awaited it for ever. The cancellation is sent from the
+    read's own done-callback, ahead of the watcher's wake-up."""
+    from mcp.server.subscriptions import InMemorySubscriptionBus
+
+    from pling_browser.server.mcp_pages import PageTools
+
+    async def cancel_as_built(runtime: Any) -> tuple[bool, bool]:
+        tools = PageTools(runtime, InMemorySubscriptionBus())
+        real, built = tools._build, asyncio.Event()
+
+        async def build(session: Any) -> Any:
+            own = asyncio.current_task()
+            if not built.is_set() and own is not None and watcher is not None:
+                own.add_done_callback(lambda _: (watcher.cancel(), built.set()))
+            return await real(session)
+
+        tools._build = build  # type: ignore[method-assign]
+        tools.active, tools._running = True, True
+        tools._start()
+        watcher = tools._watcher
+        await asyncio.sleep(0)  # the watcher listens for events before the session opens
+        session = await runtime.open(fixtures.url("pages/check/good.html"))
+        try:
+            await built.wait()
+            for _ in range(10):  # the cancelled watcher's next turns
+                await asyncio.sleep(0)
+            return watcher is not None and watcher.done(), watcher is not None and watcher.cancelled()
+        finally:
+            tools._running = False
+            if watcher is not None and not watcher.done():
+                watcher.cancel()
+            await runtime.close(session.id)
+
+    assert service.in_service(cancel_as_built) == (True, True)

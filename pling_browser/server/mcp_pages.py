@@ -38,6 +38,7 @@ log = logging.getLogger("pling_browser.mcp")
 # name it, its idempotency keys are its own, and it sees only its own sessions, as over REST.
 _CALLER: contextvars.ContextVar[Caller] = contextvars.ContextVar("pling_mcp_caller", default=OPERATOR)
 MODEL_WAIT_S = 5.0  # how long listing waits for one page's model before it answers that page's last tools
+WATCHER_STOP_S = 5.0  # how long the service's shutdown waits for the page tools' watcher to stop
 LEGACY_CONNECTIONS = 256  # handshake-era connections remembered for list_changed (most recent first)
 
 def _quiet(task: asyncio.Future[Any]) -> None:
@@ -131,10 +132,14 @@ class PageTools:
         # Shielded: past MODEL_WAIT_S the listing goes on without this page, but the read itself runs to
         # the bridge's own budget, which stops a page script that never returns (an endless loop in a
         # records getter); cancelled here, it would leave the page stuck for every later call.
+        # asyncio.timeout, not wait_for: on Python 3.11 wait_for returns a read that finishes in the turn
+        # its awaiter is cancelled and drops the cancellation (the watcher then watched on, and the
+        # service's shutdown awaited it for ever).
         build = asyncio.ensure_future(self._build(session))
         try:
-            tools = await asyncio.wait_for(asyncio.shield(build), MODEL_WAIT_S)
-        except asyncio.TimeoutError:
+            async with asyncio.timeout(MODEL_WAIT_S):
+                tools = await asyncio.shield(build)
+        except TimeoutError:
             build.add_done_callback(_quiet)
             return False
         except PlingError:
@@ -203,6 +208,8 @@ class PageTools:
 
     async def watch(self) -> None:
         async for event in self.runtime.events.watch():
+            if not self._running:
+                return  # stopping: ends here too, should a cancellation have been lost
             if not self.active or event.get("kind") not in ("session", "closed", "receipt"):
                 continue
             try:
@@ -223,10 +230,13 @@ class PageTools:
             yield
         finally:
             self._running = False
-            if self._watcher is not None:
-                self._watcher.cancel()
-                try:
-                    await self._watcher
-                except asyncio.CancelledError:
-                    pass
-                self._watcher = None
+            watcher, self._watcher = self._watcher, None
+            if watcher is not None:
+                watcher.cancel()
+                # Bounded: a watcher that lost its cancellation must not hold the service's shutdown.
+                await asyncio.wait([watcher], timeout=WATCHER_STOP_S)
+                if watcher.done():
+                    _quiet(watcher)
+                else:
+                    log.warning("the MCP page tools' watcher did not stop within %g s; the service stops without it",
+                                WATCHER_STOP_S)
