@@ -64,3 +64,40 @@ def test_the_page_cannot_reach_internal_addresses(client: httpx.Client, pages: P
     refusals = client.get(f"/sessions/{page.id}").json()["refused"]
     assert any("169.254.169.254" in r["target"] for r in refusals)
     assert any("10.1.2.3" in r["target"] for r in refusals)
+
+
+def test_a_pipe_cancelled_as_bytes_arrive_stops() -> None:
+    """A proxied connection's pipe ends only at EOF, after idling PLING's idle_s, or by being cancelled
+    (its context closing). Its reads waited under asyncio.wait_for, which on Python 3.11 returns bytes
+    that arrive in the turn the pipe is cancelled and drops the cancellation: the pipe read on (for up to
+    idle_s). The cancellation is sent from the bytes' arrival, in the same turn; real sockets."""
+    from pling_browser.core.egress import _pipe
+
+    async def cancel_as_read() -> bool:
+        loop = asyncio.get_running_loop()
+        received: asyncio.Future[bytes] = loop.create_future()
+
+        async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            received.set_result(await reader.read())
+            writer.close()
+
+        server = await asyncio.start_server(serve, "127.0.0.1", 0)
+        _, sink = await asyncio.open_connection("127.0.0.1", server.sockets[0].getsockname()[1])
+        source = asyncio.StreamReader()
+        pipe = asyncio.create_task(_pipe(source, sink, [loop.time()], 300.0))
+        while source._waiter is None:  # type: ignore[attr-defined]  # the pipe waits for bytes
+            await asyncio.sleep(0)
+        source._waiter.add_done_callback(lambda _: pipe.cancel())  # type: ignore[attr-defined]
+        source.feed_data(b"late")
+        for _ in range(10):  # the cancelled pipe's next turns
+            await asyncio.sleep(0)
+        stopped = pipe.done()
+        if not stopped:
+            source.feed_eof()
+            await pipe
+        sink.close()
+        await received
+        server.close()
+        return stopped
+
+    assert asyncio.run(cancel_as_read()) is True

@@ -207,7 +207,8 @@ class EgressProxy:
             if self.budget is not None:
                 task.add_done_callback(lambda _: self.budget.give_back())  # type: ignore[union-attr]
         try:
-            head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 30)
+            async with asyncio.timeout(30):  # not wait_for, as in _pipe: a cancellation is never lost
+                head = await reader.readuntil(b"\r\n\r\n")
         except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, asyncio.TimeoutError, ConnectionError,
                 asyncio.CancelledError):
             # Cancelled too (the context closed while the connection idled): the handler ends here and
@@ -265,7 +266,8 @@ class EgressProxy:
             return None
         for address in addresses:
             try:
-                return await asyncio.wait_for(asyncio.open_connection(address, port), 15)
+                async with asyncio.timeout(15):  # not wait_for, as in _pipe: a cancellation is never lost
+                    return await asyncio.open_connection(address, port)
             except (OSError, asyncio.TimeoutError):
                 continue
         await self._answer(writer, 502, f"{host}:{port} did not accept a connection")
@@ -312,8 +314,11 @@ async def _pipe(source: asyncio.StreamReader, sink: asyncio.StreamWriter, activi
     try:
         while True:
             try:
-                chunk = await asyncio.wait_for(source.read(65536), max(0.05, activity[0] + idle_s - loop.time()))
-            except asyncio.TimeoutError:
+                # asyncio.timeout, not wait_for: on Python 3.11 wait_for returns bytes that arrive in the turn
+                # the pipe is cancelled and drops the cancellation (the pipe read on after its context closed).
+                async with asyncio.timeout(max(0.05, activity[0] + idle_s - loop.time())):
+                    chunk = await source.read(65536)
+            except TimeoutError:
                 if loop.time() - activity[0] >= idle_s:
                     break
                 continue
