@@ -93,3 +93,42 @@ def test_the_mcp_page_tools_watcher_stops_when_cancelled_as_a_model_arrives(serv
             await runtime.close(session.id)
 
     assert service.in_service(cancel_as_built) == (True, True)
+
+
+def test_the_reaper_stops_when_its_cancellation_is_lost() -> None:
+    """The runtime's reaper loops until it is cancelled (the service stopping). A cancellation lost inside
+    a round (Python 3.11's asyncio.wait_for around a title read or a context's close) left it reaping on
+    after stop(). One round here swallows the cancellation as wait_for would; stop() must still end it."""
+    from pling_browser.runtime import Runtime
+
+    from .conftest import service_settings
+
+    async def lose_a_cancellation() -> tuple[bool, list[str]]:
+        runtime = Runtime(service_settings(idle_timeout_s=2.0))
+        runtime.loop = asyncio.get_running_loop()
+        reaping, lost = asyncio.Event(), []
+
+        async def reap(idle_s: float, lifetime_s: float) -> list[str]:
+            reaping.set()
+            if not lost:
+                try:  # held until the reaper is cancelled, then the cancellation is dropped
+                    await asyncio.Event().wait()
+                except asyncio.CancelledError:
+                    lost.append("reap")
+            return []
+
+        async def prune() -> tuple[int, int]:
+            return 0, 0
+
+        runtime.sessions.reap = reap  # type: ignore[method-assign]
+        runtime.prune = prune  # type: ignore[method-assign]
+        runtime._reaper = asyncio.create_task(runtime._reap_forever())
+        await reaping.wait()
+        await runtime.stop()
+        for _ in range(10):  # the reaper's next turns
+            await asyncio.sleep(0)
+        stopped = runtime._reaper.done()
+        runtime._reaper.cancel()
+        return stopped, lost
+
+    assert asyncio.run(lose_a_cancellation()) == (True, ["reap"])

@@ -31,6 +31,7 @@ from .store_appends import Appends
 from .turns import CallerCheck, CallerGone, Turns  # noqa: F401  (CallerGone: the server's)
 
 PRUNE_EVERY_S = 3600.0
+REAPER_STOP_S = 5.0  # how long stop() waits for the reaper to end its round
 
 log = logging.getLogger("pling_browser.runtime")
 
@@ -75,6 +76,7 @@ class Runtime:
         self.profiles = Profiles(settings.data_dir, settings.profiles_key)
         self.pipeline = Pipeline(self)
         self.turns = Turns(settings, lambda reason: self.metrics.dropped.labels(reason=reason).inc())
+        self._stopping = False
 
     @property
     def invocations_waiting(self) -> int:
@@ -99,6 +101,7 @@ class Runtime:
         self.store = Store(self.settings.data_dir)
         self.appends = Appends(self.store)
         await self.prune()
+        self._stopping = False
         self._reaper = asyncio.create_task(self._reap_forever())
 
         await self.controller.start()
@@ -115,7 +118,9 @@ class Runtime:
     async def _reap_forever(self) -> None:
         every = max(0.2, min(self.settings.idle_timeout_s, self.settings.max_lifetime_s) / 10)
         pruned = 0.0
-        while True:
+        # Ends by its own test too: a cancellation lost inside a round (Python 3.11's asyncio.wait_for
+        # around a title read or a context's close) would leave it reaping on after stop().
+        while not self._stopping:
             await asyncio.sleep(every)
             if self.loop.time() - pruned > PRUNE_EVERY_S:
                 pruned = self.loop.time()
@@ -130,9 +135,11 @@ class Runtime:
                 pass
 
     async def stop(self) -> None:
+        self._stopping = True
         reaper = getattr(self, "_reaper", None)
         if reaper is not None:
             reaper.cancel()
+            await asyncio.wait([reaper], timeout=REAPER_STOP_S)  # bounded: stopping never hangs on it
         open_now = len(self.sessions)
         await self.sessions.close_all()
         await self.controller.stop()
