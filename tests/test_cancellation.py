@@ -132,3 +132,41 @@ def test_the_reaper_stops_when_its_cancellation_is_lost() -> None:
         return stopped, lost
 
     assert asyncio.run(lose_a_cancellation()) == (True, ["reap"])
+
+
+def test_a_browser_recovery_stops_with_the_controller_when_its_cancellation_is_lost() -> None:
+    """An endpoint's recovery retries, with backoff, until its browser is up; it was ended only by
+    stop()'s cancellation. Lost inside an attempt (Python 3.11's asyncio.wait_for returning a launch
+    that ended in the turn of the cancellation), it retried on after the service stopped. The first
+    attempt here swallows the cancellation, as wait_for would, and fails; stop() must still end it."""
+    from pling_browser.errors import BrowserUnavailable
+    from pling_browser.runtime import Runtime
+
+    from .conftest import service_settings
+
+    async def lose_a_cancellation() -> tuple[bool, int]:
+        controller = Runtime(service_settings()).controller
+        trying, tries = asyncio.Event(), []
+
+        async def ensure(endpoint: Any) -> Any:
+            tries.append(endpoint)
+            trying.set()
+            if len(tries) == 1:
+                try:  # held until the recovery is cancelled, then the cancellation is dropped
+                    await asyncio.Event().wait()
+                except asyncio.CancelledError:
+                    pass
+            raise BrowserUnavailable("no browser here")
+
+        controller._ensure = ensure  # type: ignore[method-assign]
+        controller._retry_later(controller.endpoints[0])
+        recovering = next(iter(controller._tasks))
+        await trying.wait()
+        await controller.stop()
+        for _ in range(10):  # the recovery's next turns
+            await asyncio.sleep(0)
+        stopped = recovering.done()
+        recovering.cancel()
+        return stopped, len(tries)
+
+    assert asyncio.run(lose_a_cancellation()) == (True, 1)

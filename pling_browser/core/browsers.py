@@ -85,6 +85,7 @@ class Controller:
     async def start(self) -> None:
         # What a service killed before it could clean up left behind (its driver and browser are gone).
         await processes.reap([], processes.left_by_the_dead())
+        self.stopping = False
         errors: list[BrowserUnavailable] = []
         for endpoint in self.endpoints:
             try:
@@ -100,6 +101,7 @@ class Controller:
         self.warm.refill(0)
 
     async def stop(self) -> None:
+        self.stopping = True  # a recovery ends by it too, should its cancellation be lost (_recover)
         for task in list(self._tasks):
             task.cancel()
         await self.warm.close()
@@ -150,7 +152,8 @@ class Controller:
                 try:
                     async with translate_playwright_errors():
                         playwright = await self._driver()
-                        endpoint.browser = await asyncio.wait_for(self._open_browser(playwright, endpoint), 60)
+                        async with asyncio.timeout(60):  # not wait_for: a cancellation is never lost
+                            endpoint.browser = await self._open_browser(playwright, endpoint)
                     break
                 except BrowserUnavailable as error:
                     endpoint.last_error = error.message[:300]
@@ -227,10 +230,14 @@ class Controller:
         """Reap what is left of the old browser, then bring the endpoint back, with backoff."""
         await asyncio.sleep(0.5)
         await processes.reap(old_pids, old_profiles or [])  # only PIDs we started, whatever did not exit by itself
-        while not endpoint.up:
+        # Ends when the controller stops too: a cancellation lost inside an attempt (Python 3.11's
+        # asyncio.wait_for) left it retrying after the service had stopped.
+        while not endpoint.up and not self.stopping:
             try:
                 await self._ensure(endpoint)
             except Exception:
+                if self.stopping:
+                    return
                 endpoint.failures += 1
                 delay = BACKOFF_S[min(endpoint.failures, len(BACKOFF_S)) - 1]
                 endpoint.retry_at = time.monotonic() + delay
