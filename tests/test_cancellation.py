@@ -170,3 +170,45 @@ def test_a_browser_recovery_stops_with_the_controller_when_its_cancellation_is_l
         return stopped, len(tries)
 
     assert asyncio.run(lose_a_cancellation()) == (True, 1)
+
+
+def test_a_session_open_cancelled_as_its_slot_frees_is_cancelled() -> None:
+    """An open waiting for a session slot whose caller leaves (its request cancelled) is cancelled, even
+    when the caller leaves in the turn the slot frees. Under Python 3.11's asyncio.wait_for the wait
+    returned and the cancellation was dropped: the open went on to make a browser context for nobody,
+    which held its slot until the idle reaper came. The cancellation is sent as the slot is found free."""
+    from pling_browser.errors import BrowserUnavailable
+    from pling_browser.runtime import Runtime
+
+    from .conftest import service_settings
+
+    async def cancel_as_freed() -> tuple[bool, list[str]]:
+        runtime = Runtime(service_settings(max_sessions=1, warm_contexts=0))
+        sessions, loop, went_on = runtime.sessions, asyncio.get_running_loop(), []
+        full = sessions._full
+
+        def freed_as_the_caller_leaves() -> bool:
+            taken = full()
+            if not taken and not opening.done():
+                loop.call_soon(opening.cancel)
+            return taken
+
+        async def new_context(storage_state: Any = None) -> Any:
+            await asyncio.sleep(0)
+            went_on.append("a context made")
+            raise BrowserUnavailable("no browser in this test")
+
+        sessions._full = freed_as_the_caller_leaves  # type: ignore[method-assign]
+        runtime.controller.new_context = new_context  # type: ignore[method-assign]
+        sessions._opening = 1  # the one slot is taken
+        opening = asyncio.ensure_future(sessions.open("http://127.0.0.1:9/", 1_000))
+        while not sessions.waiting:  # the open waits for a slot
+            await asyncio.sleep(0)
+        sessions._opening = 0
+        await sessions._notify()
+        await asyncio.wait([opening])
+        if not opening.cancelled():
+            opening.exception()
+        return opening.cancelled(), went_on
+
+    assert asyncio.run(cancel_as_freed()) == (True, [])

@@ -220,8 +220,10 @@ class Sessions:
                                   retry_after=5)
         self._waiting += 1
         try:
-            async with self._freed:
-                await asyncio.wait_for(self._freed.wait_for(lambda: not self._full()), self.queue_timeout_s)
+            # asyncio.timeout, not wait_for: on Python 3.11 wait_for returns when a slot frees in the turn
+            # the open is cancelled and drops the cancellation (a session then opened for nobody).
+            async with self._freed, asyncio.timeout(self.queue_timeout_s):
+                await self._freed.wait_for(lambda: not self._full())
         except asyncio.TimeoutError:
             raise QueueTimeout(f"No session slot was free within {self.queue_timeout_s:g} s") from None
         finally:
