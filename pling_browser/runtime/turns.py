@@ -58,6 +58,12 @@ class Turns:
             session.lock.release()
 
     async def _wait(self, session: Session, what: str, gone: CallerCheck | None) -> None:
+        lock = session.lock
+        if not lock.locked() and not getattr(lock, "_waiters", True):
+            # Free, and nobody queued before this one (asyncio.Lock's own queue; where a Python names it
+            # otherwise, the path below): taken at once, without a task and a timed wait around it.
+            await lock.acquire()
+            return
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.settings.invoke_wait_s
         waiter = asyncio.ensure_future(session.lock.acquire())
