@@ -212,3 +212,38 @@ def test_a_session_open_cancelled_as_its_slot_frees_is_cancelled() -> None:
         return opening.cancelled(), went_on
 
     assert asyncio.run(cancel_as_freed()) == (True, [])
+
+
+def test_a_context_prepared_despite_its_cancellation_is_discarded() -> None:
+    """Closing the warm pool cancels the context being prepared; `_make` closes what it had made when
+    cancelled. A cancellation lost inside it (Python 3.11's asyncio.wait_for around new_context or
+    new_page) returned a prepared context nobody would take or close. Here the preparation swallows the
+    cancellation, as wait_for would, and returns what it made: it must be discarded."""
+    from pling_browser.core.warm import WarmContexts
+
+    async def lose_a_cancellation() -> int:
+        discarded: list[object] = []
+
+        class Made:
+            async def discard(self) -> None:
+                discarded.append(self)
+
+        making = asyncio.Event()
+
+        async def make(endpoint: Any) -> Any:
+            making.set()
+            try:  # held until the pool closes, then the cancellation is dropped
+                await asyncio.Event().wait()
+            except asyncio.CancelledError:
+                pass
+            return Made()
+
+        pool = WarmContexts(1, make, lambda: "an endpoint")  # type: ignore[arg-type,return-value]
+        pool.refill(0)
+        await making.wait()
+        await pool.close()
+        for _ in range(10):  # the preparation's last turns
+            await asyncio.sleep(0)
+        return len(discarded)
+
+    assert asyncio.run(lose_a_cancellation()) == 1

@@ -144,6 +144,9 @@ class WarmContexts:
             except asyncio.CancelledError:
                 if not making.claimed:
                     making.task.cancel()  # _make closes what it had made
+                    # ... unless the cancellation was lost inside it (Python 3.11's asyncio.wait_for):
+                    # then what it returns is nobody's, and is closed here.
+                    making.task.add_done_callback(_discard_result)
                 raise
             except Exception as error:  # the next open tries again; sessions open fresh meanwhile
                 log.info("a browser context could not be prepared ahead: %s", str(error)[:200])
