@@ -13,33 +13,31 @@ from collections import OrderedDict
 
 from xdist.scheduler import LoadFileScheduling
 
-# The longest files, longest first: per-file sums of a whole run at -n 2 (2026-12-05 09:37 UTC, 8dbdee8, 926 tests,
-# 1,823 s at load 8-33, mean 16: seconds there, about 0.4 of that on a quiet machine): declare_package 132,
-# draft_django 130, crash 128, the remote rerun 225 (two parts: 125 and 100, ranked by the longer), draft_gestures
-# 125, hostile 124, cli 108, docs 103, fuzz 94, security 85, record 80, console 68, draft_apps 67, scenarios 65,
-# imports 64, check 61, pytest_plugin 60, adapters 58, router 54; miniwob_unseen 377 there, 148 alone at load 15-19
-# once its tasks were drafted and served once per module (suite32). A file not named here keeps xdist's order, after these.
+# The longest files, longest first: per-file wall of a whole run at -n 2 (2026-12-05 15:58-16:23 UTC, c8c3bab, 981
+# tests, 1,511 s at load 5-26, mean 16; seconds there, about half of that on a quiet machine): imports 97, security 96,
+# fuzz 94, the remote rerun 170 (three units, ranked by its longest part, 93), console 90, miniwob_unseen 86, hostile 85,
+# router 81, pytest_plugin 77, cli 70, miniwob_unseen_edits 64, draft_django 63, bridge_contract 61, docs 59, crash 55,
+# miniwob_unseen_order 54, declare_package 53, lifecycle/widget_gestures 52. A file not named here keeps xdist's order,
+# after these.
 LONGEST = (
-    "tests/test_miniwob_unseen.py",
-    "tests/test_declare_package.py",
-    "tests/test_draft_django.py",
-    "tests/test_crash.py",
-    "tests/test_remote_lifecycle.py",
-    "tests/test_draft_gestures.py",
-    "tests/test_hostile.py",
-    "tests/test_cli.py",
-    "tests/test_docs.py",
-    "tests/test_fuzz.py",
-    "tests/test_security.py",
-    "tests/test_record.py",
-    "tests/test_console.py",
-    "tests/test_draft_apps.py",
-    "tests/test_scenarios.py",
     "tests/test_imports.py",
-    "tests/test_check.py",
-    "tests/test_pytest_plugin.py",
-    "tests/test_adapters.py",
+    "tests/test_security.py",
+    "tests/test_fuzz.py",
+    "tests/test_remote_lifecycle.py",
+    "tests/test_console.py",
+    "tests/test_miniwob_unseen.py",
+    "tests/test_hostile.py",
     "tests/test_router.py",
+    "tests/test_pytest_plugin.py",
+    "tests/test_cli.py",
+    "tests/test_miniwob_unseen_edits.py",
+    "tests/test_draft_django.py",
+    "tests/test_bridge_contract.py",
+    "tests/test_docs.py",
+    "tests/test_crash.py",
+    "tests/test_miniwob_unseen_order.py",
+    "tests/test_declare_package.py",
+    "tests/lifecycle/test_widget_gestures.py",
 )
 # Files whose tests need not run in one process: each test is a unit of its own (a module fixture is set
 # up again in each worker that takes one of them).
