@@ -57,3 +57,25 @@ def test_a_process_without_children_and_a_gone_one(tree):
     gone.wait()  # reaped: /proc has no entry for it now
     assert processes.children(gone.pid) == []
     assert processes.descendants(gone.pid) == []
+
+
+def test_two_controllers_starting_at_once_know_their_own_driver() -> None:
+    """Two runtimes started at once in one process (an embedder's, the pytest plugin's services) each name
+    the Playwright driver they started: its Chromium is below it, and the other's driver is not theirs.
+    Taking whichever new `run-driver` child appeared, both named the same one."""
+    import asyncio
+
+    from pling_browser.config import Settings
+    from pling_browser.core.browsers import Controller
+
+    async def start_two() -> list[tuple[int | None, list[int]]]:
+        controllers = [Controller(Settings.from_env()), Controller(Settings.from_env())]
+        await asyncio.gather(*(controller.start() for controller in controllers))
+        try:
+            return [(controller.driver_pid, controller.browser_pids()) for controller in controllers]
+        finally:
+            await asyncio.gather(*(controller.stop() for controller in controllers))
+
+    (first, first_browser), (second, second_browser) = asyncio.run(start_two())
+    assert first is not None and second is not None and first != second
+    assert first_browser and second_browser and not set(first_browser) & set(second_browser)

@@ -27,7 +27,7 @@ from .adapting import AdapterScripts
 from .bridge import Bridge, document_script
 from .egress import Budget, EgressProxy, Policy
 from .endpoints import BACKOFF_S, Endpoint, chromium_args
-from .playwright import read_driver_error, said, translate_playwright_errors
+from .playwright import driver_pid, read_driver_error, said, translate_playwright_errors
 from .remote import WEBRTC_POLICY, endpoint_problem, require_webrtc_policy
 from .warm import Prepared, WarmContexts
 
@@ -138,9 +138,11 @@ class Controller:
                 manager = async_playwright()
                 self._playwright = await manager.start()
                 read_driver_error(manager)
+                # The driver this manager started; a new `run-driver` child only where Playwright's client
+                # does not say (two runtimes starting at once in one process would take each other's).
                 drivers = [pid for pid in processes.children(os.getpid())
                            if pid not in before and "run-driver" in processes.cmdline(pid)]
-                self.driver_pid = drivers[0] if drivers else None
+                self.driver_pid = driver_pid(manager) or (drivers[0] if drivers else None)
             return self._playwright
 
     async def _ensure(self, endpoint: Endpoint) -> Browser:

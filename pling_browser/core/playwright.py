@@ -147,3 +147,11 @@ def read_driver_error(manager: object) -> None:
     future = getattr(transport, "on_error_future", None)
     if future is not None and hasattr(future, "add_done_callback"):
         future.add_done_callback(lambda done: done.cancelled() or done.exception())
+
+
+def driver_pid(manager: object) -> int | None:
+    """The process id of the driver this manager started (playwright-python's private client: its pipe
+    transport's process), or None where a release keeps it elsewhere."""
+    process = getattr(getattr(getattr(manager, "_client", None), "_transport", None), "_proc", None)
+    pid = getattr(process, "pid", None)
+    return pid if isinstance(pid, int) else None
