@@ -191,6 +191,7 @@ def test_a_handoff_ends_when_its_watchers_cancellation_is_lost(gated: ServiceThr
     same turn (the page's answer to the watcher's poll of done(), and the person's answer): the poll
     here swallows the cancellation as wait_for would, and the invocation must still answer."""
     page = gpages.open(CHECKOUT)
+    polling: list[str] = []
     lost: list[str] = []
 
     async def lose_a_cancellation(runtime: Any) -> None:
@@ -199,8 +200,9 @@ def test_a_handoff_ends_when_its_watchers_cancellation_is_lost(gated: ServiceThr
 
         async def polled(ref: str) -> Any:
             answer = await real(ref)
-            if lost:
+            if lost or polling:
                 return answer
+            polling.append(ref)
             try:  # hold the answer until the watcher is cancelled, then drop the cancellation
                 await asyncio.sleep(30)
             except asyncio.CancelledError:
@@ -212,6 +214,10 @@ def test_a_handoff_ends_when_its_watchers_cancellation_is_lost(gated: ServiceThr
     gated.in_service(lose_a_cancellation)
     agent = Background(page, "enter_otp")
     handoff = _wait_pending(person, page.id, "handoff")[0]
+    deadline = time.monotonic() + 20
+    while not polling and time.monotonic() < deadline:  # the watcher's first poll holds its answer now
+        time.sleep(0.05)
+    assert polling == ["enter_otp"]
     _type_code(gated, page.id, "000000")
     person.post(f"/sessions/{page.id}/handoffs/{handoff['id']}", json={"outcome": "done"})
     receipt = agent.join()
