@@ -83,12 +83,12 @@ def _parents() -> dict[int, list[int]]:
 
 
 def descendants(pid: int) -> list[int]:
-    """Every process below ``pid``: its children, theirs, and so on."""
-    parents = None if CHILDREN_FILES else _parents()
+    """Every process below ``pid``: its children, theirs, and so on (without children files, from one
+    scan of /proc for the whole tree)."""
+    kids_of = children if CHILDREN_FILES else _parents().get
     found, frontier = [], [pid]
     while frontier:
-        kids = [kid for parent in frontier
-                for kid in (children(parent) if parents is None else parents.get(parent, []))]
+        kids = [kid for parent in frontier for kid in kids_of(parent) or []]
         found.extend(kids)
         frontier = kids
     return found
