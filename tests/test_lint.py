@@ -1,4 +1,4 @@
-"""The tools that keep the code as it is (issue 29): ruff over the package, the tests and the benchmark,
+"""The tools that keep the code as it is (issue 29): ruff over the package, the tests, the benchmark and the fixture apps,
 and mypy, strict, over core/ and lifecycle/ (rules, files and options are pyproject.toml's [tool.ruff] and
 [tool.mypy]), each run by the venv's own interpreter, as people run them. A finding fails its test and is
 printed whole."""
@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-CHECKED = ("pling_browser", "tests", "bench")
+CHECKED = ("pling_browser", "tests", "bench", "fixtures")
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:
