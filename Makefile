@@ -23,7 +23,7 @@ $(BIN)/python:
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv python3-pip && \
 	  rm -rf $(VENV) && $(PYTHON) -m venv $(VENV); }
 
-$(STAMP): pyproject.toml | $(BIN)/python
+$(STAMP): pyproject.toml pling_browser/__init__.py | $(BIN)/python  # __init__.py: the version is read from it
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[test]'
 	@touch $(STAMP)

@@ -34,6 +34,18 @@ def test_dockerfile_pins_playwright_and_runs_as_non_root_under_an_init() -> None
     assert 'CMD ["pling-browser", "serve", "--host", "0.0.0.0", "--port", "8000"]' in text
 
 
+def test_the_cluster_runs_the_image_of_this_version() -> None:
+    """The manifests name the image `pling-browser:VERSION` (what docker/Dockerfile builds and the
+    release tags): the package's own version, which pyproject.toml also takes from pling_browser."""
+    from pling_browser import __version__
+
+    tags = {path.name: re.findall(r"^\s*image: pling-browser:(\S+)$", path.read_text(), re.M)
+            for path in (DOCKER / "k8s").glob("*.yaml")}
+    assert {name: found for name, found in tags.items() if found} == {"browser-server.yaml": [__version__],
+                                                                      "pling.yaml": [__version__]}
+    assert version("pling-browser") == __version__  # the installed distribution's, from the same line
+
+
 def _template_variables() -> set[str]:
     return template_variables(TEMPLATE.read_text())
 
