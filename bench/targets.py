@@ -133,6 +133,21 @@ def _opening(results: dict[str, Any], add: Add) -> None:
         (results.get("opening") or {}).get("skipped", ""))
 
 
+def _cpu_bound(pling: dict[str, Any], bare: dict[str, Any]) -> str:
+    """The ratio the CPU allows: with both sides keeping every core busy, invocations per second go as
+    one over the CPU each invocation takes, its HTTP or Playwright client's included. Said beside the
+    measured ratio, so a reader sees whether the rate is bound by CPU (then only less CPU per invocation
+    moves it) or by something else (waits, queueing)."""
+    def per_invocation(side: dict[str, Any]) -> float | None:
+        cpu = side.get("cpu_ms_per_invocation") or {}
+        total, client = cpu.get("total"), cpu.get("bench client")
+        return total + client if isinstance(total, (int, float)) and isinstance(client, (int, float)) else None
+    ours, theirs = per_invocation(pling), per_invocation(bare)
+    if not ours or not theirs:
+        return ""
+    return f"; the CPU allows {theirs / ours:.2f}x (bare {theirs:.1f} / Pling {ours:.1f} ms per invocation, clients included)"
+
+
 def _concurrency(results: dict[str, Any], add: Add) -> None:
     conc = results.get("concurrency") or {}
     why = conc.get("skipped") or conc.get("error") or "not run"
@@ -147,7 +162,8 @@ def _concurrency(results: dict[str, Any], add: Add) -> None:
         tp = level.get("throughput_ratio")
         add(f"concurrency {shape}: invocations/s vs bare Playwright", f">= {THROUGHPUT_FACTOR:g}x",
             None if tp is None else f"{tp:.2f}x ({pling['throughput_per_s']:.0f} / {bare['throughput_per_s']:.0f} /s)",
-            None if tp is None else tp >= THROUGHPUT_FACTOR, note or f"{n} bare contexts in one browser, same add")
+            None if tp is None else tp >= THROUGHPUT_FACTOR,
+            note or f"{n} bare contexts in one browser, same add" + _cpu_bound(pling, bare))
         p95 = level.get("p95_ratio")
         add(f"concurrency {shape}: p95 vs bare Playwright's", f"<= {P95_FACTOR:g}x",
             None if p95 is None else f"{p95:.2f}x ({pling['latency_ms']['p95']:.0f} / {bare['latency_ms']['p95']:.0f} ms)",

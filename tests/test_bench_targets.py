@@ -163,6 +163,18 @@ def test_concurrency_targets_take_their_ratios_from_both_sides() -> None:
     assert found["CPU per invocation, 16 sessions"]["status"] == "PASS"
 
 
+def test_the_rate_row_says_what_ratio_the_cpu_allows() -> None:
+    """Beside the measured rate, the ratio the CPU per invocation allows (each side's processes and its client):
+    bare 9.0 + 2.0 against Pling 11.0 + 2.0 ms at 16 sessions, 12.0 + 2.0 at 64."""
+    found = _by_name(_passing())
+    assert found["concurrency 16 sessions x 50: invocations/s vs bare Playwright"]["note"].endswith(
+        "; the CPU allows 0.85x (bare 11.0 / Pling 13.0 ms per invocation, clients included)")
+    assert "the CPU allows 0.79x (bare 11.0 / Pling 14.0 ms" in found["concurrency 64 sessions x 50: invocations/s vs bare Playwright"]["note"]
+    results = _passing()
+    del results["concurrency"]["levels"]["16"]["bare"]["cpu_ms_per_invocation"]["bench client"]
+    assert "CPU allows" not in _by_name(results)["concurrency 16 sessions x 50: invocations/s vs bare Playwright"]["note"]
+
+
 def test_unmeasured_targets_are_not_applicable() -> None:
     results = {"meta": _meta(), "sizes": {"12": _size(12, remove=20.0, click=45.0, add=9.0, floor_add=4.0)},
                "mcp": {"skipped": "--no-mcp"}, "concurrency": {"skipped": "--no-concurrency"}}
