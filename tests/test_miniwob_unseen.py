@@ -89,7 +89,7 @@ class Unseen:
 def unseen(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Unseen]:
     folder = tmp_path_factory.mktemp("drafts")
     assert not set(DRAFTED) & set(EDITED_PLAYED)
-    with TaskServer() as tasks:
+    with TaskServer(patient=True) as tasks:
         written = asyncio.run(write_drafts(tasks, list(DRAFTED), folder, lambda _: None))
         for name in EDITED_PLAYED:
             (folder / f"{name}.js").write_text((EDITED / f"{name}.js").read_text(encoding="utf-8"), encoding="utf-8")

@@ -43,7 +43,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     assert not set(DRAFTED) & set(EDITED_PLAYED)
     for name in EDITED_PLAYED:
         (folder / f"{name}.js").write_text((EDITED / f"{name}.js").read_text(encoding="utf-8"), encoding="utf-8")
-    with TaskServer() as tasks:
+    with TaskServer(patient=True) as tasks:
         written = asyncio.run(write_drafts(tasks, list(DRAFTED), folder, lambda _: None))
         with unseen_service(tmp_path_factory.mktemp("service") / "service.log", folder) as service:
             yield Served(tasks, service.url, written)

@@ -29,7 +29,7 @@ def test_a_grid_of_floating_items_is_drafted_as_records_and_an_item_is_dragged_t
     async def play(url: str) -> list[dict]:
         async with httpx.AsyncClient(base_url=url, timeout=120) as client:
             return await generic_episodes(client, tasks, [("drag-items-grid", seed) for seed in (1, 3, 2, 5, 6)], lambda _: None)
-    with TaskServer() as tasks:
+    with TaskServer(patient=True) as tasks:
         asyncio.run(write_drafts(tasks, ["drag-items-grid"], folder, lambda _: None))
         assert 'pling.action({ id: "drag", record: "item"' in (folder / "drag-items-grid.js").read_text(encoding="utf-8")
         with unseen_service(tmp_path / "service.log", folder) as service:

@@ -64,7 +64,7 @@ def test_checkboxes_similar_in_meaning_to_the_words_asked_for_are_ticked(tmp_pat
     folder = tmp_path / "drafts"
     folder.mkdir()
     cases = [("click-checkboxes-soft", seed) for seed in (1, 2, 3)]
-    with TaskServer() as tasks:
+    with TaskServer(patient=True) as tasks:
         asyncio.run(write_drafts(tasks, ["click-checkboxes-soft"], folder, lambda _: None))
 
         async def play(url: str) -> list[dict[str, Any]]:

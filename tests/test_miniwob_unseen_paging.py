@@ -28,7 +28,7 @@ def _played(tmp_path: Path, cases: list[tuple[str, int]]) -> list[dict[str, Any]
     async def play(url: str) -> list[dict[str, Any]]:
         async with httpx.AsyncClient(base_url=url, timeout=120) as client:
             return await generic_episodes(client, tasks, cases, lambda _: None)
-    with TaskServer() as tasks, unseen_service(tmp_path / "service.log", folder) as service:
+    with TaskServer(patient=True) as tasks, unseen_service(tmp_path / "service.log", folder) as service:
         return asyncio.run(play(service.url))
 
 

@@ -17,6 +17,8 @@ from typing import Any
 from pling_browser.server.threaded import HTTPServerThread
 
 HARNESS = (Path(__file__).resolve().parent / "harness.js").read_text(encoding="utf-8")
+PATIENT_EPISODE_MS = 600_000  # a ceiling for a loaded machine, not a measurement (TaskServer's `patient`)
+PATIENT_EVENT_WAIT_S = 5.0    # how long an ok gesture's event may take to arrive before it counts as a lie
 
 
 def miniwob_html() -> Path:
@@ -47,7 +49,8 @@ class _Handler(SimpleHTTPRequestHandler):
             if file.is_file():
                 html = file.read_text(encoding="utf-8")
                 at = html.rfind("</body>")
-                html = html[:at] + "<script>" + HARNESS + "</script>\n" + html[at:]
+                clock = f"var PLING_EPISODE_MS = {json.dumps(self.server.episode_ms)};\n"
+                html = html[:at] + "<script>" + clock + HARNESS + "</script>\n" + html[at:]
                 self._send(200, html.encode(), "text/html; charset=utf-8")
                 return
         super().do_GET()
@@ -86,7 +89,15 @@ class _Handler(SimpleHTTPRequestHandler):
 
 
 class TaskServer(HTTPServerThread):
-    def __init__(self) -> None:
+    """The task pages on port 0. `patient` (the tests) gives an episode PATIENT_EPISODE_MS on its clock instead
+    of MiniWoB's 10 s, and the page's input events PATIENT_EVENT_WAIT_S instead of 1 s to reach the
+    harness: the tests check what an episode did (its raw reward, its true receipts), not how fast, and on a
+    loaded machine the episode's own clock ran out, or an event came late and its ok counted as a lie. The
+    bench keeps MiniWoB's clock, so its time-proportional rewards are MiniWoB's."""
+
+    def __init__(self, patient: bool = False) -> None:
+        self.episode_ms: int | None = PATIENT_EPISODE_MS if patient else None  # None: the task's own clock
+        self.event_wait_s = PATIENT_EVENT_WAIT_S if patient else 1.0
         self.root = miniwob_html()
         self.rewards: dict[str, dict[str, Any]] = {}
         self.events: dict[str, list[dict[str, Any]]] = {}   # run -> the trusted input events its page saw

@@ -112,7 +112,7 @@ class CheckedAgent(PlingAgent):
         if verb not in EVENTS:
             verb = DESCRIBED.get(str((result.get("action") or {}).get("description") or "").split(" ")[0].lower(), verb)
         if result.get("ok") and verb in EVENTS:
-            events = await _events_since(self.tasks, self.run, self.seen, EVENTS[verb])
+            events = await _events_since(self.tasks, self.run, self.seen, EVENTS[verb], self.tasks.event_wait_s)
             if not any(e.get("type") in EVENTS[verb] for e in events):
                 self.lies.append({"step": action, "events": events[:5]})
         return result
