@@ -5,7 +5,7 @@
     with SsrApp(model_delay_ms=150) as app:   # a server-rendered task app on 127.0.0.1, port 0
         url = app.url("/tasks")
         ...                                    # open url in a session, invoke actions
-        app.wait_for_request("/tasks", 5, method="POST")
+        app.wait_for_request("/tasks", 30, method="POST")
         assert app.posts("/tasks") == 1
         app.titles(); app.task("task-1"); app.reset()
 

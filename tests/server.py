@@ -104,7 +104,7 @@ class FixtureServer(HTTPServerThread):
             self.requests.append((method, path))
             self._requests_changed.notify_all()
 
-    def wait_for_request(self, path: str, timeout: float = 5.0, *, method: str | None = None,
+    def wait_for_request(self, path: str, timeout: float = 30.0, *, method: str | None = None,
                          since: int = 0) -> tuple[str, str]:
         """The first request to `path` (its query string ignored unless `path` has one) at index
         `since` or later of `requests`, waiting up to `timeout` seconds; TimeoutError if none. To

@@ -154,7 +154,7 @@ def signed_in(client: httpx.Client, opened: dict[str, Any]) -> dict[str, Any]:
     once the page has read its IndexedDB (an async read)."""
     sid = opened["session"]["id"]
     state: dict[str, Any] = opened["model"]["state"]["signed_in"]["value"]
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 30  # a ceiling for a loaded machine, not a measurement
     while state["indexeddb"] is None and time.monotonic() < deadline:
         time.sleep(0.05)
         state = client.get(f"/sessions/{sid}/model").json()["state"]["signed_in"]["value"]

@@ -18,6 +18,8 @@ from pathlib import Path
 from pling_browser.config import find_chromium
 from pling_browser.core.browsers import chromium_args
 
+from . import patient
+
 CONFIG = Path(__file__).resolve().parent.parent / "docker" / "browser-server.json"
 
 
@@ -98,7 +100,7 @@ def serve(*args: str, env: dict[str, str] | None = None, port: int | None = None
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
-            if httpx.get(f"{url}/healthz", timeout=2).status_code == 200:
+            if patient.get(f"{url}/healthz", timeout=10).status_code == 200:
                 return process, url
         except httpx.HTTPError:
             time.sleep(0.2)

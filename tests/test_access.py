@@ -12,6 +12,7 @@ import httpx
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
+from . import patient
 from .conftest import ServiceThread, problem, service_settings, serving
 from .server import FixtureServer
 
@@ -30,31 +31,31 @@ def _code(answer: httpx.Response) -> tuple[int, str]:
 
 def test_a_token_guards_every_route_but_health_and_the_public_files(guarded: ServiceThread) -> None:
     url = guarded.url
-    assert _code(httpx.get(f"{url}/sessions", timeout=60)) == (401, "UNAUTHORIZED")
-    assert _code(httpx.get(f"{url}/sessions", headers={"Authorization": "Bearer wrong"}, timeout=60)) == (401, "UNAUTHORIZED")
-    assert _code(httpx.post(f"{url}/mcp", json={}, timeout=60)) == (401, "UNAUTHORIZED")
-    assert httpx.get(f"{url}/healthz", timeout=60).status_code == 200
-    assert httpx.get(f"{url}/demo/todos.html", timeout=60).status_code == 200  # the browser fetches it without a token
-    assert httpx.get(f"{url}/js/pling-react.js", timeout=60).status_code == 200  # so does a page loading the package
+    assert _code(patient.get(f"{url}/sessions", timeout=60)) == (401, "UNAUTHORIZED")
+    assert _code(patient.get(f"{url}/sessions", headers={"Authorization": "Bearer wrong"}, timeout=60)) == (401, "UNAUTHORIZED")
+    assert _code(patient.post(f"{url}/mcp", json={}, timeout=60)) == (401, "UNAUTHORIZED")
+    assert patient.get(f"{url}/healthz", timeout=60).status_code == 200
+    assert patient.get(f"{url}/demo/todos.html", timeout=60).status_code == 200  # the browser fetches it without a token
+    assert patient.get(f"{url}/js/pling-react.js", timeout=60).status_code == 200  # so does a page loading the package
     auth = {"Authorization": f"Bearer {TOKEN}"}
-    opened = httpx.post(f"{url}/sessions", json={}, headers=auth, timeout=60)
+    opened = patient.post(f"{url}/sessions", json={}, headers=auth, timeout=60)
     assert opened.status_code == 201, opened.text
     sid = opened.json()["session"]["id"]
-    assert httpx.get(f"{url}/sessions/{sid}/model", headers=auth, timeout=60).json()["page"]["id"] == "todos"
-    httpx.delete(f"{url}/sessions/{sid}", headers=auth, timeout=60)
+    assert patient.get(f"{url}/sessions/{sid}/model", headers=auth, timeout=60).json()["page"]["id"] == "todos"
+    patient.delete(f"{url}/sessions/{sid}", headers=auth, timeout=60)
 
 
 def test_host_and_origin_checks_stop_dns_rebinding(service: ServiceThread) -> None:
     url = service.url
-    assert _code(httpx.get(f"{url}/sessions", headers={"Host": "attacker.example"}, timeout=60)) == (403, "FORBIDDEN")
-    assert _code(httpx.get(f"{url}/sessions", headers={"Origin": "http://attacker.example"}, timeout=60)) == (403, "FORBIDDEN")
-    assert httpx.get(f"{url}/sessions", headers={"Host": f"localhost:{service.port}"}, timeout=60).status_code == 200
-    assert httpx.get(f"{url}/sessions", headers={"Origin": f"http://127.0.0.1:{service.port}"}, timeout=60).status_code == 200
+    assert _code(patient.get(f"{url}/sessions", headers={"Host": "attacker.example"}, timeout=60)) == (403, "FORBIDDEN")
+    assert _code(patient.get(f"{url}/sessions", headers={"Origin": "http://attacker.example"}, timeout=60)) == (403, "FORBIDDEN")
+    assert patient.get(f"{url}/sessions", headers={"Host": f"localhost:{service.port}"}, timeout=60).status_code == 200
+    assert patient.get(f"{url}/sessions", headers={"Origin": f"http://127.0.0.1:{service.port}"}, timeout=60).status_code == 200
 
 
 def test_bodies_over_one_mebibyte_are_413(service: ServiceThread) -> None:
     big = b'{"url": "' + b"a" * (1024 * 1024 + 10) + b'"}'
-    answer = httpx.post(f"{service.url}/sessions", content=big, headers={"content-type": "application/json"}, timeout=60)
+    answer = patient.post(f"{service.url}/sessions", content=big, headers={"content-type": "application/json"}, timeout=60)
     assert _code(answer) == (413, "PAYLOAD_TOO_LARGE")
 
     def chunks() -> Iterator[bytes]:  # no Content-Length: counted as it arrives
@@ -63,7 +64,7 @@ def test_bodies_over_one_mebibyte_are_413(service: ServiceThread) -> None:
             yield b"a" * 32768
         yield b'"}'
 
-    answer = httpx.post(f"{service.url}/sessions", content=chunks(), headers={"content-type": "application/json"}, timeout=60)
+    answer = patient.post(f"{service.url}/sessions", content=chunks(), headers={"content-type": "application/json"}, timeout=60)
     assert _code(answer) == (413, "PAYLOAD_TOO_LARGE")
 
 
@@ -79,8 +80,8 @@ def _wait_until_queued(client: httpx.Client, count: int) -> None:
 
 
 def test_the_session_queue_answers_429_at_once_and_503_after_waiting(fixtures: FixtureServer) -> None:
-    # The queued request must still be waiting when the next one comes: 5 s is room for a loaded machine.
-    svc = ServiceThread(service_settings(max_sessions=2, queue=1, queue_timeout_s=5.0)).start()
+    # The queued request must still be waiting when the next one comes: 15 s is room for a loaded machine.
+    svc = ServiceThread(service_settings(max_sessions=2, queue=1, queue_timeout_s=15.0)).start()
     page = fixtures.url("demo/todos.html")
     try:
         with httpx.Client(base_url=svc.url, timeout=60) as client:
@@ -100,22 +101,18 @@ def test_the_session_queue_answers_429_at_once_and_503_after_waiting(fixtures: F
             started = time.monotonic()
             refused = client.post("/sessions", json={"url": page})
             refused_in = time.monotonic() - started
-            thread.join(30)
+            thread.join(60)
             assert _code(refused) == (429, "TOO_MANY_SESSIONS") and refused.headers["retry-after"] == "5"
             assert _code(waited["answer"]) == (503, "QUEUE_TIMEOUT")
             print(f"\n  queue: 429 answered in {refused_in * 1000:.0f} ms; queued request got 503 after {waited['seconds']:.2f} s")
-            # A freed slot lets a queued request through.
+            # A freed slot lets a queued request through: closed once the request waits in the queue.
             sid = client.get("/sessions").json()[0]["id"]
-
-            def later_close() -> None:
-                time.sleep(0.3)
-                client.delete(f"/sessions/{sid}")
-
-            closer = threading.Thread(target=later_close)
-            closer.start()
-            with httpx.Client(base_url=svc.url, timeout=60) as own:
-                assert own.post("/sessions", json={"url": page}).status_code == 201
-            closer.join()
+            thread = threading.Thread(target=queued)
+            thread.start()
+            _wait_until_queued(client, 1)
+            client.delete(f"/sessions/{sid}")
+            thread.join(60)
+            assert waited["answer"].status_code == 201, waited["answer"].text
     finally:
         svc.stop()
 

@@ -18,6 +18,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from . import patient
 from .conftest import Pages, ServiceThread, service_settings, serving
 from .server import FixtureServer
 
@@ -211,13 +212,13 @@ def test_host_values_that_cannot_be_parsed_are_refused(service: ServiceThread) -
     url, port = service.url, service.port
     for host in (f"127.0.0.1:{port}@evil.example", "[::1]evil", f"[::1]evil:{port}", "127.0.0.1:80:81",
                  f"localhost:{port}x", "[::1", "[zz::1]"):
-        answer = httpx.get(f"{url}/sessions", headers={"Host": host})
+        answer = patient.get(f"{url}/sessions", headers={"Host": host})
         assert answer.status_code == 403, (host, answer.status_code)
     for host in (f"127.0.0.1:{port}", f"LOCALHOST:{port}", f"[::1]:{port}", "localhost"):
-        assert httpx.get(f"{url}/sessions", headers={"Host": host}).status_code == 200, host
+        assert patient.get(f"{url}/sessions", headers={"Host": host}).status_code == 200, host
     for origin in (f"http://127.0.0.1:{port}@evil.example", "http://[::1]evil"):
-        assert httpx.get(f"{url}/sessions", headers={"Origin": origin}).status_code == 403, origin
-    assert httpx.get(f"{url}/sessions", headers={"Origin": f"http://[::1]:{port}"}).status_code == 200
+        assert patient.get(f"{url}/sessions", headers={"Origin": origin}).status_code == 403, origin
+    assert patient.get(f"{url}/sessions", headers={"Origin": f"http://[::1]:{port}"}).status_code == 200
 
 
 @pytest.fixture
@@ -302,8 +303,8 @@ def test_a_body_that_trickles_after_its_headers_is_cut_off(caplog: pytest.LogCap
             assert b"content-type: application/problem+json" in headers.lower() and not body.endswith(b"<not closed>")
             problem = json.loads(body)
             assert problem["code"] == "REQUEST_TIMEOUT" and problem["status"] == 408 and problem["type"] == "/errors#REQUEST_TIMEOUT"
-        assert httpx.get(svc.url + "/healthz", timeout=20).status_code == 200
-        sessions = httpx.get(svc.url + "/sessions", timeout=20)
+        assert patient.get(svc.url + "/healthz", timeout=20).status_code == 200
+        sessions = patient.get(svc.url + "/sessions", timeout=20)
         assert sessions.status_code == 200 and sessions.json() == []  # neither request opened anything
     refused = [line for line in _lines(caplog) if line.startswith("refused POST /sessions (408)")]
     assert len(refused) == 2, _lines(caplog)

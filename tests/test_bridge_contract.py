@@ -201,12 +201,18 @@ async def _known(b: Bridge) -> Answers:
 
 async def _ran(b: Bridge) -> Answers:
     # run()'s answer is kept while its expectation is polled in the same call: asked meanwhile, `ran`
-    # hands it over once (what the controller asks when that call hangs), then has none.
+    # hands it over once (what the controller asks when that call hangs), then has none. Asked until
+    # run() has answered (before, `gone`), however loaded the machine; the expectation (never met) keeps
+    # the call open 10 s, room for the asking.
     running = asyncio.ensure_future(b.raw("run", {"ref": "never", "args": {}, "timeoutMs": 2000, "nested": False,
-                                                  "expect": {"timeoutMs": 3000, "settleMs": 100, "diff": False}},
-                                          budget_ms=10_000))
-    await asyncio.sleep(0.3)
-    kept, again = await b.raw("ran", {}), await b.raw("ran", {})
+                                                  "expect": {"timeoutMs": 10_000, "settleMs": 100, "diff": False}},
+                                          budget_ms=30_000))
+
+    async def handed_over() -> str | None:
+        answer = await b.raw("ran", {})
+        return answer if json.loads(answer)["ok"] is True else None
+    kept = await _until(handed_over, "run()'s answer kept while its expectation is polled")
+    again = await b.raw("ran", {})
     assert json.loads(kept)["ok"] is True and "expected" not in json.loads(kept), kept
     assert json.loads(await running)["expected"]["code"] == "never"
     return [("ran", kept), ("ran", again)]

@@ -15,7 +15,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from . import command_line
+from . import command_line, patient
 from .server import FixtureServer
 
 
@@ -91,7 +91,7 @@ def _serve(tmp_path: Path) -> tuple[subprocess.Popen[str], str]:
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and service.poll() is None:
         try:
-            if httpx.get(f"{url}/healthz", timeout=5).status_code == 200:
+            if patient.get(f"{url}/healthz", timeout=10).status_code == 200:
                 break
         except httpx.TransportError:
             time.sleep(0.1)
@@ -106,9 +106,9 @@ def test_serve_stops_cleanly_on_a_signal(how: str, tmp_path: Path) -> None:
     (tmp_path / ".env").write_text("PLING_TOKEN=from-dotenv-0123\n")
     service, url = _serve(tmp_path)
     try:
-        assert httpx.get(f"{url}/sessions", timeout=30).status_code == 401  # the .env's token is required
+        assert patient.get(f"{url}/sessions", timeout=30).status_code == 401  # the .env's token is required
         auth = {"Authorization": "Bearer from-dotenv-0123"}
-        opened = httpx.post(f"{url}/sessions", json={}, headers=auth, timeout=120)
+        opened = patient.post(f"{url}/sessions", json={}, headers=auth, timeout=120)
         assert opened.status_code == 201, opened.text
         signal_number = signal.SIGTERM if how == "SIGTERM" else signal.SIGINT
         if how.endswith("group"):
@@ -136,13 +136,13 @@ def test_a_driver_that_dies_first_leaves_no_unread_error(tmp_path: Path) -> None
 
     service, url = _serve(tmp_path)
     try:
-        assert httpx.post(f"{url}/sessions", json={}, timeout=120).status_code == 201
+        assert patient.post(f"{url}/sessions", json={}, timeout=120).status_code == 201
         drivers = [pid for pid in processes.descendants(service.pid) if "run-driver" in processes.cmdline(pid)]
         assert len(drivers) == 1, drivers
         os.kill(drivers[0], signal.SIGKILL)  # only the driver of the service this test started
         deadline = time.monotonic() + 60
         while True:  # a new driver serves the next session
-            fresh = httpx.post(f"{url}/sessions", json={}, timeout=120)
+            fresh = patient.post(f"{url}/sessions", json={}, timeout=120)
             if fresh.status_code == 201 or time.monotonic() > deadline:
                 break
             time.sleep(0.2)

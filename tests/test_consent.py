@@ -16,6 +16,7 @@ import pytest
 
 from pling_browser.lifecycle import LogEvent
 
+from . import patient
 from .conftest import ServiceThread, coded, problem, serving
 from .server import FixtureServer
 
@@ -307,14 +308,14 @@ def test_over_mcp_an_agent_reaches_only_its_own_sessions_and_mcp_session_ids(
     start = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
              "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
     accept = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
-    began = httpx.post(f"{consent.url}/mcp", json=start, headers={**accept, "Authorization": f"Bearer {BOT}"})
+    began = patient.post(f"{consent.url}/mcp", json=start, headers={**accept, "Authorization": f"Bearer {BOT}"})
     mcp_id = began.headers.get("mcp-session-id")
     assert began.status_code == 200 and mcp_id, began.text
     listing = {"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}}
-    stolen = httpx.post(f"{consent.url}/mcp", json=listing, headers={
+    stolen = patient.post(f"{consent.url}/mcp", json=listing, headers={
         **accept, "Authorization": f"Bearer {BOT2}", "Mcp-Session-Id": mcp_id, "Mcp-Protocol-Version": "2025-06-18"})
     assert stolen.status_code == 404, stolen.text
-    mine = httpx.post(f"{consent.url}/mcp", json=listing, headers={
+    mine = patient.post(f"{consent.url}/mcp", json=listing, headers={
         **accept, "Authorization": f"Bearer {BOT}", "Mcp-Session-Id": mcp_id, "Mcp-Protocol-Version": "2025-06-18"})
     assert mine.status_code != 404, mine.text
 

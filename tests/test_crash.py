@@ -22,7 +22,7 @@ from .server import FixtureServer
 
 @pytest.fixture
 def crashable() -> Iterator[ServiceThread]:
-    with serving(action_timeout_ms=20_000) as svc:
+    with serving(action_timeout_ms=600_000) as svc:
         yield svc
 
 
@@ -49,12 +49,13 @@ def _crash_and_recover(svc: ServiceThread, fixtures: FixtureServer, victim: str)
         runner = threading.Thread(target=invoke)
         runner.start()
         # Wait until the action is running in the page (its run() counted itself), however loaded the machine.
-        deadline = time.monotonic() + 15
+        deadline = time.monotonic() + 60  # a ceiling for a loaded machine, not a measurement
         while time.monotonic() < deadline:
             state = client.get(f"/sessions/{busy}/model").json()["state"]
             if state["started"]["value"] >= 1:
                 break
             time.sleep(0.05)
+        assert state["started"]["value"] >= 1, state
         time.sleep(0.1)
         killed_at = time.monotonic()
         if victim == "browser":
@@ -62,18 +63,18 @@ def _crash_and_recover(svc: ServiceThread, fixtures: FixtureServer, victim: str)
             os.kill(browser_main, signal.SIGKILL)
         else:
             os.kill(old_driver, signal.SIGKILL)
-        runner.join(30)
-        answered_in = result["at"] - killed_at
+        runner.join(120)  # the action's own timeout is 10 minutes away (pages/crash.html): this answer is the crash's
+        assert not runner.is_alive(), "the invocation was not answered when its browser died"
+        answered_in = result["at"] - killed_at  # printed below, not asserted (timings: make bench)
         error = result["receipt"]["error"]
         assert error["code"] == "EXECUTION_FAILED" and error["started"] is True and error["outcome"] == "unknown"
-        assert answered_in < 10  # at once, not after the action's 20 s timeout (timings: make bench)
         lost = client.get(f"/sessions/{idle}/model")
         assert lost.status_code == 410 and problem(lost)["code"] == "SESSION_LOST"
         # A new browser serves new sessions.
         started = time.monotonic()
         while True:
             fresh = client.post("/sessions", json={"url": fixtures.url("demo/todos.html")})
-            if fresh.status_code == 201 or time.monotonic() - started > 15:
+            if fresh.status_code == 201 or time.monotonic() - started > 60:
                 break
             time.sleep(0.2)
         recovered_in = time.monotonic() - started
@@ -81,7 +82,7 @@ def _crash_and_recover(svc: ServiceThread, fixtures: FixtureServer, victim: str)
         sid = fresh.json()["session"]["id"]
         assert client.post(f"/sessions/{sid}/invoke", json={"action": "add_todo", "args": {"text": "after"}}).json()["result"]["ok"]
         # Nothing of the old browser is left: no orphans, no zombies.
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + 30  # a ceiling for a loaded machine, not a measurement
         while time.monotonic() < deadline and any(processes.alive(pid) for pid in old_tree):
             time.sleep(0.1)
         assert not [pid for pid in old_tree if processes.alive(pid)]
@@ -89,7 +90,7 @@ def _crash_and_recover(svc: ServiceThread, fixtures: FixtureServer, victim: str)
         # its spare renderer) is a zombie until its zygote reaps it a moment later: left behind is a
         # zombie that stays.
         lingering = set(_zombies(os.getpid()))
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + 30
         while lingering and time.monotonic() < deadline:
             time.sleep(0.1)
             lingering &= set(_zombies(os.getpid()))
@@ -176,7 +177,7 @@ def test_a_killed_driver_leaves_no_playwright_folder_behind(fixtures: FixtureSer
                     break
                 time.sleep(0.2)
             assert fresh.status_code == 201, fresh.text
-            deadline = time.monotonic() + 10
+            deadline = time.monotonic() + 30  # a ceiling for a loaded machine, not a measurement
             while set(before) & set(_left(private)) and time.monotonic() < deadline:
                 time.sleep(0.1)
             assert not set(before) & set(_left(private)), (before, _left(private))

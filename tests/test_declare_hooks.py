@@ -69,7 +69,7 @@ class Watched:
     def printed(self, kind: str) -> list[str]:
         return [m.text for m in self.console if m.type == kind and m.text.startswith("[pling]")]
 
-    def until(self, what: str, condition: Callable[[], Any], timeout: float = 15.0) -> Any:
+    def until(self, what: str, condition: Callable[[], Any], timeout: float = 30.0) -> Any:
         """Polls `condition` until it is truthy (answering it), or fails after `timeout` seconds."""
         deadline = time.monotonic() + timeout
         while True:

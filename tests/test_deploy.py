@@ -8,11 +8,11 @@ import re
 from importlib.metadata import version
 from pathlib import Path
 
-import httpx
 import yaml
 
 from pling_browser.server.api import create_app
 
+from . import patient
 from .router import TEMPLATE, template_variables
 from .spawn import kill_group, serve
 
@@ -129,6 +129,6 @@ def test_kubernetes_and_compose_run_the_same_router_and_browser_files() -> None:
 def test_the_container_command_serves_on_all_addresses_with_a_token(tmp_path: Path) -> None:
     process, url = serve("--host", "0.0.0.0", env={"PLING_TOKEN": "container-token", "PLING_DATA_DIR": str(tmp_path)})
     try:
-        assert httpx.get(f"{url}/sessions").status_code == 401  # served, and guarded by the token
+        assert patient.get(f"{url}/sessions").status_code == 401  # served, and guarded by the token
     finally:
         kill_group(process)

@@ -24,6 +24,7 @@ from typing import Any
 import httpx
 import pytest
 
+from . import patient
 from .conftest import ServiceThread, serving
 from .server import FixtureServer
 
@@ -153,7 +154,7 @@ def _curl(command: str, svc: ServiceThread, ids: dict[str, str]) -> httpx.Respon
     body = words[words.index("-d") + 1] if "-d" in words else None
     for readme_id, real_id in ids.items():
         url = url.replace(readme_id, real_id)
-    return httpx.request(method, _here(url, svc),
+    return patient.request(method, _here(url, svc),
                          content=_here(body, svc) if body else None,
                          headers={"content-type": "application/json"}, timeout=60)
 
@@ -187,17 +188,17 @@ def test_one_real_call(demo: ServiceThread) -> None:
 
     # "A failure is a result too": the bad arguments (an empty text), shown whole.
     failure = _shown(next(code for lang, code in BLOCKS if lang == "json" and '"INVALID_PARAMS"' in code), demo)
-    answer = httpx.post(f"{demo.url}/sessions/{real['session']['id']}/invoke",
+    answer = patient.post(f"{demo.url}/sessions/{real['session']['id']}/invoke",
                         json={"action": failure["result"]["action"]["id"], "args": {"text": ""}}, timeout=60)
     assert answer.status_code == 200, answer.text
     assert drift(failure, answer.json()) == []
-    httpx.delete(f"{demo.url}/sessions/{real['session']['id']}", timeout=60)
+    patient.delete(f"{demo.url}/sessions/{real['session']['id']}", timeout=60)
 
 
 def test_the_problem_details_example(demo: ServiceThread) -> None:
     shown = json.loads(next(code for lang, code in BLOCKS if lang == "json" and '"/errors#SESSION_NOT_FOUND"' in code))
     sid = shown["detail"].split("'")[1]
-    answer = httpx.get(f"{demo.url}/sessions/{sid}", timeout=60)
+    answer = patient.get(f"{demo.url}/sessions/{sid}", timeout=60)
     assert answer.headers["content-type"] == "application/problem+json"
     assert drift(shown, answer.json()) == []
 
@@ -230,12 +231,12 @@ def test_the_async_client_example(demo: ServiceThread) -> None:
 
 def test_the_toggle_tool_the_model_was_given(demo: ServiceThread) -> None:
     shown = _shown(next(code for lang, code in BLOCKS if lang == "json" and '"name": "toggle"' in code), demo)
-    opened = httpx.post(f"{demo.url}/sessions", json={}, timeout=60).json()
+    opened = patient.post(f"{demo.url}/sessions", json={}, timeout=60).json()
     sid = opened["session"]["id"]
     try:
-        tools = httpx.get(f"{demo.url}/sessions/{sid}/tools", params={"format": "openai"}, timeout=60).json()["tools"]
+        tools = patient.get(f"{demo.url}/sessions/{sid}/tools", params={"format": "openai"}, timeout=60).json()["tools"]
     finally:
-        httpx.delete(f"{demo.url}/sessions/{sid}", timeout=60)
+        patient.delete(f"{demo.url}/sessions/{sid}", timeout=60)
     real = next(tool for tool in tools if tool["function"]["name"] == "toggle")
     assert drift(shown, real) == []
 

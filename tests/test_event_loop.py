@@ -7,8 +7,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-import httpx
-
+from . import patient
 from .conftest import serving
 
 
@@ -19,7 +18,7 @@ async def _loop_module(runtime: Any) -> str:
 def test_the_service_runs_on_uvloop_and_answers() -> None:
     with serving() as service:
         assert service.in_service(_loop_module).split(".")[0] == "uvloop"
-        assert httpx.get(service.url + "/healthz", timeout=30).status_code == 200
+        assert patient.get(service.url + "/healthz", timeout=30).status_code == 200
 
 
 def test_a_write_to_a_closed_driver_pipe_is_a_lost_session() -> None:

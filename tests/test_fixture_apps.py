@@ -13,6 +13,7 @@ import urllib.request
 import httpx
 import pytest
 
+from . import patient
 from .apps import SsrApp
 from .server import FixtureServer
 
@@ -73,7 +74,7 @@ def test_an_invalid_title_redirects_back_with_an_error(app, http, title, message
 
 
 def test_an_invalid_title_can_re_render_with_422_instead():
-    with SsrApp(invalid="render") as app, httpx.Client(base_url=app.origin) as http:
+    with SsrApp(invalid="render") as app, httpx.Client(base_url=app.origin, timeout=60) as http:
         posted = http.post("/tasks", data={"title": "  "})
         assert posted.status_code == 422
         assert 'data-kind="error">Title is required<' in posted.text
@@ -132,9 +133,9 @@ def test_the_request_log(app, http):
     assert app.wait_for_request("/tasks", 1, method="POST").form == {"title": "A"}
 
     since = len(app.requests)
-    threading.Timer(0.2, lambda: httpx.post(app.url("/tasks/task-1/done"))).start()
+    threading.Timer(0.2, lambda: patient.post(app.url("/tasks/task-1/done"))).start()
     started = time.monotonic()
-    request = app.wait_for_request("/tasks/task-1/done", 5, since=since)
+    request = app.wait_for_request("/tasks/task-1/done", 30, since=since)
     assert request.method == "POST" and time.monotonic() - started >= 0.15
     with pytest.raises(TimeoutError):
         app.wait_for_request("/never", 0.1)
@@ -147,7 +148,7 @@ def test_the_request_log(app, http):
 
 
 def test_model_scripts_can_be_slow():
-    with SsrApp(model_delay_ms=150) as app, httpx.Client(base_url=app.origin) as http:
+    with SsrApp(model_delay_ms=150) as app, httpx.Client(base_url=app.origin, timeout=60) as http:
         started = time.monotonic()
         assert http.get("/static/model-tasks.js").status_code == 200
         assert time.monotonic() - started >= 0.14
@@ -157,8 +158,8 @@ def test_the_fixture_server_logs_requests():
     server = FixtureServer().start()
     try:
         since = len(server.requests)
-        httpx.get(server.url("/pages/real/toast.html?v=1"))
-        httpx.post(server.url("/api/echo"), content=b"{}")
+        patient.get(server.url("/pages/real/toast.html?v=1"))
+        patient.post(server.url("/api/echo"), content=b"{}")
         assert server.wait_for_request("/pages/real/toast.html", 1, since=since) == ("GET", "/pages/real/toast.html?v=1")
         assert server.wait_for_request("/api/echo", 1, method="POST") == ("POST", "/api/echo")
         with pytest.raises(TimeoutError):
@@ -202,7 +203,7 @@ async def read_model(page) -> dict:
     return json.loads(await page.evaluate("window.__plingBridge.call('model', '{}')"))
 
 
-async def model_when(page, predicate, timeout: float = 5.0) -> dict:
+async def model_when(page, predicate, timeout: float = 30.0) -> dict:
     deadline = time.monotonic() + timeout
     while True:
         try:

@@ -79,7 +79,7 @@ def _settled_model(page: PageSession, ready: Any) -> dict[str, Any]:
     """The model once every frame has declared itself (frames load after the page): polled, bounded."""
     import time
 
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 30  # a ceiling for a loaded machine, not a measurement
     while True:
         model = page.model()
         if ready(model) or time.monotonic() > deadline:

@@ -23,6 +23,7 @@ from pling_browser.errors import InvalidArgs, InvalidParams
 from pling_browser.lifecycle.decode import references, sendable_args, substitute
 from pling_browser.lifecycle.validate import apply_defaults
 
+from . import patient
 from .conftest import ServiceThread, serving
 
 EXAMPLES = {"positive": 60, "negative": 30}  # per operation: 13 operations give over 1,000 requests
@@ -86,7 +87,7 @@ class Pool:
 
 def _fuzz(service: ServiceThread, GenerationMode: Any) -> None:
     # The document is built on the first request: seconds, on a loaded machine (httpx's default is 5 s).
-    document = httpx.get(f"{service.url}/openapi.json", headers=AUTH, timeout=60).json()
+    document = patient.get(f"{service.url}/openapi.json", headers=AUTH, timeout=60).json()
     api = schemathesis.openapi.from_dict(document)
     count: dict[str, Any] = {"requests": 0, "by_status": {}, "sent": {"positive": 0, "negative": 0},
                              "refused": {"positive": 0, "negative": 0}}

@@ -14,6 +14,7 @@ from urllib.parse import quote
 import httpx
 import pytest
 
+from . import patient
 from .conftest import Pages, ServiceThread, problem, serving
 from .server import FixtureServer
 from .test_console import _read_stream
@@ -76,7 +77,7 @@ def test_an_operator_secret_a_page_shows_is_masked_in_session_info_and_over_mcp(
         async with client, Client(streamable_http_client(f"{secured.url}/mcp", http_client=client)) as mcp:
             opened = await mcp.call_tool("open_page", {"url": url})
             content = opened.structured_content or {}
-            listed = httpx.get(f"{secured.url}/sessions").text
+            listed = patient.get(f"{secured.url}/sessions").text
             await mcp.call_tool("close_page", {"session": content["session"]["id"]})
             return {"open_page": content, "listed": listed}
 

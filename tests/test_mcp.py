@@ -8,6 +8,7 @@ from typing import Any
 
 import httpx
 
+from . import patient
 from .conftest import ServiceThread, problem
 from .server import FixtureServer
 
@@ -45,7 +46,7 @@ def test_mcp_client_opens_reads_and_invokes(service: ServiceThread, fixtures: Fi
 def test_mcp_rejects_a_foreign_host_header(service: ServiceThread) -> None:
     body = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
             "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
-    answer = httpx.post(f"{service.url}/mcp", json=body, headers={"Host": "evil.example:80",
+    answer = patient.post(f"{service.url}/mcp", json=body, headers={"Host": "evil.example:80",
                                                                  "Accept": "application/json, text/event-stream"})
     assert answer.status_code == 403 and problem(answer)["code"] == "FORBIDDEN"
 

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from pling_browser.server.api import create_app
 
+from . import patient
 from .conftest import ServiceThread, problem, service_settings
 
 
@@ -106,7 +107,7 @@ def test_the_access_guard_refusals_are_problems(token: str | None) -> None:
 
 
 def test_a_service_error_raised_by_a_route_keeps_its_status(service: ServiceThread) -> None:
-    answer = httpx.get(f"{service.url}/sessions/nope")
+    answer = patient.get(f"{service.url}/sessions/nope")
     assert answer.status_code == 404 and _problem(answer)["code"] == "SESSION_NOT_FOUND"
 
 
@@ -126,7 +127,7 @@ def _documented_methods(document: dict[str, Any], path: str) -> set[str]:
 
 
 def test_every_generated_error_is_problem_details_and_every_405_lists_its_paths_methods(service: ServiceThread) -> None:
-    document = httpx.get(f"{service.url}/openapi.json").json()
+    document = patient.get(f"{service.url}/openapi.json").json()
     templates = sorted(document["paths"]) + ["/no/such/{x}", "/sessions/{sid}/{x}", "/{x}"]
     seen: dict[int, int] = {}
 

@@ -9,10 +9,9 @@ import os
 import signal
 import time
 
-import httpx
-
 from pling_browser.core import processes
 
+from . import patient
 from .server import FixtureServer
 from .spawn import kill_group, serve
 
@@ -20,14 +19,14 @@ from .spawn import kill_group, serve
 def test_a_killed_service_leaves_no_driver_or_chromium() -> None:
     service, url = serve()
     try:
-        assert httpx.post(f"{url}/sessions", json={}, timeout=60).status_code == 201
+        assert patient.post(f"{url}/sessions", json={}, timeout=60).status_code == 201
         tree = processes.descendants(service.pid)
         assert any("run-driver" in processes.cmdline(pid) for pid in tree)
         assert sum("chrom" in processes.cmdline(pid) for pid in tree) >= 2
         os.kill(service.pid, signal.SIGKILL)
         service.wait(10)
         killed_at = time.monotonic()
-        while time.monotonic() - killed_at < 10 and any(processes.alive(pid) for pid in tree):
+        while time.monotonic() - killed_at < 30 and any(processes.alive(pid) for pid in tree):
             time.sleep(0.1)
         left = [pid for pid in tree if processes.alive(pid)]
         print(f"\n  service killed: its {len(tree)} processes gone in {time.monotonic() - killed_at:.2f} s")
@@ -50,11 +49,11 @@ def test_what_a_killed_service_left_in_tmp_goes_when_the_next_one_starts(fixture
 
     service, url = serve(env=env)
     try:
-        assert httpx.post(f"{url}/sessions", json={"url": fixtures.url("demo/todos.html")}, timeout=60).status_code == 201
+        assert patient.post(f"{url}/sessions", json={"url": fixtures.url("demo/todos.html")}, timeout=60).status_code == 201
         tree = processes.descendants(service.pid)
         os.kill(service.pid, signal.SIGKILL)
         service.wait(10)
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 30  # a ceiling for a loaded machine, not a measurement
         while time.monotonic() < deadline and any(processes.alive(pid) for pid in tree):
             time.sleep(0.1)
         stale = [name for name in left() if name.startswith(f"playwright-artifacts-pling{service.pid}-")]
