@@ -47,12 +47,13 @@ function wakeTyped() {
   if (wait) setTimer(wait.wake, 0);
 }
 
-// Until the guard saw the insertion (woken by wakeTyped) or `waitMs` went by.
+// Until the guard saw the insertion (woken by wakeTyped) or `waitMs` went by. One call is woken, the
+// newest; an older one still waiting (its controller gave up on it) ends at its own bound all the same.
 function insertion(waitMs) {
   return new PromiseCtor((resolve) => {
     const wait = { wake: resolve };
     waiting = wait;
-    setTimer(() => { if (waiting === wait) { waiting = null; resolve(); } }, waitMs);
+    setTimer(() => { if (waiting === wait) waiting = null; resolve(); }, waitMs);
   });
 }
 
@@ -134,8 +135,13 @@ export async function typed(arg) {
   if (keptLanded && !guard) { const kept = keptLanded; keptLanded = null; return kept; }
   keptLanded = null;
   if (arg && arg.waitMs > 0 && guard && guard.decided === null) {
+    const armed = guard;
     await insertion(arg.waitMs);
-    if (guard && guard.decided === null) return answerOf({ ok: true, landed: 'waiting', events: 0, doc: DOC_ID });
+    // Not seen yet, or no longer this call's guard (a later fill armed its own, or asked for it): the
+    // guard is left as it is, for the call that asks after the insertion answered.
+    if (guard !== armed || armed.decided === null) {
+      return answerOf({ ok: true, landed: 'waiting', events: 0, doc: DOC_ID });
+    }
   }
   const answer = landedNow();
   const asked = arg && arg.expect;

@@ -146,6 +146,40 @@ async def _typed(b: Bridge) -> Answers:
     return [("typed", unarmed), ("typed", waiting), ("typed", landed), ("typed", together), ("typed", missed)]
 
 
+async def _sent(b: Bridge, call: Awaitable[str]) -> asyncio.Future[str]:
+    """``call`` started and its message written to the driver: what is sent after it on the bridge's CDP
+    session reaches the page after it."""
+    callbacks = b.cdp._impl_obj._connection._callbacks  # type: ignore[attr-defined]
+    pending = len(callbacks)
+    started = asyncio.ensure_future(call)
+    while len(callbacks) == pending and not started.done():
+        await asyncio.sleep(0)
+    return started
+
+
+def test_a_typed_call_left_waiting_neither_hangs_nor_takes_the_next_fills_guard(contract: Callable[..., Any]) -> None:
+    # A `typed` sent with its insertion waits in the page on the guard it found (fill.js). One left
+    # waiting there (its controller gave up on it) while the next fill arms its own guard and sends its
+    # own `typed` with its insertion: the left one answers `waiting` at its own bound, and the next
+    # fill's answers `landed`. Before, the one waiting slot was the newest call's: the left call either
+    # never answered (its wake-up was the newer one's) or was woken by the new insertion and took the
+    # new guard (`landed` for text it was not waiting for), the next fill then answering `unarmed`.
+    reveal = {"ref": "write_note", "capMs": 1000, "evidence": False, "aim": True, "args": {}, "nested": False,
+              "fill": True}
+
+    async def case(b: Bridge) -> Answers:
+        await _page(b, "pling.action({ id: 'write_note', description: 'Write the note', risk: 'write', "
+                       "target: () => document.getElementById('note') })")
+        await b.raw("reveal", reveal)
+        left = await _sent(b, b.raw("typed", {"waitMs": 4_000}, budget_ms=30_000))
+        await b.raw("reveal", reveal)  # the next fill's guard
+        own, _ = await asyncio.gather(b.raw("typed", {"waitMs": 20_000}), b.page.keyboard.insert_text("typed"))
+        return [("left", await left), ("own", own)]
+
+    answers = {name: json.loads(text)["landed"] for name, text in contract(case)}
+    assert answers == {"left": "waiting", "own": "landed"}, answers
+
+
 async def _choose(b: Bridge) -> Answers:
     # A select reveal marked: the option asked by its label is set (input and change dispatched); one
     # that is not there says why (Playwright's path then runs).

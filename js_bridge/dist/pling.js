@@ -1869,10 +1869,8 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
       const wait = { wake: resolve };
       waiting = wait;
       setTimer(() => {
-        if (waiting === wait) {
-          waiting = null;
-          resolve();
-        }
+        if (waiting === wait) waiting = null;
+        resolve();
       }, waitMs);
     });
   }
@@ -1953,8 +1951,11 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
     }
     keptLanded = null;
     if (arg && arg.waitMs > 0 && guard2 && guard2.decided === null) {
+      const armed = guard2;
       await insertion(arg.waitMs);
-      if (guard2 && guard2.decided === null) return answerOf({ ok: true, landed: "waiting", events: 0, doc: DOC_ID });
+      if (guard2 !== armed || armed.decided === null) {
+        return answerOf({ ok: true, landed: "waiting", events: 0, doc: DOC_ID });
+      }
     }
     const answer2 = landedNow();
     const asked = arg && arg.expect;
