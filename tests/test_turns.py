@@ -66,10 +66,37 @@ def test_a_newcomer_at_the_instant_of_release_still_has_a_deadline() -> None:
 
 
 def test_a_free_session_is_taken_without_waiting_a_turn() -> None:
-    async def play() -> bool:
+    # Without a turn of the event loop: what was scheduled before the turn was asked has not run yet.
+    async def play() -> tuple[bool, int, list[str]]:
         turns = Turns(Settings.from_env(), lambda why: None)
         session = types.SimpleNamespace(lock=asyncio.Lock(), id="s3")
+        ran: list[str] = []
+        asyncio.get_running_loop().call_soon(ran.append, "a turn of the loop")
         async with turns.turn(session, "alone", None):  # type: ignore[arg-type]
-            return session.lock.locked() and turns.waiting == 0
+            return session.lock.locked(), turns.waiting, list(ran)
 
-    assert asyncio.run(play())
+    assert asyncio.run(play()) == (True, 0, [])
+
+
+def test_a_newcomer_does_not_pass_one_that_queued_in_the_same_turn() -> None:
+    """One invocation finds the session busy and queues; in the same turn of the event loop, before its
+    wait has run, the session is released and a newcomer arrives. The lock looks free with nobody in its
+    queue (the queued one's acquire has not started yet), but the turn is the queued one's: the newcomer
+    waits. Before, the newcomer took it at once and the two ran out of arrival order."""
+    async def play() -> list[str]:
+        turns = Turns(Settings.from_env(), lambda why: None)
+        session = types.SimpleNamespace(lock=asyncio.Lock(), id="s4")
+        order: list[str] = []
+
+        async def invocation(name: str) -> None:
+            async with turns.turn(session, name, None):  # type: ignore[arg-type]
+                order.append(name)
+
+        await session.lock.acquire()  # an invocation runs there
+        queued = asyncio.ensure_future(invocation("queued"))  # each a step of the same turn, in this order
+        asyncio.get_running_loop().call_soon(session.lock.release)
+        newcomer = asyncio.ensure_future(invocation("newcomer"))
+        await asyncio.gather(queued, newcomer)
+        return order
+
+    assert asyncio.run(play()) == ["queued", "newcomer"]

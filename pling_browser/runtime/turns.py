@@ -42,6 +42,9 @@ class Turns:
         self._dropped = dropped
         self.waiting = 0
         self.started: weakref.WeakSet[asyncio.Task[Any]] = weakref.WeakSet()
+        # Invocations queued for a session, by its id, until they have its turn: a lock that looks free
+        # is not taken past them (a queued one's acquire may not have started yet).
+        self._queued: dict[str, int] = {}
 
     @contextlib.asynccontextmanager
     async def turn(self, session: Session, what: str, gone: CallerCheck | None) -> AsyncIterator[None]:
@@ -59,11 +62,20 @@ class Turns:
 
     async def _wait(self, session: Session, what: str, gone: CallerCheck | None) -> None:
         lock = session.lock
-        if not lock.locked() and not getattr(lock, "_waiters", True):
-            # Free, and nobody queued before this one (asyncio.Lock's own queue; where a Python names it
-            # otherwise, the path below): taken at once, without a task and a timed wait around it.
+        if not lock.locked() and not getattr(lock, "_waiters", True) and session.id not in self._queued:
+            # Free, and nobody queued before this one (ours, and asyncio.Lock's own queue; where a Python
+            # names it otherwise, the path below): taken at once, without a task and a timed wait around it.
             await lock.acquire()
             return
+        self._queued[session.id] = self._queued.get(session.id, 0) + 1
+        try:
+            await self._queue(session, what, gone)
+        finally:
+            left = self._queued.pop(session.id) - 1
+            if left:
+                self._queued[session.id] = left
+
+    async def _queue(self, session: Session, what: str, gone: CallerCheck | None) -> None:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.settings.invoke_wait_s
         waiter = asyncio.ensure_future(session.lock.acquire())
