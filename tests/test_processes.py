@@ -12,12 +12,19 @@ import pytest
 
 from pling_browser.core import processes
 
-# A child that starts one grandchild from its main thread and one from a second thread, then waits.
+# A child that starts one grandchild from its main thread and one from a second thread, then waits. The
+# second thread lives on: a thread that ends hands its children to the main thread, whose children file
+# would then name them all.
 TREE = """
 import subprocess, sys, threading, time
 kids = [subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])]
-thread = threading.Thread(target=lambda: kids.append(subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])))
-thread.start(); thread.join()
+started = threading.Event()
+def second():
+    kids.append(subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"]))
+    started.set()
+    time.sleep(60)
+threading.Thread(target=second, daemon=True).start()
+started.wait()
 print(" ".join(str(kid.pid) for kid in kids), flush=True)
 time.sleep(60)
 """
