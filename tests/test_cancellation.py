@@ -55,6 +55,55 @@ def test_a_bridge_call_cancelled_as_its_answer_arrives_is_cancelled(service: Ser
     assert service.in_service(cancel_as_answered) == ["cancelled"] * 5
 
 
+class _CancelOnTerminate:
+    """The bridge's CDP session, but the answer to its ``Runtime.terminateExecution`` cancels ``target``
+    from its own done-callback, ahead of the call's wake-up."""
+
+    def __init__(self, real: Any, target: asyncio.Future[Any]) -> None:
+        self.real, self.target = real, target
+
+    def send(self, method: str, params: Any = None) -> Any:
+        sent = self.real.send(method, params) if params is not None else self.real.send(method)
+        if method != "Runtime.terminateExecution":
+            return sent
+        answered = asyncio.ensure_future(sent)
+        answered.add_done_callback(lambda _: self.target.cancel())
+        return answered
+
+
+def test_a_bridge_call_cancelled_as_its_stuck_script_is_stopped_is_cancelled(service: ServiceThread,
+                                                                                fixtures: FixtureServer) -> None:
+    """A bridge call past its budget stops the page's script (Runtime.terminateExecution) and raises
+    PageUnresponsive. Cancelled in the turn that stop answers, it must end cancelled: the stop waited
+    under asyncio.wait_for, which returned the answer and dropped the cancellation, and the call raised
+    PageUnresponsive instead (a loop that suppresses PlingError, as the handoff's watcher does, went on)."""
+    from pling_browser.errors import PageUnresponsive
+
+    async def cancel_as_stopped(runtime: Any) -> str:
+        session = await runtime.open(fixtures.url("pages/check/good.html"))
+        bridge, real_cdp, grace = session.bridge, session.bridge.cdp, session.bridge.grace_s
+        # Sent on the bridge's own CDP session ahead of the call: the page takes them in that order, so the
+        # call's evaluate waits behind the endless loop (a page.evaluate could be overtaken by it).
+        spinning = asyncio.ensure_future(real_cdp.send("Runtime.evaluate", {"expression": "for (;;) {}"}))
+        try:
+            bridge.grace_s = 0.1
+            call = asyncio.ensure_future(bridge.raw("model", {}, budget_ms=100))
+            bridge.cdp = _CancelOnTerminate(real_cdp, call)
+            try:
+                await call
+                return "answered"
+            except asyncio.CancelledError:
+                return "cancelled"
+            except PageUnresponsive:
+                return "page unresponsive"
+        finally:
+            bridge.cdp, bridge.grace_s = real_cdp, grace
+            await asyncio.gather(spinning, return_exceptions=True)
+            await runtime.close(session.id)
+
+    assert service.in_service(cancel_as_stopped) == "cancelled"
+
+
 def test_the_mcp_page_tools_watcher_stops_when_cancelled_as_a_model_arrives(service: ServiceThread,
                                                                             fixtures: FixtureServer) -> None:
     """The MCP page tools' watcher ends only by being cancelled (the service stopping awaits it). Its

@@ -212,7 +212,8 @@ class BridgeChannel:
                 terminated = False
                 if terminate:
                     with contextlib.suppress(Exception):
-                        await asyncio.wait_for(self.cdp.send("Runtime.terminateExecution"), 2)
+                        async with asyncio.timeout(2):  # not wait_for: a cancellation in its answer's turn is kept
+                            await self.cdp.send("Runtime.terminateExecution")
                         terminated = True
                 raise PageUnresponsive(f"The page did not answer the bridge's {name} call within {timeout:.0f} s"
                                        + ("; its script was stopped" if terminated else ""),
