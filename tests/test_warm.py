@@ -121,11 +121,12 @@ def test_the_pool_refills_and_a_profile_session_never_takes_from_it(warm_service
         assert _warm(svc).prepared >= prepared_before + 2
         ready = _ready_contexts(svc)
 
-        # A context given a profile's cookies and storage is always made fresh for its session.
+        # A context given a profile's cookies and storage is always made fresh for its session, with
+        # its blank page's bridge attached before the session's first document loads, as a pooled one.
         async def with_state(runtime: Any) -> tuple[bool, bool]:
             prepared = await runtime.controller.new_context({"cookies": [], "origins": []})
             try:
-                return prepared.page is None, prepared.context in ready
+                return prepared.bridge is not None, prepared.context in ready
             finally:
                 await prepared.context.close()
         assert svc.in_service(with_state) == (True, False)

@@ -253,7 +253,10 @@ class Controller:
     async def new_context(self, storage_state: dict[str, Any] | None = None) -> Prepared:
         """A context of its own for a session, on the least busy endpoint: one prepared ahead when there
         is one (core/warm.py), else a fresh one (with a profile's cookies and storage: always fresh);
-        its every connection goes through its own proxy."""
+        its every connection goes through its own proxy. Either way with its blank page and that page's
+        bridge attached, so the controller's binding is on every document the page loads before any
+        of its scripts runs (navigate.js): a document loaded before the attach would have had it set on
+        a global its scripts already ran on, and could take it."""
         problem: BrowserUnavailable | None = None
         for endpoint in self._pick():
             prepared = await self.warm.take(endpoint) if storage_state is None else None
@@ -261,11 +264,11 @@ class Controller:
                 return self._count(prepared)
             try:
                 try:
-                    return self._count(await self._prepare(endpoint, storage_state, blank=False))
+                    return self._count(await self._prepare(endpoint, storage_state))
                 except SessionLost:
                     # The browser or its driver died without telling us: start over once.
                     await self._reset(endpoint, "the browser or its driver stopped answering")
-                    return self._count(await self._prepare(endpoint, storage_state, blank=False))
+                    return self._count(await self._prepare(endpoint, storage_state))
             except BrowserUnavailable as error:
                 problem = error
                 self._retry_later(endpoint)
@@ -284,10 +287,9 @@ class Controller:
         endpoint = self._pick()[0]
         return endpoint if endpoint.up else None
 
-    async def _prepare(self, endpoint: Endpoint, storage_state: dict[str, Any] | None = None,
-                       blank: bool = True) -> Prepared:
-        """A new context on `endpoint`, with its own egress proxy; with `blank`, also its first page
-        (about:blank, its renderer started) and that page's bridge, as the pool prepares them."""
+    async def _prepare(self, endpoint: Endpoint, storage_state: dict[str, Any] | None = None) -> Prepared:
+        """A new context on `endpoint`, with its own egress proxy, its first page (about:blank, its
+        renderer started) and that page's bridge."""
         browser = await self._ensure(endpoint)
         generation = endpoint.generation
         proxy = await EgressProxy(self.policy, bind=self.settings.egress_bind, budget=self.egress).start()
@@ -305,11 +307,10 @@ class Controller:
                 await made.add_init_script(document_script(dict(self.settings.risks)))
                 await self.adapters.install(made)  # after the bridge: adapters declare through it
                 prepared = Prepared(made, proxy, endpoint, generation)
-                if blank:
-                    prepared.page = await asyncio.wait_for(made.new_page(), 30)
-                    # The bridge's binding now reaches every document this page loads before its scripts run.
-                    prepared.bridge = await Bridge.attach(prepared.page, self.settings.bridge_grace_s,
-                                                          max(5_000, self.settings.action_timeout_ms))
+                prepared.page = await asyncio.wait_for(made.new_page(), 30)
+                # The bridge's binding now reaches every document this page loads before its scripts run.
+                prepared.bridge = await Bridge.attach(prepared.page, self.settings.bridge_grace_s,
+                                                      max(5_000, self.settings.action_timeout_ms))
         except BaseException:
             if context is not None:
                 with contextlib.suppress(Exception):

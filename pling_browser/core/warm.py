@@ -32,8 +32,8 @@ PROBE_S = 5.0  # a prepared page that does not answer a round trip in this long 
 
 @dataclass
 class Prepared:
-    """A context for one session, with its proxy and endpoint; a prepared one also has its blank page
-    (its bridge attached), a fresh one gets its page when the session navigates."""
+    """A context for one session, with its proxy and endpoint, its blank page and that page's bridge
+    attached (core/browsers.py ``_prepare``), whether prepared ahead or fresh."""
 
     context: BrowserContext
     proxy: EgressProxy
