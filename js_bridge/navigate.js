@@ -8,8 +8,8 @@
 // action that stays in its document costs nothing more.
 
 import {
-  G, ReflectApply, StringCtor, answerOf, documentObject, documentTitle, eventTargetAddListener, getterOf, hasOwn,
-  locationHref, setTimer, strSlice,
+  G, ReflectApply, StringCtor, answerOf, documentObject, documentTitle, eventTargetAddListener, getOwnDescriptor,
+  getterOf, hasOwn, locationHref, setTimer, strSlice,
 } from './prelude.js';
 import { randomName } from './secrets.js';
 import { plainJSON } from './bound.js';
@@ -20,6 +20,9 @@ import { inFlight, markStart, takeBefore } from './reveal.js';
 export const DOC_ID = randomName();
 const CARRY_BINDING = '__plingCarry';
 export let carry = null;
+// Whether `carry` is the binding as the document started: taken before any script of the page's ran,
+// so no page can have taken or wrapped it. Only then does a before snapshot leave through it.
+let carryTrusted = false;
 const navigationObject = G.navigation || null;
 const navigateDestination = G.NavigateEvent ? getterOf(G.NavigateEvent.prototype, 'destination') : null;
 const navigateDownload = G.NavigateEvent ? getterOf(G.NavigateEvent.prototype, 'downloadRequest') : null;
@@ -28,22 +31,31 @@ const eventDefaultPrevented = getterOf(Event.prototype, 'defaultPrevented');
 export const documentReadyState = getterOf(Document.prototype, 'readyState');
 
 // The controller's binding (Runtime.addBinding) is on the global before any script of a new document
-// runs: take it and remove it, so the page's scripts never see it. In the session's first document the
-// binding arrives after the page loaded; the controller then calls `adopt` at once.
-export function adoptCarry() {
+// runs: take it and remove it, so the page's scripts never see it. In a document that loaded before
+// the controller attached (a tab's first document: core/tabs.py) the binding arrives on a global the
+// page's scripts already run on (an accessor of theirs may have taken it, a value of theirs replaced
+// it); the controller then calls `adopt` at once, and what it finds carries the page's messages
+// (interaction.js), never a before snapshot: the page could rewrite that, and with it the receipt's
+// diff. Once a binding is taken, a later `adopt` keeps it (a page's later `__plingCarry` is not one).
+function takeBinding() {
   try {
-    const fn = G[CARRY_BINDING];
-    if (typeof fn === 'function') {
-      carry = fn;
-      delete G[CARRY_BINDING];
-    }
-  } catch (e) { /* no binding: the before snapshot cannot leave this document */ }
-  return answerOf({ ok: true, doc: DOC_ID, carry: carry !== null });
+    const found = getOwnDescriptor(G, CARRY_BINDING);
+    if (!found) return null;
+    delete G[CARRY_BINDING];
+    // An accessor is never called: only a page defines one.
+    return hasOwn(found, 'value') && typeof found.value === 'function' ? found.value : null;
+  } catch (e) { return null; /* no binding: the before snapshot cannot leave this document */ }
 }
-adoptCarry();
+
+export function adoptCarry() {
+  if (carry === null) carry = takeBinding();
+  return answerOf({ ok: true, doc: DOC_ID, carry: carry !== null, trusted: carryTrusted });
+}
+carry = takeBinding();
+carryTrusted = carry !== null;
 
 function carryBefore() {
-  if (!inFlight.before || inFlight.carried || !carry) return;
+  if (!inFlight.before || inFlight.carried || !carry || !carryTrusted) return;
   inFlight.carried = true;
   try {
     // "carry:DOC\n" and diffFrom's argument as JSON: the controller keeps the text as it came and

@@ -3294,26 +3294,31 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
   var DOC_ID = randomName();
   var CARRY_BINDING = "__plingCarry";
   var carry = null;
+  var carryTrusted = false;
   var navigationObject = G.navigation || null;
   var navigateDestination = G.NavigateEvent ? getterOf(G.NavigateEvent.prototype, "destination") : null;
   var navigateDownload = G.NavigateEvent ? getterOf(G.NavigateEvent.prototype, "downloadRequest") : null;
   var destinationSameDocument = G.NavigationDestination ? getterOf(G.NavigationDestination.prototype, "sameDocument") : null;
   var eventDefaultPrevented = getterOf(Event.prototype, "defaultPrevented");
   var documentReadyState = getterOf(Document.prototype, "readyState");
-  function adoptCarry() {
+  function takeBinding() {
     try {
-      const fn2 = G[CARRY_BINDING];
-      if (typeof fn2 === "function") {
-        carry = fn2;
-        delete G[CARRY_BINDING];
-      }
+      const found = getOwnDescriptor(G, CARRY_BINDING);
+      if (!found) return null;
+      delete G[CARRY_BINDING];
+      return hasOwn(found, "value") && typeof found.value === "function" ? found.value : null;
     } catch (e) {
+      return null;
     }
-    return answerOf({ ok: true, doc: DOC_ID, carry: carry !== null });
   }
-  adoptCarry();
+  function adoptCarry() {
+    if (carry === null) carry = takeBinding();
+    return answerOf({ ok: true, doc: DOC_ID, carry: carry !== null, trusted: carryTrusted });
+  }
+  carry = takeBinding();
+  carryTrusted = carry !== null;
   function carryBefore() {
-    if (!inFlight.before || inFlight.carried || !carry) return;
+    if (!inFlight.before || inFlight.carried || !carry || !carryTrusted) return;
     inFlight.carried = true;
     try {
       ReflectApply(carry, G, ["carry:" + DOC_ID + "\n" + plainJSON({ before: inFlight.before })]);

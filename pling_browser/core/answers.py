@@ -262,6 +262,7 @@ class Begun(_Answer):
 class Adopted(_Answer):
     doc: str
     carry: bool = False
+    trusted: bool = False  # the binding was taken as the document started, before any script of the page's
 
 
 class Restored(_Answer):

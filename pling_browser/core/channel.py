@@ -99,6 +99,9 @@ class BridgeChannel:
         self.budget_ms = budget_ms
         # Before snapshots that documents handed over as they started to leave, by document id.
         self._carried: dict[str, str] = {}
+        # Documents that loaded before this channel attached: the binding reached them after their
+        # scripts ran, so a page may hold it; nothing they hand over is a before snapshot (navigate.js).
+        self._late: set[str] = set()
         # Restored secret values the page was given in this session (masked in every document).
         self.protected: list[str] = []
         # Values restored into a child frame's document (core/frames.py): masked in everything the
@@ -148,7 +151,9 @@ class BridgeChannel:
         # Never stopping the page's script on a slow answer: a popup shares its opener's script thread,
         # and stopping it would stop the opener's run() (a window.open flood) too.
         with contextlib.suppress(Exception):  # a page that does not declare itself has no bridge to adopt it
-            await self._call("adopt", {}, Adopted, terminate=False)
+            adopted = await self._call("adopt", {}, Adopted, terminate=False)
+            if not adopted.trusted:
+                self._late.add(adopted.doc)
 
     def _on_window_open(self, event: dict[str, Any]) -> None:
         self._window_opens += 1
@@ -168,6 +173,8 @@ class BridgeChannel:
             # A leaving document's before snapshot: kept as the text it came in, never parsed here; it
             # goes on as diffFrom's argument in the next document as it is (navigate.js).
             doc, _, before = text[len(self.CARRY_PREFIX):].partition("\n")
+            if doc in self._late:
+                return
             self._carried[doc] = before
             while len(self._carried) > self.CARRIED_KEPT:
                 del self._carried[next(iter(self._carried))]
