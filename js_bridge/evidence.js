@@ -67,13 +67,49 @@ export function captureEvidence() {
   return { records, actions, state, feedback, page: pageInfo() };
 }
 
-// A before snapshot another document carried (navigate.js) arrives parsed from JSON: an entry that is
-// not [label, [name, value, …]] is left out (its id reads as not there before).
-export function carriedRecords(records) {
+// A before snapshot another document carried (navigate.js) arrives parsed from JSON, its objects
+// inheriting from this document's Object.prototype: each is copied with its own properties only and no
+// prototype, so a name the last document never showed (a state key, an action, a feedback count) reads
+// as not there, never as what this document put on Object.prototype under that name.
+function ownCopy(value) {
+  if (!value || typeof value !== 'object' || isArray(value)) return null;
+  const out = create(null);
+  const names = keys(value);
+  for (let i = 0; i < names.length; i++) out[names[i]] = value[names[i]];
+  return out;
+}
+
+function ownEntries(value) {
+  const out = create(null);
+  const given = ownCopy(value);
+  const names = given ? keys(given) : [];
+  for (let i = 0; i < names.length; i++) {
+    const entry = ownCopy(given[names[i]]);
+    if (entry) out[names[i]] = entry;
+  }
+  return out;
+}
+
+export function carriedSnapshot(parsed) {
+  const before = ownCopy(parsed);
+  if (!before || !before.records || typeof before.records !== 'object') return null;
+  const feedback = ownCopy(before.feedback);
+  return {
+    records: carriedRecords(before.records),
+    actions: ownEntries(before.actions),
+    state: ownEntries(before.state),
+    feedback: { entries: feedback && isArray(feedback.entries) ? feedback.entries : [], counts: ownCopy(feedback && feedback.counts) || create(null) },
+    page: ownCopy(before.page),
+  };
+}
+
+// The carried records: an entry that is not [label, [name, value, …]] is left out (its id reads as
+// not there before).
+function carriedRecords(records) {
   const out = create(null);
   const types = keys(records);
   for (let t = 0; t < types.length; t++) {
-    const kept = records[types[t]];
+    const kept = ownCopy(records[types[t]]);
     const ids = kept && isArray(kept.ids) ? kept.ids : [];
     const given = kept && isArray(kept.entries) ? kept.entries : [];
     const entries = [];

@@ -14,7 +14,7 @@ import {
 import { randomName } from './secrets.js';
 import { plainJSON } from './bound.js';
 import { registry } from './declarations.js';
-import { carriedRecords, diffEvidence } from './evidence.js';
+import { carriedSnapshot, diffEvidence } from './evidence.js';
 import { inFlight, markStart, takeBefore } from './reveal.js';
 
 export const DOC_ID = randomName();
@@ -132,10 +132,7 @@ export function whoami() {
 
 // The before snapshot another document carried out, as its argument gives it (an own `before`).
 function carriedBefore(arg) {
-  const before = arg && hasOwn(arg, 'before') ? arg.before : null;
-  if (!before || typeof before !== 'object' || !before.records || typeof before.records !== 'object') return null;
-  before.records = carriedRecords(before.records);
-  return before;
+  return arg && hasOwn(arg, 'before') ? carriedSnapshot(arg.before) : null;
 }
 
 function diffCarried(before) {

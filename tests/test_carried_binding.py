@@ -1,7 +1,9 @@
-"""The controller's binding (navigate.js) in a session's first document when no context was prepared
-ahead (PLING_WARM_CONTEXTS=0, a pool taken empty, a profile's session): a page must not get hold of it
-and rewrite the before snapshot its document carries out as it leaves, so that a navigating action's
-receipt says a record changed that no page showed."""
+"""A navigating action's evidence: the before snapshot a leaving document carries out through the
+controller's binding (navigate.js), and the diff the next document makes against it. Neither document
+may have the receipt say a record or a state changed that no page showed: the leaving one by taking the
+binding (it reaches a document that loaded before the bridge was attached after that document's
+scripts ran: a session's first document when no context was prepared ahead, a tab's first document),
+the next one by what it puts on Object.prototype for the parsed snapshot to read."""
 
 from __future__ import annotations
 
@@ -52,3 +54,15 @@ def test_a_tabs_first_document_cannot_rewrite_the_snapshot_it_carries_out(cold: 
     # what changed is not known rather than what the page wrote ({added: [y], removed: [forged]}).
     assert "book" not in receipt.get("changed", {}).get("records", {}), receipt
     assert "what changed is not known" in receipt["warning"], receipt
+
+
+def test_the_next_document_cannot_say_what_the_last_one_showed(cold: Pages) -> None:
+    # The carried snapshot arrives in the next document parsed from JSON; a name the last document
+    # never showed must not be read from the next document's Object.prototype.
+    page = cold.open("pages/lifecycle/carried_proto_a.html")
+    receipt = page.invoke("next")
+    assert receipt["ok"] is True, receipt
+    changed = receipt["changed"]
+    assert changed["page"]["to"]["url"].endswith("carried_proto_b.html"), changed
+    assert changed["state"]["changed"] == {"balance": {"from": None, "to": 5}}, changed["state"]
+    assert "pay" in changed["actions"]["added"] and "pay" not in changed["actions"]["availability"], changed["actions"]

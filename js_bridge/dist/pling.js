@@ -3057,11 +3057,40 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
     const feedback = { entries, counts: feedbackCounts(entries) };
     return { records, actions, state, feedback, page: pageInfo() };
   }
+  function ownCopy(value) {
+    if (!value || typeof value !== "object" || isArray(value)) return null;
+    const out = create(null);
+    const names = keys(value);
+    for (let i = 0; i < names.length; i++) out[names[i]] = value[names[i]];
+    return out;
+  }
+  function ownEntries(value) {
+    const out = create(null);
+    const given = ownCopy(value);
+    const names = given ? keys(given) : [];
+    for (let i = 0; i < names.length; i++) {
+      const entry = ownCopy(given[names[i]]);
+      if (entry) out[names[i]] = entry;
+    }
+    return out;
+  }
+  function carriedSnapshot(parsed) {
+    const before = ownCopy(parsed);
+    if (!before || !before.records || typeof before.records !== "object") return null;
+    const feedback = ownCopy(before.feedback);
+    return {
+      records: carriedRecords(before.records),
+      actions: ownEntries(before.actions),
+      state: ownEntries(before.state),
+      feedback: { entries: feedback && isArray(feedback.entries) ? feedback.entries : [], counts: ownCopy(feedback && feedback.counts) || create(null) },
+      page: ownCopy(before.page)
+    };
+  }
   function carriedRecords(records) {
     const out = create(null);
     const types = keys(records);
     for (let t = 0; t < types.length; t++) {
-      const kept2 = records[types[t]];
+      const kept2 = ownCopy(records[types[t]]);
       const ids = kept2 && isArray(kept2.ids) ? kept2.ids : [];
       const given = kept2 && isArray(kept2.entries) ? kept2.entries : [];
       const entries = [];
@@ -3399,10 +3428,7 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
     return answerOf({ ok: true, doc: DOC_ID, page: pageInfo(), ready, declared, leaving: inFlight.leaving === true });
   }
   function carriedBefore(arg) {
-    const before = arg && hasOwn(arg, "before") ? arg.before : null;
-    if (!before || typeof before !== "object" || !before.records || typeof before.records !== "object") return null;
-    before.records = carriedRecords(before.records);
-    return before;
+    return arg && hasOwn(arg, "before") ? carriedSnapshot(arg.before) : null;
   }
   function diffCarried(before) {
     const changed = diffEvidence(before, null);
