@@ -5,7 +5,7 @@ Kept: the page's id, url and title; every action (id, record, params, and only w
 common case: a risk other than write, a flow or handoff, confirm, unavailable with its reason); per
 record type its total, the window's items (id, label, fields when there are any, per-item
 unavailability), every id only when the items are not all of them, the window's offset and what was left
-out; each state key's value; feedback; regions only where `more()` says something is not shown; what
+out; each state key's value (a child frame's keys named with its origin); feedback; regions only where `more()` says something is not shown; what
 bounding cut (non-zero counts, frames not read) and the page's declaration problems, when any.
 Left out: descriptions and titles, regions otherwise, per-item regions, empty lists and zero counts,
 frames read, adapters. Invariant 5 holds: every omission that could change a decision is still counted."""
@@ -79,6 +79,8 @@ class BriefModel(_Data):
     actions: list[BriefAction]
     records: dict[str, BriefRecords]
     state: dict[str, Any] = Field(description="Each state key's value (descriptions are in the whole model).")
+    state_frames: dict[str, str] | None = Field(default=None, description="The origin of the child frame that "
+                                                "declared a state key, by key; absent when every key is the page's own.")
     feedback: list[FeedbackEntry]
     omitted: dict[str, Any] | None = Field(default=None, description="The whole model's `omitted`, its non-zero "
                                            "counts only; absent when nothing was cut.")
@@ -154,6 +156,10 @@ def brief(model: dict[str, Any]) -> dict[str, Any]:
     out["actions"] = [_action(action) for action in model.get("actions", [])]
     out["records"] = {kind: _records(records) for kind, records in model.get("records", {}).items()}
     out["state"] = {key: entry.get("value") for key, entry in model.get("state", {}).items()}
+    # A frame's state is marked as in the whole model: a value alone would read as the page's own.
+    framed = {key: entry["frame"] for key, entry in model.get("state", {}).items() if entry.get("frame") is not None}
+    if framed:
+        out["state_frames"] = framed
     out["feedback"] = model.get("feedback", [])
     omitted = {key: value for key, value in (model.get("omitted") or {}).items() if value}
     if omitted:
