@@ -62,6 +62,10 @@ function guardInput(event) {
   if (!armed || !eventIsTrusted(event)) return;
   if (now() - armed.at > GUARD_MS) { guard = null; return; }
   if (armed.decided === null) {
+    // The insertion's beforeinput decides, never an input event without one before it: that is the
+    // page's own editing (document.execCommand's input is trusted and has no beforeinput), which could
+    // otherwise take the decision for the target and let the text through to a field focused after it.
+    if (eventType(event) !== 'beforeinput') return;
     armed.decided = pathHolds(eventComposedPath(event), armed.el) ? 'landed' : 'missed';
     wakeTyped();
   }

@@ -1882,6 +1882,7 @@ if (Object.getOwnPropertyDescriptor(globalThis, '__plingBridge')) return;
       return;
     }
     if (armed.decided === null) {
+      if (eventType2(event) !== "beforeinput") return;
       armed.decided = pathHolds(eventComposedPath(event), armed.el) ? "landed" : "missed";
       wakeTyped();
     }

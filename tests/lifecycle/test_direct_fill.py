@@ -118,3 +118,15 @@ def test_a_multiple_select_takes_playwrights_path(pages: Pages) -> None:
     line = operated(page)
     assert one["ok"] is True and line["path"] == "playwright", one
     assert line["why"] == "a multiple select is chosen in by Playwright", line
+
+
+def test_a_decoy_the_page_types_itself_does_not_let_the_text_into_another_field(pages: Pages) -> None:
+    # fill_decoy.html types into the focused field itself (execCommand: a trusted input event, no
+    # beforeinput) and moves the focus to another field before the controller's insertion arrives.
+    page = pages.open("pages/lifecycle/fill_decoy.html")
+    receipt = page.invoke("set_name", {"value": "Grace Hopper"})
+    values = state(page)["values"]
+    assert values["note"] == "", (values, state(page)["seen"], receipt["log"])
+    assert receipt["ok"] is True and values["name"] == "Grace Hopper", (values, receipt)
+    # The insertion's beforeinput went to the note field: cancelled, and Playwright's fill typed the text.
+    assert operated(page)["path"] == "playwright", page.codes().log
