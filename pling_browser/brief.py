@@ -36,6 +36,8 @@ class BriefRegion(_Data):
 
     id: str
     more: Any
+    frame: str | None = Field(default=None, description="The origin of the child frame that declared it (absent: "
+                              "the page itself).")
 
 
 class BriefAction(_Data):
@@ -150,7 +152,8 @@ def brief(model: dict[str, Any]) -> dict[str, Any]:
     if model.get("tab") is not None:
         out["tab"] = model["tab"]
     out["page"] = {"id": page.get("id"), "url": page["url"], "title": page["title"]}
-    more = [{"id": r["id"], "more": r["more"]} for r in model.get("regions", []) if r.get("more") is not None]
+    more = [{"id": r["id"], "more": r["more"], **({"frame": r["frame"]} if r.get("frame") is not None else {})}
+            for r in model.get("regions", []) if r.get("more") is not None]
     if more:
         out["regions"] = more
     out["actions"] = [_action(action) for action in model.get("actions", [])]

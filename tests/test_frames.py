@@ -120,15 +120,17 @@ def test_frames_of_other_origins_are_in_the_model_with_their_origin(checkout: An
     assert model["state"]["bridge_leak"]["value"] is False
 
 
-def test_the_brief_model_says_which_state_keys_a_frame_declared(checkout: Any, origins: Origins) -> None:
-    # The brief model keeps each state key's value only; what a frame of another origin declared must
-    # still say so there, or its state reads as the page's own (the whole model marks it `frame`).
+def test_the_brief_model_says_what_a_frame_declared(checkout: Any, origins: Origins) -> None:
+    # The brief model keeps each state key's value only, and of a region its id and more(); what a frame
+    # of another origin declared must still say so there, or it reads as the page's own (the whole
+    # model marks it `frame`).
     page = checkout(pay="1")
     _settled_model(page, lambda m: "status" in m["state"])
     brief = page.model(detail="brief")
     assert brief["state"]["status"] == "ready" and brief["state"]["paid"] is False, brief["state"]
     pay = origins.pay.origin
     assert brief["state_frames"] == {"status": pay, "cardholder": pay, "refreshed": pay}, brief
+    assert brief["regions"] == [{"id": "card_form", "more": "older cards are not shown", "frame": pay}], brief
 
 
 def test_an_action_in_a_same_site_frame_of_another_origin(checkout: Any, origins: Origins) -> None:
