@@ -109,3 +109,18 @@ def test_mcp_open_page_and_read_model_answer_the_brief_model(service: ServiceThr
     assert set(out["whole"]) == WHOLE_KEYS
     for name, value in (("open_page", out["opened"]), ("read_model", out["read"]), ("read_model", out["whole"])):
         Draft202012Validator(out["schemas"][name]).validate(value)
+
+
+def test_a_restored_value_that_is_a_word_of_the_model_leaves_the_brief_model_answered(pages: Pages) -> None:
+    # brief_literal.html's sensitive code is "read"; handed back, it is masked wherever the session
+    # writes it, the actions' risk included: the brief model is still answered, as the whole one is.
+    page = pages.open("pages/model/brief_literal.html")
+    ref = page.model()["records"]["token"]["items"][0]["fields"]["code"]
+    assert ref.startswith("<secret>"), ref
+    used = page.invoke("use", {"value": ref})
+    assert used["ok"] is True, used
+    whole = page.client.get(f"/sessions/{page.id}/model")
+    assert whole.status_code == 200, whole.text
+    brief = page.client.get(f"/sessions/{page.id}/model", params={"detail": "brief"})
+    assert brief.status_code == 200, brief.text
+    assert [a["id"] for a in brief.json()["actions"]] == ["use", "peek"], brief.json()

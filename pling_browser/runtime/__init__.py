@@ -182,14 +182,14 @@ class Runtime:
         if target.tab_id is not None and text.startswith("{"):
             text = '{"tab":' + json.dumps(target.tab_id) + "," + text[1:]
         PageModel.model_validate_json(text)
-        # The bridge masks the values it was given; the operator's secrets (never sent to a page that
-        # did not receive them) and values of earlier documents are masked here.
-        text = session.outbound.json_text(text)
-        if detail == BRIEF:  # made from the masked model: it only leaves out and reshapes
+        if detail == BRIEF:  # it only leaves out and reshapes: checked as the whole model is, before masking
             short = brief(json.loads(text))
             BriefModel.model_validate(short)
             text = json.dumps(short, ensure_ascii=False, separators=(",", ":"))
-        return text
+        # The bridge masks the values it was given; the operator's secrets (never sent to a page that
+        # did not receive them) and values of earlier documents are masked here. Masked after the check:
+        # a masked value may be a word of the model's own (a page's sensitive "read", an action's risk).
+        return session.outbound.json_text(text)
 
     async def model(self, session: Session, window: dict[str, Any] | None = None, tab: str | None = None) -> PageModel:
         return PageModel.model_validate_json(await self.model_json(session, window, tab))
