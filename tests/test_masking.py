@@ -274,3 +274,16 @@ def test_an_mcp_problem_leaves_through_the_way_out_of_the_session_it_names(
     assert is_error and details["code"] == "RESUME_NOT_FOUND", details
     assert "<secret>restored</secret>" in details["detail"] and API_KEY not in text, details
 
+
+
+def test_a_restored_value_that_is_a_word_of_the_receipt_leaves_the_receipt_answered(pages: Pages) -> None:
+    # literal_receipt.html's sensitive code is "policy", the word the receipt's approved_by.via says
+    # for an action PLING_APPROVE approves: masked there, the receipt is still answered (and kept).
+    page = pages.open("pages/security/literal_receipt.html")
+    ref = page.model()["records"]["key"]["items"][0]["fields"]["code"]
+    assert ref.startswith("<secret>"), ref
+    answer = page.client.post(f"/sessions/{page.id}/invoke", json={"action": "approved_danger", "args": {"value": ref}})
+    assert answer.status_code == 200, answer.text
+    receipt = answer.json()["result"]
+    assert receipt["ok"] is True, receipt
+    assert page.model()["state"]["used"]["value"] == 1

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, TypeVar
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from ..plain import escaped
 from .masking import SECRET_MARK, pattern_for
@@ -59,10 +59,20 @@ class Outbound:
         return json.dumps(self.data(json.loads(text)), ensure_ascii=False) if self.masks() else text
 
     def model(self, model: M) -> M:
-        """A pydantic model, masked as its JSON and validated again."""
+        """A pydantic model, masked as its JSON and validated again. A masked value may be a word of the
+        model's own vocabulary (a page's sensitive field holding "policy", which a receipt's
+        ``approved_by.via`` says for an action PLING_APPROVE approved): where masked text no longer fits
+        its field (a literal, an enum), the field keeps its word, so the receipt is not lost."""
         if not self.masks():
             return model
-        return type(model).model_validate(self.data(model.model_dump(mode="json")))
+        plain = model.model_dump(mode="json")
+        masked = self.data(plain)
+        try:
+            return type(model).model_validate(masked)
+        except ValidationError as error:
+            for problem in error.errors():
+                _keep_word(masked, plain, problem["loc"])
+        return type(model).model_validate(masked)
 
     def holds(self, path: Path) -> bool:
         """Whether any entry of the zip at `path` (a trace) holds a masked value in a form masking knows
@@ -81,6 +91,33 @@ class Outbound:
 
 
 NOTHING = Outbound(lambda: ())  # for what belongs to no session
+
+
+def _keep_word(masked: Any, plain: Any, loc: tuple[int | str, ...]) -> None:
+    """The text at ``loc`` in ``plain`` put back in ``masked`` where it was text: a field's value, or a
+    field's name masked as a key (found at the same place among the keys: masking keeps their order).
+    A union member's tag in ``loc`` is passed over; a number masked whole stays masked."""
+    for at, step in enumerate(loc):
+        last = at == len(loc) - 1
+        if isinstance(masked, dict) and isinstance(plain, dict) and step in masked:
+            if step not in plain:  # a masked key
+                names = list(masked)
+                original = list(plain)[names.index(step)] if len(names) == len(plain) else None
+                if last and isinstance(original, str):
+                    items = [(original if name == step else name, value) for name, value in masked.items()]
+                    masked.clear()
+                    masked.update(items)
+                return
+            if last and isinstance(plain[step], str) and isinstance(masked[step], str):
+                masked[step] = plain[step]
+                return
+            masked, plain = masked[step], plain[step]
+        elif isinstance(masked, list) and isinstance(plain, list) and isinstance(step, int) \
+                and step < len(masked) and step < len(plain):
+            if last and isinstance(plain[step], str) and isinstance(masked[step], str):
+                masked[step] = plain[step]
+                return
+            masked, plain = masked[step], plain[step]
 
 
 def scrub(value: Any, secrets: Iterable[str]) -> Any:
