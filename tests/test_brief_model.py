@@ -12,6 +12,9 @@ from typing import Any
 
 import httpx
 
+from pling_browser.brief import BriefModel
+from pling_browser.models import PageModel
+
 from .conftest import Pages, ServiceThread, problem
 from .server import FixtureServer
 
@@ -124,3 +127,6 @@ def test_a_restored_value_that_is_a_word_of_the_model_leaves_the_brief_model_ans
     brief = page.client.get(f"/sessions/{page.id}/model", params={"detail": "brief"})
     assert brief.status_code == 200, brief.text
     assert [a["id"] for a in brief.json()["actions"]] == ["use", "peek"], brief.json()
+    # Both still fit their schemas: the masked word is the model's own ("read", peek's risk).
+    assert PageModel.model_validate(whole.json()).actions[1].risk == "read"
+    assert BriefModel.model_validate(brief.json()).actions[1].risk == "read"

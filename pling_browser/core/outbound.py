@@ -9,6 +9,7 @@ of values to remember to mask with."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import re
@@ -54,9 +55,20 @@ class Outbound:
     def text(self, text: str) -> str:
         return str(self.data(text))
 
-    def json_text(self, text: str) -> str:
-        """JSON text, masked as its values (never as serialized text: escapes would hide a value)."""
-        return json.dumps(self.data(json.loads(text)), ensure_ascii=False) if self.masks() else text
+    def json_text(self, text: str, kind: type[BaseModel] | None = None) -> str:
+        """JSON text, masked as its values (never as serialized text: escapes would hide a value). With
+        ``kind``, the model the text answers as: when masking replaced anything, a field whose masked text
+        no longer fits it keeps its word, as in ``model`` (a page's sensitive "read" masked as an
+        action's risk), so the answer still fits its schema."""
+        if not self.masks():
+            return text
+        plain = json.loads(text)
+        hits: list[int] = []
+        masked = scrub(plain, self.values(), hits)
+        if kind is not None and hits:
+            with contextlib.suppress(ValidationError):  # what still does not fit is answered as masked
+                _validated(kind, masked, plain)
+        return json.dumps(masked, ensure_ascii=False)
 
     def model(self, model: M) -> M:
         """A pydantic model, masked as its JSON and validated again. A masked value may be a word of the
@@ -66,13 +78,7 @@ class Outbound:
         if not self.masks():
             return model
         plain = model.model_dump(mode="json")
-        masked = self.data(plain)
-        try:
-            return type(model).model_validate(masked)
-        except ValidationError as error:
-            for problem in error.errors():
-                _keep_word(masked, plain, problem["loc"])
-        return type(model).model_validate(masked)
+        return _validated(type(model), self.data(plain), plain)
 
     def holds(self, path: Path) -> bool:
         """Whether any entry of the zip at `path` (a trace) holds a masked value in a form masking knows
@@ -91,6 +97,17 @@ class Outbound:
 
 
 NOTHING = Outbound(lambda: ())  # for what belongs to no session
+
+
+def _validated(kind: type[M], masked: Any, plain: Any) -> M:
+    """``masked`` (``plain`` masked) validated as ``kind``; where it does not fit, each field that was
+    text keeps its word (``_keep_word``), and it is validated again."""
+    try:
+        return kind.model_validate(masked)
+    except ValidationError as error:
+        for problem in error.errors():
+            _keep_word(masked, plain, problem["loc"])
+    return kind.model_validate(masked)
 
 
 def _keep_word(masked: Any, plain: Any, loc: tuple[int | str, ...]) -> None:
@@ -120,25 +137,36 @@ def _keep_word(masked: Any, plain: Any, loc: tuple[int | str, ...]) -> None:
             masked, plain = masked[step], plain[step]
 
 
-def scrub(value: Any, secrets: Iterable[str]) -> Any:
+def scrub(value: Any, secrets: Iterable[str], hits: list[int] | None = None) -> Any:
     """Replace any restored secret value the page echoed back into data, errors or diffs. Works on
     values, never on serialized text: strings (and keys) have each occurrence replaced; a number
-    whose digits hold a secret is replaced whole, since the number is then the secret."""
+    whose digits hold a secret is replaced whole, since the number is then the secret. ``hits``, when
+    given, gets an entry for each string, key or number replaced."""
     pattern = pattern_for(secrets or ())
     if pattern is None:
         return value
 
+    def text(item: str) -> str:
+        out, count = pattern.subn(SECRET_MARK, item)
+        if count and hits is not None:
+            hits.append(count)
+        return out
+
     def walk(item: Any, depth: int) -> Any:
         if isinstance(item, str):
-            return pattern.sub(SECRET_MARK, item)
+            return text(item)
         if item is None or isinstance(item, bool):
             return item
         if isinstance(item, (int, float)):
-            return SECRET_MARK if pattern.search(repr(item)) or pattern.search(str(item)) else item
+            if pattern.search(repr(item)) or pattern.search(str(item)):
+                if hits is not None:
+                    hits.append(1)
+                return SECRET_MARK
+            return item
         if depth > 200:
             return SECRET_MARK  # deeper than any bounded answer: nothing unread leaves
         if isinstance(item, dict):
-            return {(pattern.sub(SECRET_MARK, key) if isinstance(key, str) else key): walk(child, depth + 1)
+            return {(text(key) if isinstance(key, str) else key): walk(child, depth + 1)
                     for key, child in item.items()}
         if isinstance(item, (list, tuple)):
             return [walk(child, depth + 1) for child in item]

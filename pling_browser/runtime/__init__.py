@@ -189,7 +189,7 @@ class Runtime:
         # The bridge masks the values it was given; the operator's secrets (never sent to a page that
         # did not receive them) and values of earlier documents are masked here. Masked after the check:
         # a masked value may be a word of the model's own (a page's sensitive "read", an action's risk).
-        return session.outbound.json_text(text)
+        return session.outbound.json_text(text, BriefModel if detail == BRIEF else PageModel)
 
     async def model(self, session: Session, window: dict[str, Any] | None = None, tab: str | None = None) -> PageModel:
         return PageModel.model_validate_json(await self.model_json(session, window, tab))
