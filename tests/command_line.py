@@ -9,10 +9,12 @@ tests/test_docs.py run real processes."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import subprocess
 from collections.abc import Iterator, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from io import StringIO
 
@@ -25,11 +27,23 @@ def run(*args: str, env: Mapping[str, str] | None = None) -> subprocess.Complete
     Commands run one at a time (the capture is the whole process's standard output)."""
     out, err = StringIO(), StringIO()
     with _environment(env), redirect_stdout(out), redirect_stderr(err), _own_logging():
-        try:
-            code = main(list(args))
-        except SystemExit as stop:  # argparse's --version, --help and usage errors exit
-            code = stop.code if isinstance(stop.code, int) else 0 if stop.code is None else 1
+        code = _main_in_a_thread(args) if asyncio._get_running_loop() is not None else _main(args)
     return subprocess.CompletedProcess(["pling-browser", *args], code, out.getvalue(), err.getvalue())
+
+
+def _main(args: tuple[str, ...]) -> int:
+    try:
+        return main(list(args))
+    except SystemExit as stop:  # argparse's --version, --help and usage errors exit
+        return stop.code if isinstance(stop.code, int) else 0 if stop.code is None else 1
+
+
+def _main_in_a_thread(args: tuple[str, ...]) -> int:
+    """`main` in a thread of its own, for a caller whose thread runs an event loop (Playwright's sync API
+    does, in a test that plays a person in a browser): the command's asyncio.run needs a thread without
+    one, as its own process has."""
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="pling-browser command") as pool:
+        return pool.submit(_main, args).result()
 
 
 @contextmanager
