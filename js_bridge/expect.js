@@ -38,7 +38,7 @@ async function checkHolds(check, action, ref, args, capMs) {
 // receipt, and the diff stage needs no call of its own. Not in a document that started to leave: its
 // before snapshot must stay for the next document (navigate.js carries it), which diffs against it.
 // In that next document, which was handed the carried snapshot as it settled (navigate.js hold), the
-// expect call names the document it came from (`carried`) and diffs against it the same way: the diff
+// expect call names the key it was held under (`carried`) and diffs against it the same way: the diff
 // stage's own call across documents is saved (issue 31).
 function withAfter(answer, args) {
   if (hasOwn(args, 'carried')) {

@@ -150,8 +150,10 @@ export function diffFrom(arg) {
 
 // The carried snapshot handed to this new document while it settles (`hold`: the controller sends it
 // just after the settle call, so its transfer and parse take time the settle spends waiting for frames
-// anyway); the expect call then diffs against it (expect.js withAfter names the document it came from).
-// Dropped when an invocation starts here (armLeaving), so it never outlives the one that carried it.
+// anyway); the expect call then diffs against it (expect.js withAfter names the key it was held under:
+// a random one of the controller's, never a document's id, which a page can learn from whoami, since the
+// entry point answers the page's own calls too). Dropped when an invocation starts here (armLeaving),
+// so it never outlives the one that carried it.
 let held = null;
 
 export function hold(arg) {
@@ -161,7 +163,7 @@ export function hold(arg) {
   return answerOf({ ok: true });
 }
 
-// The diff against the snapshot document `from` carried, if this document holds it (taken once).
+// The diff against the snapshot held under `from`, if this document holds it (taken once).
 export function diffHeld(from) {
   const kept = held;
   held = null;

@@ -3,7 +3,8 @@ controller's binding (navigate.js), and the diff the next document makes against
 may have the receipt say a record or a state changed that no page showed: the leaving one by taking the
 binding (it reaches a document that loaded before the bridge was attached after that document's
 scripts ran: a session's first document when no context was prepared ahead, a tab's first document),
-the next one by what it puts on Object.prototype for the parsed snapshot to read."""
+the next one by what it puts on Object.prototype for the parsed snapshot to read, or by handing its
+bridge a snapshot of its own making (the bridge's entry point answers the page's calls too)."""
 
 from __future__ import annotations
 
@@ -66,3 +67,14 @@ def test_the_next_document_cannot_say_what_the_last_one_showed(cold: Pages) -> N
     assert changed["page"]["to"]["url"].endswith("carried_proto_b.html"), changed
     assert changed["state"]["changed"] == {"balance": {"from": None, "to": 5}}, changed["state"]
     assert "pay" in changed["actions"]["added"] and "pay" not in changed["actions"]["availability"], changed["actions"]
+
+
+def test_the_next_document_cannot_hand_its_bridge_a_snapshot_of_its_own(pages: Pages) -> None:
+    # The bridge's entry point answers the page too: the last document learnt its id (whoami), and the
+    # next one calls hold under that id with a before snapshot of its making, again and again.
+    page = pages.open("pages/lifecycle/carried_hold_a.html")
+    receipt = page.invoke("next")
+    assert receipt["ok"] is True, receipt
+    changed = receipt["changed"]
+    assert changed["page"]["to"]["url"].endswith("carried_hold_b.html"), changed
+    assert "book" not in changed["records"], changed["records"]

@@ -153,7 +153,8 @@ class Bridge(BridgeChannel):
                      diff: bool = False, carried_from: str | None = None) -> Expected:
         """The expectation polled, then the page settled; with ``diff``, the after snapshot against
         the before one, taken in the same task as the page was found settled (expect.js). ``carried_from``:
-        the document whose carried before snapshot this new one holds (``hold``), diffed against the same way."""
+        the key under which this new document holds a carried before snapshot (``hold``), diffed against
+        the same way."""
         arg: dict[str, Any] = {"ref": ref, "args": args, "timeoutMs": timeout_ms, "settleMs": settle_ms, "diff": diff}
         if carried_from is not None:
             arg["carried"] = carried_from
@@ -176,13 +177,14 @@ class Bridge(BridgeChannel):
         """A resumed flow starts here: the before snapshot (or the start mark), no action looked up."""
         return await self._call("begin", {"evidence": evidence}, Begun)
 
-    async def hold(self, doc: str, carried: str) -> bool:
-        """Hand this new document the before snapshot document ``doc`` carried (its text as ``carried``
-        gives it, never parsed here), for its expect call's diff (navigate.js ``hold``)."""
+    async def hold(self, key: str, carried: str) -> bool:
+        """Hand this new document a before snapshot another document carried (its text as ``carried``
+        gives it, never parsed here), under ``key`` (a random one of the controller's: the page can call
+        hold itself), for its expect call's diff (navigate.js ``hold``)."""
         if not (carried.startswith('{"') and carried.endswith("}")):
             return False
         # diffFrom's argument is an object ({"before": …}): its members follow the document's id.
-        text = "{" + json.dumps("from") + ":" + json.dumps(doc, ensure_ascii=False) + "," + carried[1:]
+        text = "{" + json.dumps("from") + ":" + json.dumps(key, ensure_ascii=False) + "," + carried[1:]
         await self._call("hold", None, Done, budget_ms=1_000, terminate=False, arg_text=text)
         return True
 

@@ -128,7 +128,7 @@ async def _check(inv: Invocation, on_new_document: bool = False,
     diff = inv.evidence_begun and not on_new_document and not inv.document.after_unreadable
     # On the new document, when it holds the carried snapshot (navigation.py follow), the after snapshot
     # is diffed against it in the same call; else the diff stage diffs with a call of its own.
-    carried_from = inv.doc if on_new_document and inv.evidence_begun and inv.document.held else None
+    carried_from = inv.document.held if on_new_document and inv.evidence_begun else None
     try:
         try:
             answer = await _asked(inv, folded, diff, carried_from)

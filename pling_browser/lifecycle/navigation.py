@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import secrets
 import time
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
@@ -66,7 +67,7 @@ class DocumentTracker:
     _navigated: bool
     _after: Diffed | None
     _across: Diffed | None
-    _held: bool
+    _held: str | None
     _after_unreadable: bool
 
     def __init__(self) -> None:
@@ -75,7 +76,7 @@ class DocumentTracker:
         self._navigated = False
         self._after: Diffed | None = None
         self._across: Diffed | None = None
-        self._held = False
+        self._held: str | None = None
         self._after_unreadable = False
 
     @property
@@ -92,8 +93,9 @@ class DocumentTracker:
         return self._after
 
     @property
-    def held(self) -> bool:
-        """The new document holds the before snapshot the action's document carried (``hold``)."""
+    def held(self) -> str | None:
+        """The key under which the new document holds the before snapshot the action's document carried
+        (``hold``), or None."""
         return self._held
 
     @property
@@ -171,9 +173,12 @@ class DocumentTracker:
         settling = asyncio.ensure_future(bridge.settle(min(1_000, inv.settings.settle_cap_ms), terminate=False))
         carried = bridge.carried(inv.doc, keep=True) if inv.evidence_begun and inv.doc else None
         if carried is not None and inv.doc is not None:
-            holding = asyncio.ensure_future(bridge.hold(inv.doc, carried))
+            # Held under a key of the controller's, not the old document's id: the bridge's entry point
+            # answers the page too, which can learn that id (whoami) and call hold itself.
+            key = secrets.token_urlsafe(16)
+            holding = asyncio.ensure_future(bridge.hold(key, carried))
             held = (await asyncio.gather(settling, holding, return_exceptions=True))[1]
-            self._held = held is True  # not held (refused, hung, navigated again): the diff stage's own call
+            self._held = key if held is True else None  # not held (refused, hung, navigated again): the diff stage's own call
         return await settling
 
     async def _arrival(self, inv: Invocation, budget_s: float, started: float) -> bool | None:
