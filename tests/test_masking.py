@@ -287,3 +287,17 @@ def test_a_restored_value_that_is_a_word_of_the_receipt_leaves_the_receipt_answe
     receipt = answer.json()["result"]
     assert receipt["ok"] is True, receipt
     assert page.model()["state"]["used"]["value"] == 1
+
+
+def test_a_restored_value_that_is_a_number_of_the_receipt_leaves_it_answered_without_the_number(pages: Pages) -> None:
+    # literal_number.html shows 1,234 rows, the first with the sensitive code "1234": handed back, the
+    # value is masked whole in the row count, which its field types as a number.
+    page = pages.open("pages/security/literal_number.html")
+    ref = page.model(ids="r0")["records"]["row"]["items"][0]["fields"]["code"]
+    assert ref.startswith("<secret>"), ref
+    answer = page.client.post(f"/sessions/{page.id}/invoke", json={"action": "use", "args": {"value": ref}})
+    assert answer.status_code == 200, answer.text
+    receipt = answer.json()["result"]
+    assert receipt["ok"] is True and "changed" not in receipt, receipt
+    assert "what changed and the timings are left out" in receipt["warning"], receipt
+    assert "1234" not in json.dumps(receipt), receipt

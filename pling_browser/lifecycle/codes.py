@@ -96,6 +96,7 @@ class ReceiptWarning(str, Enum):
     SNAPSHOT_GONE = "snapshot_gone"
     NO_CHANGE = "no_change"
     UNTRUSTED_DATA = "untrusted_data"
+    VALUES_WITHHELD = "values_withheld"
 
 
 @dataclass(frozen=True)
