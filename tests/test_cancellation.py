@@ -268,6 +268,7 @@ def test_a_context_prepared_despite_its_cancellation_is_discarded() -> None:
     cancelled. A cancellation lost inside it (Python 3.11's asyncio.wait_for around new_context or
     new_page) returned a prepared context nobody would take or close. Here the preparation swallows the
     cancellation, as wait_for would, and returns what it made: it must be discarded."""
+    from pling_browser.core.endpoints import Endpoint
     from pling_browser.core.warm import WarmContexts
 
     async def lose_a_cancellation() -> int:
@@ -287,7 +288,8 @@ def test_a_context_prepared_despite_its_cancellation_is_discarded() -> None:
                 pass
             return Made()
 
-        pool = WarmContexts(1, make, lambda: "an endpoint")  # type: ignore[arg-type,return-value]
+        endpoint = Endpoint(url=None)
+        pool = WarmContexts(1, make, lambda: endpoint)
         pool.refill(0)
         await making.wait()
         await pool.close()

@@ -180,3 +180,38 @@ def test_closing_the_pool_closes_its_contexts_and_their_proxies(fixtures: Fixtur
         with httpx.Client(base_url=svc.url, timeout=60) as client:  # sessions open fresh
             client.delete(f"/sessions/{_open(client, fixtures.url(PAGE))}")
         assert len(_warm(svc)) == 0
+
+
+def test_an_open_after_the_browser_died_does_not_wait_for_a_context_begun_on_the_dead_one() -> None:
+    """A context was being prepared ahead when the browser died: Playwright's call on the dead browser may
+    never answer (it ends at _prepare's 30 s wait_for), and an open that claimed it waited that long
+    before opening a fresh one (tests/test_crash.py's killed browser: a fresh open took 30 s in about one
+    run in four, its service's log saying 'a browser context could not be prepared ahead: ' 30 s after
+    the loss). A preparation begun before the loss is the lost browser's: the open goes on without it."""
+    import asyncio
+
+    from pling_browser.core.browsers import _forget_sessions
+    from pling_browser.core.endpoints import Endpoint
+    from pling_browser.core.warm import WarmContexts
+
+    async def open_after_the_loss() -> object:
+        endpoint = Endpoint(url=None)
+        making = asyncio.Event()
+
+        async def make(_: Endpoint) -> Any:
+            making.set()
+            await asyncio.Event().wait()  # a call on the dead browser that never answers
+
+        pool = WarmContexts(1, make, lambda: endpoint)
+        pool.refill(0)
+        await making.wait()
+        _forget_sessions(endpoint)  # what the service does when it hears the browser disconnected
+        try:
+            async with asyncio.timeout(30):  # a ceiling for a loaded machine, not a measurement
+                return await pool.take(endpoint)
+        except TimeoutError:
+            return "waited for the dead browser's context"
+        finally:
+            await pool.close()
+
+    assert asyncio.run(open_after_the_loss()) is None

@@ -71,6 +71,9 @@ class _Making:
 
     endpoint: Endpoint
     task: asyncio.Task[Prepared]
+    # The endpoint's browser when it began: a browser lost since takes it along (a call on the dead one
+    # may not answer before _prepare's own 30 s bound), so no open waits for it.
+    generation: int = 0
     claimed: bool = False
 
 
@@ -110,7 +113,7 @@ class WarmContexts:
                 log.info("a prepared browser context did not answer: it is dropped, the open goes on without it")
                 asyncio.ensure_future(prepared.discard())
         making = self._making
-        if making is None or making.claimed or making.endpoint is not endpoint:
+        if making is None or making.claimed or making.endpoint is not endpoint or making.generation != endpoint.generation:
             return None
         making.claimed = True
         try:
@@ -138,7 +141,7 @@ class WarmContexts:
             endpoint = self._endpoint()
             if endpoint is None:
                 return
-            making = self._making = _Making(endpoint, asyncio.ensure_future(self._make(endpoint)))
+            making = self._making = _Making(endpoint, asyncio.ensure_future(self._make(endpoint)), endpoint.generation)
             try:
                 prepared = await asyncio.shield(making.task)
             except asyncio.CancelledError:
