@@ -176,10 +176,13 @@ class PendingRequest(BaseModel):
     params: Any = None
     expect: str | None = None
     fingerprint: str | None = Field(default=None, description=(
-        "What the person is shown (the declaration's description, risk, params schema and record, and the "
-        "arguments), hashed: if the page changes any of it before the action runs, the approval does not "
+        "What the person is shown (the declaration's description, risk, params schema and record, the "
+        "frame that declares it, and the arguments), hashed: if the page changes any of it before the action runs, the approval does not "
         "apply and the person is asked again."))
     flow: str | None = Field(default=None, description="The flow a step belongs to, when a step asks.")
+    frame: str | None = Field(default=None, description=(
+        "The origin of the child frame that declares the action (absent: the page itself); a grant made "
+        "with the answer covers that frame's action only."))
     interaction: str | None = Field(default=None, description=(
         "A WebMCP tool asks for the person (requestUserInteraction): approving lets its callback run; "
         "the dialogs it raises come as confirmations of their own."))

@@ -66,7 +66,8 @@ def approved_by_policy(approve: tuple[str, ...], risk: str, action_id: str, ref:
 
 def subject(inv: Invocation, decl: ActionDecl, record: RecordRef | None) -> Subject:
     caller = inv.request.caller
-    return Subject(ref=inv.ref, decl=decl, record=record, caller=caller.name if caller is not None else None)
+    return Subject(ref=inv.ref, decl=decl, record=record, caller=caller.name if caller is not None else None,
+                   frame=inv.frame)
 
 
 def confirmation_request(inv: Invocation, about: Subject) -> dict[str, JsonValue]:
@@ -81,6 +82,8 @@ def confirmation_request(inv: Invocation, about: Subject) -> dict[str, JsonValue
         "params": decl.params,
         "steps": [step.action for step in decl.steps] if decl.steps else None,
         "expect": decl.expect.description if decl.expect else None,
+        # A child frame's action says so: the person reads whose it is, never as the page's own.
+        **({"frame": about.frame} if about.frame is not None else {}),
     })
     return shown
 

@@ -7,7 +7,9 @@ covers another session, and it covers a later call only when all of these hold:
 - it has not ended;
 - the page still declares the action as the person saw it (description, params schema, record type:
   ``shape``), arguments aside, since a grant is for the action and not one call;
-- it is no riskier than what the person approved.
+- it is no riskier than what the person approved;
+- the same document declares it: the page itself, or a child frame of the same origin (a grant for a
+  frame's action is not one for the page's action of that id, nor the other way round).
 
 Caller limits are checked before a grant is looked at (lifecycle/confirm.py), so a grant never widens
 them; an operator's PLING_ASK still asks for the actions it names."""
@@ -44,6 +46,7 @@ class Subject:
     decl: ActionDecl
     record: RecordRef | None
     caller: str | None  # the invoking caller's name (None: the unnamed operator)
+    frame: str | None = None  # the origin of the child frame that declares it (None: the page itself)
 
 
 @dataclass(frozen=True)
@@ -57,9 +60,10 @@ class Grant:
     by: str  # who granted it
     at: float
     until: float
+    frame: str | None = None  # the origin of the child frame whose action it approves (None: the page's)
 
     def covers(self, subject: Subject, risk: str, now: float) -> bool:
-        return (now < self.until and subject.caller == self.caller
+        return (now < self.until and subject.caller == self.caller and subject.frame == self.frame
                 and (subject.ref == self.ref if self.scope == "action" else subject.decl.id == self.action)
                 and RISK_ORDER.get(risk, 3) <= RISK_ORDER[self.risk] and shape(subject.decl) == self.shape)
 
@@ -84,7 +88,7 @@ def make(grants: list[Grant], subject: Subject, risk: str, scope: Literal["actio
     """A grant for what the person just approved, kept in the session's ``grants``."""
     now = time.time()
     grant = Grant(caller=subject.caller, scope=scope, action=subject.decl.id, ref=subject.ref, risk=risk,
-                  shape=shape(subject.decl), by=by, at=now, until=now + for_s)
+                  shape=shape(subject.decl), by=by, at=now, until=now + for_s, frame=subject.frame)
     grants.append(grant)
     del grants[:-KEPT]
     return grant

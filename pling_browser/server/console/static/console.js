@@ -282,6 +282,7 @@
     const fact = (name, value) => { if (value !== null && value !== undefined && value !== '') facts.append(h('dt', {}, name), h('dd', {}, value)); };
     fact('Session', sessionName(p.session));
     if (p.record) fact('Record', h('span', {}, h('code', {}, (p.record.type ? p.record.type + ' ' : '') + p.record.id), ' ', p.record.label ? '“' + p.record.label + '”' : ''));
+    if (p.frame) fact('Declared by the frame of', h('code', {}, p.frame));
     if (p.region) fact('Region', p.region);
     const args = p.args && typeof p.args === 'object' && Object.keys(p.args).length ? p.args : null;
     fact('Arguments', args ? h('pre', {}, JSON.stringify(args, null, 2)) : 'none');

@@ -1,0 +1,127 @@
+"""A person asked about a child frame's action is told whose it is, and what they approve stays that
+document's (SPEC "The page side": a frame of another origin declares in its own document, and what it
+declares is never read as the page's own). Real servers on loopback: the checkout page on one port, its
+payment frame on another (tests/test_frames.py's fixtures), a service with the HTTP confirmation
+channel; the test plays the person through `/pending`."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from .conftest import ServiceThread, serving
+from .server import FixtureServer
+
+# The page's own script takes the frame away and declares, as its own, the frame's danger family over a
+# record type of the same name, described word for word as the frame described it.
+OWN_REMOVE = """(() => {
+  document.getElementById('frame-pay').remove();
+  window.__removed = [];
+  pling.records({ type: 'card', list: () => [{ id: 'c1', brand: 'Visa' }], label: c => c.brand });
+  pling.action({ id: 'remove_card', record: 'card', description: 'Forget the card', risk: 'danger',
+                 run: (args, id) => { window.__removed.push(id); } });
+})()"""
+
+
+@pytest.fixture(scope="module")
+def servers() -> Iterator[tuple[FixtureServer, FixtureServer]]:
+    page, pay = FixtureServer().start(), FixtureServer().start()
+    yield page, pay
+    page.stop()
+    pay.stop()
+
+
+@pytest.fixture(scope="module")
+def service(servers: tuple[FixtureServer, FixtureServer]) -> Iterator[ServiceThread]:
+    hosts = tuple(server.origin.removeprefix("http://") for server in servers)
+    with serving(allow_hosts=hosts, approve=(), confirm="http", confirm_timeout_s=30.0) as svc:
+        yield svc
+
+
+@pytest.fixture
+def client(service: ServiceThread) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=service.url, timeout=60) as own:
+        yield own
+
+
+def _until(condition: Callable[[], Any], timeout: float = 30.0) -> Any:
+    deadline = time.monotonic() + timeout  # a ceiling for a loaded machine, not a measurement
+    while time.monotonic() < deadline:
+        found = condition()
+        if found:
+            return found
+        time.sleep(0.05)
+    raise AssertionError("the condition did not hold in time")
+
+
+class Invoking:
+    """An invoke that waits on a person, in a thread while the test plays the person."""
+
+    def __init__(self, url: str, sid: str, action: str) -> None:
+        self.result: dict[str, Any] | None = None
+        self.thread = threading.Thread(target=self._run, args=(url, sid, action), daemon=True)
+        self.thread.start()
+
+    def _run(self, url: str, sid: str, action: str) -> None:
+        with httpx.Client(base_url=url, timeout=90) as own:
+            self.result = own.post(f"/sessions/{sid}/invoke", json={"action": action}).json()["result"]
+
+    def join(self) -> dict[str, Any]:
+        self.thread.join(60)
+        assert self.result is not None
+        return self.result
+
+
+def _pending(client: httpx.Client, sid: str, seen: frozenset[str] = frozenset()) -> dict[str, Any]:
+    return _until(lambda: next((p for p in client.get(f"/sessions/{sid}/pending").json()["pending"]
+                                if p["id"] not in seen), None))
+
+
+def _open(client: httpx.Client, page: FixtureServer, pay: FixtureServer) -> str:
+    url = page.url("/pages/frames/checkout.html?pay=" + pay.url("/pages/frames/pay.html"))
+    answer = client.post("/sessions", json={"url": url})
+    assert answer.status_code == 201, answer.text
+    sid = answer.json()["session"]["id"]
+    _until(lambda: any(f["id"] == "payment" for f in client.get(f"/sessions/{sid}/model").json().get("frames", [])))
+    return sid
+
+
+def test_a_frames_action_is_asked_for_as_the_frames_and_its_grant_stays_there(
+        service: ServiceThread, client: httpx.Client, servers: tuple[FixtureServer, FixtureServer]) -> None:
+    page, pay = servers
+    sid = _open(client, page, pay)
+    try:
+        waiting = Invoking(service.url, sid, "remove_card@c1")
+        asked = _pending(client, sid)
+        # The person reads whose action it is: the frame's origin, not the page's.
+        assert asked["description"] == "Forget the card" and asked.get("frame") == pay.origin, asked
+        granted = client.post(f"/sessions/{sid}/confirmations/{asked['id']}",
+                              json={"approve": True, "grant": {"scope": "family", "for_s": 600}})
+        assert granted.status_code == 200, granted.text
+        first = waiting.join()
+        assert first["ok"] is True and first["action"]["frame"] == pay.origin, first
+        assert first["approved_by"]["via"] == "person"
+        # The frame goes; the page declares the same family as its own. The grant was for the frame's.
+        async def swap(runtime: Any) -> None:
+            await runtime.sessions.get(sid).page.evaluate(f"void ({OWN_REMOVE})")
+
+        service.in_service(swap)
+        waiting = Invoking(service.url, sid, "remove_card@c1")
+        again = _pending(client, sid, frozenset({asked["id"]}))
+        assert again.get("frame") is None and again["action"] == "remove_card@c1", again
+        client.post(f"/sessions/{sid}/confirmations/{again['id']}", json={"approve": False})
+        denied = waiting.join()
+        assert denied["ok"] is False and denied["error"]["code"] == "PERMISSION_DENIED", denied
+        assert "approved_by" not in denied
+
+        async def removed(runtime: Any) -> Any:
+            return await runtime.sessions.get(sid).page.evaluate("window.__removed")
+
+        assert service.in_service(removed) == []
+    finally:
+        client.delete(f"/sessions/{sid}")
