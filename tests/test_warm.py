@@ -215,3 +215,52 @@ def test_an_open_after_the_browser_died_does_not_wait_for_a_context_begun_on_the
             await pool.close()
 
     assert asyncio.run(open_after_the_loss()) is None
+
+
+def test_an_open_already_waiting_for_a_context_goes_on_without_it_when_the_browser_dies() -> None:
+    """The same, the other way round: the open claimed the context being prepared, then the browser died.
+    The controller tells the pool of the loss (`BrowserController._lost`), and the open stops waiting for it;
+    what the preparation gives later is discarded (its egress proxy stopped), not left to nobody."""
+    import asyncio
+
+    from pling_browser.core.browsers import _forget_sessions
+    from pling_browser.core.endpoints import Endpoint
+    from pling_browser.core.warm import WarmContexts
+
+    async def loss_while_waiting() -> tuple[object, bool]:
+        endpoint = Endpoint(url=None)
+        making, answer = asyncio.Event(), asyncio.Event()
+        made: list[object] = []
+        discarded: list[object] = []
+
+        class Made:
+            async def discard(self) -> None:
+                discarded.append(self)
+
+        async def make(_: Endpoint) -> Any:
+            making.set()
+            await answer.wait()  # a call on the dead browser, answered only after the open gave up
+            made.append(Made())
+            return made[-1]
+
+        pool = WarmContexts(1, make, lambda: endpoint)
+        pool.refill(0)
+        await making.wait()
+        waiting = asyncio.ensure_future(pool.take(endpoint))
+        for _ in range(10):  # the open's turns, until it waits for the preparation
+            await asyncio.sleep(0)
+        _forget_sessions(endpoint)  # what BrowserController._lost does when the browser disconnects ...
+        pool.lost(endpoint)  # ... and then this
+        try:
+            async with asyncio.timeout(30):  # a ceiling for a loaded machine, not a measurement
+                taken: object = await waiting
+        except TimeoutError:
+            taken = "waited for the dead browser's context"
+        answer.set()
+        for _ in range(10):  # the preparation's last turns
+            await asyncio.sleep(0)
+        first_discarded = made[0] in discarded  # before the pool's close discards what it prepared since
+        await pool.close()
+        return taken, first_discarded
+
+    assert asyncio.run(loss_while_waiting()) == (None, True)

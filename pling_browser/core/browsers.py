@@ -211,6 +211,7 @@ class Controller:
             return
         endpoint.browser = None
         _forget_sessions(endpoint)
+        self.warm.lost(endpoint)
         endpoint.last_error = "the browser disconnected"
         if self.stopping:  # Ctrl-C in a terminal reaches the browser's driver too: it closes with the service
             log.info("the browser on %s closed as the service stops", endpoint.name)

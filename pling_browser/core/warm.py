@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -75,6 +75,7 @@ class _Making:
     # may not answer before _prepare's own 30 s bound), so no open waits for it.
     generation: int = 0
     claimed: bool = False
+    lost: asyncio.Event = field(default_factory=asyncio.Event)  # set when that browser is lost (`WarmContexts.lost`)
 
 
 class WarmContexts:
@@ -116,18 +117,32 @@ class WarmContexts:
         if making is None or making.claimed or making.endpoint is not endpoint or making.generation != endpoint.generation:
             return None
         making.claimed = True
+        lost = asyncio.ensure_future(making.lost.wait())
         try:
-            prepared = await asyncio.shield(making.task)
+            await asyncio.wait({making.task, lost}, return_when=asyncio.FIRST_COMPLETED)
         except asyncio.CancelledError:
             # Our open was cancelled: whatever the preparation gives is nobody's.
             making.task.add_done_callback(_discard_result)
             raise
+        finally:
+            lost.cancel()
+        if not making.task.done():  # its browser was lost meanwhile: what it gives is nobody's
+            making.task.add_done_callback(_discard_result)
+            return None
+        try:
+            prepared = making.task.result()
         except Exception:
             return None  # the open makes a fresh one, and says why if that fails too
         if prepared.usable and await prepared.answers():
             return prepared
         asyncio.ensure_future(prepared.discard())
         return None
+
+    def lost(self, endpoint: Endpoint) -> None:
+        """The browser of `endpoint` is gone: an open waiting for the context being prepared on it goes on
+        without it (a call on the dead browser may not answer before _prepare's own 30 s bound)."""
+        if self._making is not None and self._making.endpoint is endpoint:
+            self._making.lost.set()
 
     def refill(self, delay_s: float | None = None) -> None:
         """Prepare contexts in the background until the pool is full (nothing when one fill runs)."""
