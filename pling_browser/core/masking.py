@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import base64
 import functools
+import html
+import json
 import re
 import urllib.parse
 from collections.abc import Callable, Iterable
@@ -17,8 +19,8 @@ SECRET_MARK = "<secret>restored</secret>"
 @functools.lru_cache(maxsize=64)
 def secret_pattern(secrets: tuple[str, ...]) -> re.Pattern[str] | None:
     """One pattern for every form in which a page might echo a restored value back: as it is,
-    URL-encoded, base64 (standard and URL-safe, with or without padding) and, for a number such as a
-    card's, its digits grouped by spaces, dashes or dots. A page can always encode a value in a way no
+    URL-encoded, base64 (standard and URL-safe, with or without padding), escaped in JSON or HTML
+    (``_escaped``) and, for a number such as a card's, its digits grouped by spaces, dashes or dots. A page can always encode a value in a way no
     list foresees (SECURITY.md says so); these are the forms pages use by themselves."""
     forms: set[str] = set()
     grouped: list[str] = []
@@ -30,11 +32,21 @@ def secret_pattern(secrets: tuple[str, ...]) -> re.Pattern[str] | None:
                      urllib.parse.quote(secret), base64.b64encode(raw).decode(), base64.urlsafe_b64encode(raw).decode()):
             forms.add(form)
             forms.add(form.rstrip("="))
+        forms.update(_escaped(secret))
         digits = re.sub(r"\D", "", secret)
         if len(digits) >= 8 and len(digits) >= len(secret) - 8:
             grouped.append(r"[ \-.]?".join(re.escape(d) for d in digits))
     alternatives = [re.escape(form) for form in sorted(forms, key=len, reverse=True) if form] + grouped
     return re.compile("|".join(alternatives)) if alternatives else None
+
+
+def _escaped(secret: str) -> set[str]:
+    """The value as text formats escape it: in a JSON string (a trace's entries, an API's answer, a
+    config a page inlines; with non-ASCII as \\u escapes or not, and "/" as "\\/" as PHP writes it)
+    and in HTML (a page's source). Only a value holding a quote, a backslash, "&", "<" or a control
+    character has such forms."""
+    json_forms = {json.dumps(secret)[1:-1], json.dumps(secret, ensure_ascii=False)[1:-1]}
+    return json_forms | {form.replace("/", "\\/") for form in json_forms} | {html.escape(secret), html.escape(secret, quote=False)}
 
 
 def pattern_for(secrets: Iterable[str]) -> re.Pattern[str] | None:
