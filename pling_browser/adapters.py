@@ -39,6 +39,10 @@ __all__ = ["Adapter", "AdapterError", "load_adapters", "pattern_regex", "init_sc
 
 RUN_AT = ("document-start", "document-end", "document-idle")
 _HEADER = re.compile(r"^\s*//\s*@([\w:-]+)(?:\s+(.*?))?\s*$")
+# A line as JavaScript ends it (and so an editor that shows the file as it runs): str.splitlines also
+# breaks at U+0085, U+001C-U+001E, U+000B and U+000C, inside what JavaScript reads as one comment, so a
+# page's title written into a draft's `// @name` line could add a header (an @match) nobody sees.
+_JS_LINES = re.compile(r"\r\n|[\n\r\u2028\u2029]")
 _MATCH = re.compile(r"^(\*|[a-z][a-z0-9+.-]*)://([^/]*)(/.*)$")
 MAX_BYTES = 1_000_000
 
@@ -122,7 +126,7 @@ def parse(path: Path, source: str) -> Adapter:
     """The adapter in ``source`` (the text of ``path``). Header lines are the ``// @key value``
     comments before the first line of code; a bad pattern is a problem of the adapter, not an error."""
     headers: list[tuple[str, str]] = []
-    for line in source.splitlines():
+    for line in _JS_LINES.split(source):
         stripped = line.strip()
         if not stripped:
             continue

@@ -11,7 +11,6 @@ control were read with it in the page while the person worked, so the adapter fi
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -19,6 +18,7 @@ from typing import Literal
 from urllib.parse import urlsplit
 
 from ..core.answers import Reached
+from .plans import js, one_line
 from .survey import PRELUDE
 
 __all__ = ["ATTRIBUTES", "LOCATE", "Step", "locate", "located", "write_demonstration"]
@@ -84,7 +84,7 @@ def _what(control: Reached) -> str:
 
 
 def _js(value: object) -> str:
-    return json.dumps(value, ensure_ascii=False)
+    return js(value)
 
 
 def _slug(text: str, fallback: str) -> str:
@@ -151,10 +151,10 @@ def _block(action: _Action, numbers: list[int], out: list[str]) -> None:
     find = _js(loc)
     what = _what(control)
     said = "; ".join(f"step {n}: {s.said()}" for n, s in zip(numbers, action.steps, strict=True))
-    out.append(f"\n// {said[:400]}")
-    out.append(f"// Found by {by}.")
+    out.append(f"\n// {one_line(said[:400])}")
+    out.append(f"// Found by {one_line(by)}.")
     if guess:
-        out.append(f"// TODO: the locator is a guess: {guess}.")
+        out.append(f"// TODO: the locator is a guess: {one_line(guess)}.")
     description, risk, params, gesture = _shape(action, what)
     out.append("pling.action({")
     out.append(f"  id: {_js(action.id)}, description: {_js(description)},")
@@ -239,7 +239,7 @@ def write_demonstration(steps: list[Step], url: str, title: str, now: datetime |
     title = title.strip() or urlsplit(url).path or url
     patterns = list(dict.fromkeys(_match_pattern(u) for u in [url, *(s.url for s in steps)] if u.startswith(("http:", "https:"))))
     out = ["// ==UserScript==",
-           f"// @name         DRAFT: {title[:100]}",
+           f"// @name         DRAFT: {one_line(title[:100])}",
            f"// @description  Recorded in the console's live view from {url[:200]} on {when} ({len(steps)} steps)",
            *(f"// @match        {pattern}" for pattern in patterns),
            "// ==/UserScript==",

@@ -13,7 +13,7 @@ import json
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
-from .plans import ActionPlan, Reading, RecordPlan, js
+from .plans import ActionPlan, Reading, RecordPlan, js, one_line
 from .reading import read_survey
 from .survey import PRELUDE, survey_page
 
@@ -90,7 +90,7 @@ const submitForm = (form, args, submitter) => {
 
 
 def _comment(lines: list[str], text: str) -> None:
-    lines.append("// " + text.replace("\n", " "))
+    lines.append("// " + one_line(text))
 
 
 def _action(plan: ActionPlan, out: list[str]) -> None:
@@ -189,7 +189,7 @@ def write_adapter(reading: Reading, now: datetime | None = None) -> str:
                                                             for r in reading.records) + sum(len(s.todos) for s in reading.states)
     out = [
         "// ==UserScript==",
-        f"// @name         DRAFT: {reading.title[:120]}",
+        f"// @name         DRAFT: {one_line(reading.title[:120])}",
         f"// @description  A draft written by pling-browser draft from {reading.url[:200]} on {when}",
         f"// @match        {reading.match}",
         f"// @match        {reading.match}?*",
@@ -199,7 +199,7 @@ def write_adapter(reading: Reading, now: datetime | None = None) -> str:
         f"// Found: {len(reading.actions)} actions, {len(reading.records)} record types, {len(reading.states)} state entries, "
         f"{len(reading.feedback)} feedback sources, {len(reading.regions)} dialogs; {todos} TODOs.",
     ]
-    out += ["// " + note[:400] for note in reading.notes]
+    out += ["// " + one_line(note[:400]) for note in reading.notes]
     out += ["", PRELUDE.rstrip()]
     if any(a.form is not None for a in reading.actions):
         out += ["", _SUBMIT]

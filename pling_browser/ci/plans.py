@@ -216,6 +216,15 @@ def described(c: Control) -> str:
 
 
 
+def one_line(text: str) -> str:
+    """A page's text as one line of a draft's comment: control characters and line or paragraph
+    separators (where JavaScript, an editor or str.splitlines might begin a line: a page's title
+    holding U+2028 would end the comment, and what follows would be the adapter's code or a header)
+    become spaces."""
+    return re.sub(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]", " ", text)
+
+
 def js(value: Any) -> str:
-    """A value written into the draft's JavaScript."""
-    return json.dumps(value, ensure_ascii=False)
+    """A value written into the draft's JavaScript: U+2028 and U+2029 escaped (inside a string they are
+    JavaScript's since ES2019, but an editor, an older tool or a line-based reader breaks the line there)."""
+    return json.dumps(value, ensure_ascii=False).replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
