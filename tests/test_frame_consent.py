@@ -6,6 +6,7 @@ channel; the test plays the person through `/pending`."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -29,15 +30,16 @@ OWN_REMOVE = """(() => {
 
 
 @pytest.fixture(scope="module")
-def servers() -> Iterator[tuple[FixtureServer, FixtureServer]]:
-    page, pay = FixtureServer().start(), FixtureServer().start()
-    yield page, pay
-    page.stop()
-    pay.stop()
+def servers() -> Iterator[tuple[FixtureServer, ...]]:
+    # The checkout page, its payment frame, and another origin of the same site the frame may go to.
+    running = (FixtureServer().start(), FixtureServer().start(), FixtureServer().start())
+    yield running
+    for server in running:
+        server.stop()
 
 
 @pytest.fixture(scope="module")
-def service(servers: tuple[FixtureServer, FixtureServer]) -> Iterator[ServiceThread]:
+def service(servers: tuple[FixtureServer, ...]) -> Iterator[ServiceThread]:
     hosts = tuple(server.origin.removeprefix("http://") for server in servers)
     with serving(allow_hosts=hosts, approve=(), confirm="http", confirm_timeout_s=30.0) as svc:
         yield svc
@@ -92,8 +94,8 @@ def _open(client: httpx.Client, page: FixtureServer, pay: FixtureServer) -> str:
 
 
 def test_a_frames_action_is_asked_for_as_the_frames_and_its_grant_stays_there(
-        service: ServiceThread, client: httpx.Client, servers: tuple[FixtureServer, FixtureServer]) -> None:
-    page, pay = servers
+        service: ServiceThread, client: httpx.Client, servers: tuple[FixtureServer, ...]) -> None:
+    page, pay, _ = servers
     sid = _open(client, page, pay)
     try:
         waiting = Invoking(service.url, sid, "remove_card@c1")
@@ -123,5 +125,44 @@ def test_a_frames_action_is_asked_for_as_the_frames_and_its_grant_stays_there(
             return await runtime.sessions.get(sid).page.evaluate("window.__removed")
 
         assert service.in_service(removed) == []
+    finally:
+        client.delete(f"/sessions/{sid}")
+
+
+def test_a_frame_that_goes_to_another_origin_while_the_person_is_asked_runs_nothing(
+        service: ServiceThread, client: httpx.Client, servers: tuple[FixtureServer, ...]) -> None:
+    # The person is asked about the payment frame's action; meanwhile the frame goes to another origin
+    # (of the same site: the same renderer, so the frame's bridge answers from the new document), which
+    # declares the same action. The approval was for the first origin's.
+    page, pay, other = servers
+    sid = _open(client, page, pay)
+    try:
+        waiting = Invoking(service.url, sid, "remove_card@c1")
+        asked = _pending(client, sid)
+        assert asked.get("frame") == pay.origin, asked
+        moved = other.url("/pages/frames/pay.html")
+
+        async def move(runtime: Any) -> None:
+            tab = runtime.sessions.get(sid).page
+            await tab.evaluate("(src) => { document.getElementById('frame-pay').src = src; }", moved)
+            deadline = time.monotonic() + 30  # a ceiling for a loaded machine, not a measurement
+            while time.monotonic() < deadline:
+                frames = [f for f in tab.frames if f.url == moved]
+                if frames and await frames[0].evaluate("typeof window.__log === 'object'"):
+                    return
+                await asyncio.sleep(0.05)
+            raise AssertionError("the frame did not load its new document")
+
+        service.in_service(move)
+        client.post(f"/sessions/{sid}/confirmations/{asked['id']}", json={"approve": True})
+        receipt = waiting.join()
+        assert receipt["ok"] is False and receipt["error"]["code"] == "PERMISSION_DENIED", receipt
+        assert receipt["error"]["started"] is False and "approved_by" not in receipt
+
+        async def ran(runtime: Any) -> Any:
+            tab = runtime.sessions.get(sid).page
+            return await next(f for f in tab.frames if f.url == moved).evaluate("window.__log")
+
+        assert service.in_service(ran) == []
     finally:
         client.delete(f"/sessions/{sid}")

@@ -137,6 +137,7 @@ async def _clearance(inv: Invocation, about: Subject) -> tuple[str, bool]:
 
 async def _described_again(inv: Invocation) -> Subject | None:
     """The action as the page declares it now; None when the page no longer declares it."""
+    _same_frame(inv)
     try:
         answer = await inv.session.bridge.describe(inv.ref)
     except (PageUnresponsive, SessionLost):
@@ -144,6 +145,17 @@ async def _described_again(inv: Invocation) -> Subject | None:
     except Exception:
         return None
     return subject(inv, operator_risk(answer.action, inv.settings), answer.record)
+
+
+def _same_frame(inv: Invocation) -> None:
+    """PERMISSION_DENIED when the child frame that declared the action now holds a document of another
+    origin: its bridge answers from whatever document the frame holds, and the person approved the
+    action of the origin they were shown."""
+    now = getattr(inv.session.bridge, "origin", inv.frame)  # a child frame's bridge says its document's origin
+    if inv.frame is not None and now != inv.frame:
+        raise PermissionDenied(f"{inv.ref} was approved for the frame of {inv.frame}, which now holds a document of "
+                               f"{now or 'no origin'}", denied_by="the frame went to another origin while the person "
+                               "was asked", hint="Nothing ran. Invoke it again to be asked about what the frame declares now.")
 
 
 def _changed(before: dict[str, Any], after: dict[str, Any]) -> list[JsonValue]:
