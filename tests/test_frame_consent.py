@@ -31,8 +31,9 @@ OWN_REMOVE = """(() => {
 
 @pytest.fixture(scope="module")
 def servers() -> Iterator[tuple[FixtureServer, ...]]:
-    # The checkout page, its payment frame, and another origin of the same site the frame may go to.
-    running = (FixtureServer().start(), FixtureServer().start(), FixtureServer().start())
+    # The checkout page, its payment frame, another origin of the same site the frame may go to, and
+    # another site (an out-of-process frame).
+    running = (FixtureServer().start(), FixtureServer().start(), FixtureServer().start(), FixtureServer("127.0.0.2").start())
     yield running
     for server in running:
         server.stop()
@@ -79,6 +80,18 @@ class Invoking:
         return self.result
 
 
+class InvokingArgs(Invoking):
+    """An invoke with arguments that waits on a person."""
+
+    def __init__(self, url: str, sid: str, action: str, args: dict[str, Any]) -> None:
+        self.args = args
+        super().__init__(url, sid, action)
+
+    def _run(self, url: str, sid: str, action: str) -> None:
+        with httpx.Client(base_url=url, timeout=90) as own:
+            self.result = own.post(f"/sessions/{sid}/invoke", json={"action": action, "args": self.args}).json()["result"]
+
+
 def _pending(client: httpx.Client, sid: str, seen: frozenset[str] = frozenset()) -> dict[str, Any]:
     return _until(lambda: next((p for p in client.get(f"/sessions/{sid}/pending").json()["pending"]
                                 if p["id"] not in seen), None))
@@ -95,7 +108,7 @@ def _open(client: httpx.Client, page: FixtureServer, pay: FixtureServer) -> str:
 
 def test_a_frames_action_is_asked_for_as_the_frames_and_its_grant_stays_there(
         service: ServiceThread, client: httpx.Client, servers: tuple[FixtureServer, ...]) -> None:
-    page, pay, _ = servers
+    page, pay, _, _ = servers
     sid = _open(client, page, pay)
     try:
         waiting = Invoking(service.url, sid, "remove_card@c1")
@@ -134,7 +147,7 @@ def test_a_frame_that_goes_to_another_origin_while_the_person_is_asked_runs_noth
     # The person is asked about the payment frame's action; meanwhile the frame goes to another origin
     # (of the same site: the same renderer, so the frame's bridge answers from the new document), which
     # declares the same action. The approval was for the first origin's.
-    page, pay, other = servers
+    page, pay, other, _ = servers
     sid = _open(client, page, pay)
     try:
         waiting = Invoking(service.url, sid, "remove_card@c1")
@@ -164,5 +177,28 @@ def test_a_frame_that_goes_to_another_origin_while_the_person_is_asked_runs_noth
             return await next(f for f in tab.frames if f.url == moved).evaluate("window.__log")
 
         assert service.in_service(ran) == []
+    finally:
+        client.delete(f"/sessions/{sid}")
+
+
+def test_a_frames_tool_asking_for_the_person_says_whose_it_is(
+        service: ServiceThread, client: httpx.Client, servers: tuple[FixtureServer, ...]) -> None:
+    # A WebMCP tool of a frame of another site asks for the person (requestUserInteraction), then asks
+    # with its own confirm() dialog: each request says it is that frame's, as its action's does.
+    page, _, _, shop = servers
+    tool = shop.url("/pages/webmcp/interact.html")
+    answer = client.post("/sessions", json={"url": page.url("/pages/frames/checkout.html?widget=" + tool)})
+    assert answer.status_code == 201, answer.text
+    sid = answer.json()["session"]["id"]
+    try:
+        _until(lambda: any(a["id"] == "buy_product" for a in client.get(f"/sessions/{sid}/model").json()["actions"]))
+        waiting = InvokingArgs(service.url, sid, "buy_product", {"product_id": "p1"})
+        interaction = _pending(client, sid)
+        assert "interaction" in interaction and interaction.get("frame") == shop.origin, interaction
+        client.post(f"/sessions/{sid}/confirmations/{interaction['id']}", json={"approve": True})
+        dialog = _pending(client, sid, frozenset({interaction["id"]}))
+        assert dialog["dialog"]["message"] == "Buy product p1?" and dialog.get("frame") == shop.origin, dialog
+        client.post(f"/sessions/{sid}/confirmations/{dialog['id']}", json={"approve": False})
+        assert waiting.join()["ok"] is False
     finally:
         client.delete(f"/sessions/{sid}")

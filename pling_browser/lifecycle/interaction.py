@@ -21,8 +21,10 @@ DIALOG_TEXT_MAX = 2_000
 
 def _request(inv: Invocation, **what: Any) -> dict[str, Any]:
     assert inv.decl is not None
+    # A child frame's tool says so, as its action's confirmation does (confirm.py): never the page's own.
+    frame = {"frame": inv.frame} if inv.frame is not None else {}
     return inv.outbound.data({"action": inv.ref, "description": inv.decl.description, "risk": inv.decl.risk,
-                              "args": inv.args, **what})
+                              "args": inv.args, **frame, **what})
 
 
 async def _ask_dialog(inv: Invocation, kind: str, message: str, default: str) -> bool:
