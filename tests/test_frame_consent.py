@@ -202,3 +202,36 @@ def test_a_frames_tool_asking_for_the_person_says_whose_it_is(
         assert waiting.join()["ok"] is False
     finally:
         client.delete(f"/sessions/{sid}")
+
+
+def test_an_operator_approval_of_an_action_id_is_the_pages_own_never_a_frames(
+        servers: tuple[FixtureServer, ...]) -> None:
+    """PLING_APPROVE=remove_card names the operator's own app's action: the payment frame (another
+    origin) declaring an action of that id is still asked for, and the page's own is approved."""
+    page, pay, _, _ = servers
+    hosts = tuple(server.origin.removeprefix("http://") for server in servers)
+    with serving(allow_hosts=hosts, approve=("remove_card",), confirm="http", confirm_timeout_s=30.0) as own, \
+            httpx.Client(base_url=own.url, timeout=60) as client:
+        sid = _open(client, page, pay)
+        try:
+            waiting = Invoking(own.url, sid, "remove_card@c1")
+            asked = _pending(client, sid)
+            assert asked.get("frame") == pay.origin and asked["action"] == "remove_card@c1", asked
+            client.post(f"/sessions/{sid}/confirmations/{asked['id']}", json={"approve": False})
+            denied = waiting.join()
+            assert denied["ok"] is False and denied["error"]["code"] == "PERMISSION_DENIED", denied
+
+            async def swap(runtime: Any) -> None:
+                await runtime.sessions.get(sid).page.evaluate(f"void ({OWN_REMOVE})")
+
+            own.in_service(swap)
+            mine = client.post(f"/sessions/{sid}/invoke", json={"action": "remove_card@c1"}).json()["result"]
+            assert mine["ok"] is True and "frame" not in mine["action"], mine
+            assert mine["approved_by"] == {**mine["approved_by"], "via": "policy", "policy": "PLING_APPROVE=remove_card"}
+
+            async def removed(runtime: Any) -> Any:
+                return await runtime.sessions.get(sid).page.evaluate("window.__removed")
+
+            assert own.in_service(removed) == ["c1"]
+        finally:
+            client.delete(f"/sessions/{sid}")

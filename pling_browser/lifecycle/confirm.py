@@ -57,9 +57,14 @@ def needs_confirmation(risk: str, declared_confirm: bool, ask: tuple[str, ...], 
     return risk == "write" and (declared_confirm or "write" in ask or action_id in ask)
 
 
-def approved_by_policy(approve: tuple[str, ...], risk: str, action_id: str, ref: str) -> str | None:
+def approved_by_policy(approve: tuple[str, ...], risk: str, action_id: str, ref: str,
+                       frame: str | None = None) -> str | None:
+    """The PLING_APPROVE entry that approves this action, or None. An action id (or ref) names the page's
+    own action: a child frame of another origin that declares the same id is not approved by it (the
+    operator named their app's action, not a third party's), only by an entry naming its risk."""
+    named = () if frame is not None else (action_id, ref)
     for entry in approve:
-        if entry in (risk, action_id, ref):
+        if entry == risk or entry in named:
             return entry
     return None
 
@@ -208,7 +213,7 @@ def _cleared(clearance: Clearance, again: bool, about: Subject) -> Cleared:
 def _approved_without_asking(inv: Invocation, about: Subject, risk: str) -> bool:
     """PLING_APPROVE, then a person's grant (never for an action named in PLING_ASK); True (and who
     approved kept) when one approves."""
-    policy = approved_by_policy(inv.settings.approve, risk, about.decl.id, inv.ref)
+    policy = approved_by_policy(inv.settings.approve, risk, about.decl.id, inv.ref, about.frame)
     if policy:
         inv.note(LogEvent.APPROVED_BY_POLICY, entry=policy)
         inv.journal.approved(ApprovedBy(caller="operator", via="policy", at=time.time(), policy=f"PLING_APPROVE={policy}"))
